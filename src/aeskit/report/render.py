@@ -1,0 +1,140 @@
+"""Render the report data as Markdown and as HTML with an SVG throughput-vs-area plot."""
+
+from __future__ import annotations
+
+import html
+import math
+from pathlib import Path
+from typing import Any
+
+COLUMNS: list[tuple[str, str, str]] = [
+    # key, header, format
+    ("core", "core", "s"),
+    ("key_size", "key", "d"),
+    ("latency", "latency", "d"),
+    ("interval", "interval", ".1f"),
+    ("latency_dec", "lat. dec", "d"),
+    ("interval_dec", "int. dec", ".1f"),
+    ("key_setup", "key setup", "d"),
+    ("lut4", "LUT4", "d"),
+    ("ff", "FF", "d"),
+    ("ebr", "EBR", "d"),
+    ("dsp", "DSP", "d"),
+    ("fmax_mhz", "Fmax MHz", ".1f"),
+    ("ge", "GE", ".0f"),
+    ("mbps", "Mbps", ".0f"),
+    ("mbps_per_lut", "Mbps/LUT", ".3f"),
+    ("kbps_per_ge", "kbps/GE", ".1f"),
+]
+
+
+def _fmt(v: Any, f: str) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, float) and math.isnan(v):
+        return "–"
+    if f == "s":
+        return str(v)
+    if f == "d":
+        return str(int(round(v)))
+    return format(v, f)
+
+
+def _status(r: dict[str, Any]) -> str:
+    if r["errors"]:
+        return "ERROR"
+    if not r["tests_ok"]:
+        return f"FAIL {r['tests_passed']}/{r['tests_total']}"
+    return f"pass {r['tests_passed']}/{r['tests_total']}"
+
+
+def write_markdown(report: dict[str, Any], path: Path) -> None:
+    lines = ["# aeskit report", "",
+             f"Generated {report['generated']} by aeskit {report['aeskit_version']}.", "",
+             f"Flow: {report['flow']['device']}. {report['flow']['throughput']}.", "",
+             "Latency: cycles from the accepting edge to the first edge with `out_valid_o`; "
+             "interval: cycles between accepted blocks of a continuous, unstalled stream. "
+             "Checks: NIST ECB KAT/MMT + random stalled blocks through the compiled harness.", ""]
+    hdr = [h for _, h, _ in COLUMNS] + ["checks"]
+    lines.append("| " + " | ".join(hdr) + " |")
+    lines.append("|" + "---|" * len(hdr))
+    for r in report["rows"]:
+        cells = [_fmt(r.get(k), f) for k, _, f in COLUMNS] + [_status(r)]
+        lines.append("| " + " | ".join(cells) + " |")
+    errs = [(r["core"], e) for r in report["rows"] for e in r["errors"]]
+    if errs:
+        lines += ["", "## Errors", ""]
+        seen = set()
+        for core, e in errs:
+            if (core, e) not in seen:
+                seen.add((core, e))
+                lines.append(f"- **{core}**: {e.splitlines()[0] if e else e}")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def plot_svg(rows: list[dict[str, Any]], width: int = 640, height: int = 400) -> str:
+    """Scatter plot: throughput (Mbps, log) against LUT4 (log), one point per core/key."""
+    pts = [(r["lut4"], r["mbps"], f"{r['core']}-{r['key_size']}") for r in rows
+           if r.get("lut4") and r.get("mbps")]
+    m = 60
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="11">',
+           f'<rect width="{width}" height="{height}" fill="white"/>']
+    if not pts:
+        out.append(f'<text x="{m}" y="{height // 2}">no synthesized cores yet</text></svg>')
+        return "\n".join(out)
+    xs = [math.log10(p[0]) for p in pts]
+    ys = [math.log10(p[1]) for p in pts]
+    x0, x1 = math.floor(min(xs)), math.ceil(max(xs) + 1e-9)
+    y0, y1 = math.floor(min(ys)), math.ceil(max(ys) + 1e-9)
+    x1, y1 = max(x1, x0 + 1), max(y1, y0 + 1)
+
+    def sx(v: float) -> float:
+        return m + (v - x0) / (x1 - x0) * (width - 2 * m)
+
+    def sy(v: float) -> float:
+        return height - m - (v - y0) / (y1 - y0) * (height - 2 * m)
+
+    out.append(f'<line x1="{m}" y1="{height - m}" x2="{width - m}" y2="{height - m}" stroke="black"/>')
+    out.append(f'<line x1="{m}" y1="{m}" x2="{m}" y2="{height - m}" stroke="black"/>')
+    for e in range(x0, x1 + 1):
+        out.append(f'<text x="{sx(e):.0f}" y="{height - m + 16}" text-anchor="middle">{10 ** e:g}</text>')
+    for e in range(y0, y1 + 1):
+        out.append(f'<text x="{m - 6}" y="{sy(e) + 4:.0f}" text-anchor="end">{10 ** e:g}</text>')
+    out.append(f'<text x="{width / 2}" y="{height - 20}" text-anchor="middle">LUT4 (log)</text>')
+    out.append(f'<text x="16" y="{height / 2}" transform="rotate(-90 16 {height / 2})" '
+               f'text-anchor="middle">Mbps at Fmax (log)</text>')
+    for (lut, mbps, label), x, y in zip(pts, xs, ys):
+        out.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="4" fill="#1f77b4">'
+                   f'<title>{html.escape(label)}: {lut} LUT4, {mbps:.0f} Mbps</title></circle>')
+        out.append(f'<text x="{sx(x) + 6:.1f}" y="{sy(y) - 6:.1f}">{html.escape(label)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def write_html(report: dict[str, Any], path: Path) -> None:
+    svg = plot_svg(report["rows"])
+    (path.parent / "throughput_vs_area.svg").write_text(svg)
+    head = "".join(f"<th>{html.escape(h)}</th>" for _, h, _ in COLUMNS) + "<th>checks</th>"
+    body = []
+    for r in report["rows"]:
+        cls = "" if (r["tests_ok"] and not r["errors"]) else ' class="fail"'
+        cells = "".join(f"<td>{html.escape(_fmt(r.get(k), f))}</td>" for k, _, f in COLUMNS)
+        body.append(f"<tr{cls}>{cells}<td>{html.escape(_status(r))}</td></tr>")
+    doc = f"""<!doctype html>
+<html><head><meta charset="utf-8"><title>aeskit report</title>
+<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}
+td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}tr.fail td{{background:#fdd}}</style>
+</head><body>
+<h1>aeskit report</h1>
+<p>Generated {html.escape(report['generated'])} by aeskit {html.escape(report['aeskit_version'])}.
+Flow: {html.escape(report['flow']['device'])}. {html.escape(report['flow']['throughput'])}.</p>
+<table><tr>{head}</tr>
+{chr(10).join(body)}
+</table>
+<h2>Throughput against area</h2>
+{svg}
+<p>Data: <a href="report.json">report.json</a>, <a href="report.md">report.md</a>.</p>
+</body></html>
+"""
+    path.write_text(doc)

@@ -1,0 +1,208 @@
+"""The compiled harness: a Verilator C++ model of a core driven through a pipe.
+
+Bulk work (files of megabytes, Monte Carlo tests, random regressions of millions of
+blocks) must not wake Python every cycle. :class:`Harness` builds the core once with
+``ak_harness.cpp`` (cached per core source hash) and talks to it through line
+commands; the C++ side runs every cycle, injects random gaps and stalls, and checks
+tags so that a lost, duplicated or reordered block is an error.
+
+:class:`RtlCipher` turns a harness into the ``BlockCipher`` protocol of
+:mod:`aeskit.model.modes`, so every mode of the golden model can run on RTL.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import random
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from aeskit import BUILD_ROOT
+from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
+from aeskit.tools import verilator
+
+HARNESS_CPP = Path(__file__).with_name("harness") / "ak_harness.cpp"
+#: TagWidth every core is built with inside the harness (blocks are numbered mod 256)
+HARNESS_TAG_WIDTH = 8
+
+
+class HarnessError(RuntimeError):
+    """The harness or the core under it broke the protocol or the core contract."""
+
+
+@dataclass(frozen=True)
+class RunStats:
+    """Cycle statistics of one ``run`` (exact, measured in the Verilator model)."""
+
+    blocks: int
+    cycles: int
+    latency_first: int
+    latency_min: int
+    latency_max: int
+    accept_first: int
+    accept_last: int
+
+    @property
+    def interval(self) -> float:
+        """Average cycles between accepted blocks (the initiation interval when unstalled)."""
+        if self.blocks < 2:
+            return float("nan")
+        return (self.accept_last - self.accept_first) / (self.blocks - 1)
+
+
+def _build_dir(core: CoreSpec) -> Path:
+    h = hashlib.sha256()
+    h.update(core.source_hash().encode())
+    h.update(HARNESS_CPP.read_bytes())
+    return BUILD_ROOT / "harness" / f"{core.name}-{h.hexdigest()[:12]}"
+
+
+def build_harness(core: CoreSpec, progress: Callable[[str], None] | None = None) -> Path:
+    """Compile the harness for ``core`` (cached); return the executable's path."""
+    bdir = _build_dir(core)
+    exe = bdir / "harness"
+    bdir.mkdir(parents=True, exist_ok=True)
+    with open(bdir / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if exe.exists():
+            return exe
+        if progress:
+            progress(f"building harness for {core.name} (Verilator)")
+        params = {**core.parameters, "TagWidth": HARNESS_TAG_WIDTH}
+        cmd = [
+            verilator(), "--cc", "--exe", "--build", "-O3", "--x-assign", "fast",
+            "--x-initial", "fast", "--noassert", "-Wno-fatal", "-Wno-lint", "-Wno-style",
+            "--top-module", core.top, "--prefix", "Vcore", "--Mdir", str(bdir / "obj"),
+            "-o", str(exe), "--build-jobs", "2", "-CFLAGS", "-O2 -std=c++17",
+        ]
+        cmd += [f"-G{k}={v}" for k, v in params.items()]
+        cmd += [f"-I{p}" for p in core.include_paths()]
+        cmd += [str(p) for p in core.file_paths()] + [str(HARNESS_CPP)]
+        env = {**os.environ, "MAKEFLAGS": "CFG_CXXFLAGS_PCH_I=-include"}
+        log = bdir / "build.log"
+        with open(log, "w") as fh:
+            res = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env)
+        if res.returncode != 0 or not exe.exists():
+            tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:])
+            raise HarnessError(f"harness build for {core.name} failed (log {log}):\n{tail}")
+        return exe
+
+
+class Harness:
+    """A running harness process for one core. Use as a context manager."""
+
+    def __init__(self, core: CoreSpec, progress: Callable[[str], None] | None = None) -> None:
+        self.core = core
+        self.exe = build_harness(core, progress)
+        self._proc = subprocess.Popen(
+            [str(self.exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            bufsize=1 << 20,
+        )
+        self.key_size: int | None = None
+        self.last_setup_cycles: int | None = None
+
+    # -- process plumbing -------------------------------------------------------
+    def _send(self, text: str) -> None:
+        assert self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(text)
+            self._proc.stdin.flush()
+        except BrokenPipeError as exc:
+            raise HarnessError(f"harness for {self.core.name} exited: {self._read_rest()}") from exc
+
+    def _read_rest(self) -> str:
+        assert self._proc.stdout is not None
+        return self._proc.stdout.read() or "(no output)"
+
+    def _readline(self) -> str:
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline()
+        if not line:
+            raise HarnessError(f"harness for {self.core.name} exited unexpectedly")
+        if line.startswith("err "):
+            raise HarnessError(f"{self.core.name}: {line[4:].strip()}")
+        return line.rstrip("\n")
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            try:
+                self._send("quit\n")
+            except HarnessError:
+                pass
+            self._proc.wait(timeout=10)
+
+    def __enter__(self) -> "Harness":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- commands -----------------------------------------------------------------
+    def reset(self) -> None:
+        self._send("reset\n")
+        self._readline()
+
+    def load_key(self, key: bytes) -> int:
+        """Load a key (16/24/32 bytes); return the key setup cycles."""
+        size = len(key) * 8
+        if size not in KEY_LEN_CODE:
+            raise ValueError(f"key must be 16, 24 or 32 bytes, got {len(key)}")
+        if size not in self.core.key_sizes:
+            raise ValueError(f"core {self.core.name} does not support {size}-bit keys "
+                             f"(supports {', '.join(map(str, self.core.key_sizes))})")
+        self._send(f"key {KEY_LEN_CODE[size]} {key.ljust(32, b'\\0').hex()}\n")
+        self.key_size = size
+        self.last_setup_cycles = int(self._readline().split()[1])
+        return self.last_setup_cycles
+
+    def run(self, blocks: Sequence[bytes], decrypt: bool = False, *, gap_pct: int = 0,
+            stall_pct: int = 0, seed: int = 1) -> tuple[list[bytes], RunStats]:
+        """Push ``blocks`` through the core; return the results and cycle stats."""
+        if self.key_size is None:
+            raise HarnessError("load a key before running blocks")
+        if decrypt and not self.core.decrypt:
+            raise ValueError(f"core {self.core.name} cannot decrypt")
+        if not blocks:
+            return [], RunStats(0, 0, 0, 0, 0, 0, 0)
+        for b in blocks:
+            if len(b) != 16:
+                raise ValueError(f"blocks must be 16 bytes, got {len(b)}")
+        payload = "".join(b.hex() + "\n" for b in blocks)
+        self._send(f"run {int(decrypt)} {len(blocks)} {gap_pct} {stall_pct} {seed}\n{payload}")
+        out = [bytes.fromhex(self._readline()) for _ in blocks]
+        stats = [int(x) for x in self._readline().split()[1:]]
+        return out, RunStats(len(blocks), *stats)
+
+
+class RtlCipher:
+    """``BlockCipher`` over a harness: ``encrypt``/``decrypt`` one block per call, and
+    ``encrypt_many``/``decrypt_many`` for independent blocks (pipelined)."""
+
+    def __init__(self, harness: Harness, key: bytes, *, gap_pct: int = 0, stall_pct: int = 0,
+                 seed: int | None = None) -> None:
+        self.h = harness
+        self.h.load_key(key)
+        self.gap_pct = gap_pct
+        self.stall_pct = stall_pct
+        self._rng = random.Random(seed)
+
+    def _run(self, blocks: Sequence[bytes], decrypt: bool) -> list[bytes]:
+        out, _ = self.h.run(blocks, decrypt, gap_pct=self.gap_pct, stall_pct=self.stall_pct,
+                            seed=self._rng.getrandbits(32))
+        return out
+
+    def encrypt(self, block: bytes) -> bytes:
+        return self._run([block], False)[0]
+
+    def decrypt(self, block: bytes) -> bytes:
+        return self._run([block], True)[0]
+
+    def encrypt_many(self, blocks: Iterable[bytes]) -> list[bytes]:
+        return self._run(list(blocks), False)
+
+    def decrypt_many(self, blocks: Iterable[bytes]) -> list[bytes]:
+        return self._run(list(blocks), True)

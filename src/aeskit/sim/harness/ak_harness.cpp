@@ -1,0 +1,256 @@
+// aeskit compiled harness: drives ANY core that speaks the aeskit core contract
+// (docs/core-contract.md) from a Verilator model, without waking Python per cycle.
+//
+// Protocol: text lines on stdin, answers on stdout (one answer per command).
+//   reset                          -> "ok"
+//   key <len_code> <64 hex>        -> "ok <setup_cycles>"  (cycles from the key handshake
+//                                     edge until in_ready_o is high again)
+//   run <dec> <n> <gap_pct> <stall_pct> <seed>
+//        then n lines of 32 hex    -> n lines of 32 hex (results, in order), then
+//                                     "ok <cycles> <lat_first> <lat_min> <lat_max>
+//                                          <accept_first> <accept_last>"
+//   quit
+// Any protocol or contract violation answers "err <message>" and exits with status 2.
+// Byte order: hex text is FIPS-197 order (in0 first); in_data_i[127:120] = in0.
+// Tags: TagWidth must be >= 8 at build time; the harness numbers blocks mod 256 and
+// checks every output tag, so a dropped, duplicated or reordered block is caught.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vcore.h"
+#include "verilated.h"
+
+namespace {
+
+constexpr uint64_t kHangCycles = 100000;
+
+struct Block {
+  uint32_t w[4];  // w[3] = bits 127:96 (bytes 0..3)
+};
+
+[[noreturn]] void fail(const std::string& msg) {
+  std::printf("err %s\n", msg.c_str());
+  std::fflush(stdout);
+  std::exit(2);
+}
+
+int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Parse `nwords` 32-bit words of hex, most significant first, into out[nwords-1..0].
+void parse_hex(const std::string& s, uint32_t* out, int nwords) {
+  if (static_cast<int>(s.size()) != nwords * 8) fail("bad hex length: " + s);
+  for (int i = 0; i < nwords; ++i) {
+    uint32_t v = 0;
+    for (int j = 0; j < 8; ++j) {
+      int h = hexval(s[i * 8 + j]);
+      if (h < 0) fail("bad hex digit: " + s);
+      v = (v << 4) | static_cast<uint32_t>(h);
+    }
+    out[nwords - 1 - i] = v;
+  }
+}
+
+struct Rng {
+  uint64_t s;
+  explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
+  uint32_t next() {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return static_cast<uint32_t>(s >> 11);
+  }
+  bool pct(int p) { return p > 0 && static_cast<int>(next() % 100) < p; }
+};
+
+class Harness {
+ public:
+  Harness() : ctx_(new VerilatedContext), top_(new Vcore{ctx_.get()}) {
+    idle_inputs();
+    top_->clk_i = 0;
+    top_->rst_ni = 1;
+    top_->eval();
+  }
+  ~Harness() { top_->final(); }
+
+  void reset() {
+    idle_inputs();
+    top_->rst_ni = 0;
+    top_->eval();
+    for (int i = 0; i < 2; ++i) tick();
+    top_->rst_ni = 1;
+    top_->eval();
+    tick();
+  }
+
+  uint64_t load_key(int len_code, const uint32_t key[8]) {
+    idle_inputs();
+    top_->key_valid_i = 1;
+    top_->key_len_i = static_cast<uint8_t>(len_code);
+    for (int i = 0; i < 8; ++i) top_->key_i[i] = key[i];
+    uint64_t waited = 0;
+    for (;;) {
+      top_->eval();
+      bool fire = top_->key_valid_i && top_->key_ready_o;
+      tick();
+      if (fire) break;
+      if (++waited > kHangCycles) fail("key_ready_o never rose");
+    }
+    top_->key_valid_i = 0;
+    uint64_t setup = 1;
+    for (;;) {
+      top_->eval();
+      if (top_->in_ready_o) break;
+      tick();
+      if (++setup > kHangCycles) fail("in_ready_o never rose after key load");
+    }
+    return setup;
+  }
+
+  void run(int dec, const std::vector<Block>& in, std::vector<Block>& out, int gap_pct,
+           int stall_pct, uint64_t seed) {
+    Rng rng(seed);
+    const size_t n = in.size();
+    out.assign(n, Block{});
+    size_t next_in = 0, next_out = 0;
+    uint64_t start = cycle_, last_progress = cycle_;
+    int64_t lat_first = -1, lat_min = INT64_MAX, lat_max = -1;
+    uint64_t acc_first = 0, acc_last = 0;
+    std::vector<uint64_t> accepted(n, 0);
+    bool seen_valid = false;  // out_valid_o already seen for block next_out
+    while (next_out < n) {
+      bool offer = next_in < n && !rng.pct(gap_pct);
+      top_->in_valid_i = offer ? 1 : 0;
+      if (offer) {
+        for (int i = 0; i < 4; ++i) top_->in_data_i[i] = in[next_in].w[i];
+        top_->in_decrypt_i = static_cast<uint8_t>(dec);
+        top_->in_tag_i = static_cast<uint8_t>(next_in & 0xff);
+      }
+      top_->out_ready_i = rng.pct(stall_pct) ? 0 : 1;
+      top_->eval();
+      bool fire_in = offer && top_->in_ready_o;
+      bool fire_out = top_->out_valid_o && top_->out_ready_i;
+      if (top_->out_valid_o && !seen_valid) {
+        if (next_out >= next_in) fail("out_valid_o with no block in flight");
+        int64_t lat = static_cast<int64_t>(cycle_ - accepted[next_out]);
+        if (next_out == 0) lat_first = lat;
+        if (lat < lat_min) lat_min = lat;
+        if (lat > lat_max) lat_max = lat;
+        seen_valid = true;
+      }
+      if (fire_out) {
+        if ((top_->out_tag_o & 0xff) != (next_out & 0xff))
+          fail("tag mismatch at output " + std::to_string(next_out) + ": got " +
+               std::to_string(top_->out_tag_o & 0xff));
+        for (int i = 0; i < 4; ++i) out[next_out].w[i] = top_->out_data_o[i];
+        ++next_out;
+        seen_valid = false;
+        last_progress = cycle_;
+      }
+      if (fire_in) {
+        accepted[next_in] = cycle_;
+        if (next_in == 0) acc_first = cycle_;
+        acc_last = cycle_;
+        ++next_in;
+        last_progress = cycle_;
+      }
+      tick();
+      if (cycle_ - last_progress > kHangCycles)
+        fail("no progress for " + std::to_string(kHangCycles) + " cycles at block " +
+             std::to_string(next_out));
+    }
+    idle_inputs();
+    top_->eval();
+    stats_ = {cycle_ - start, static_cast<uint64_t>(lat_first), static_cast<uint64_t>(lat_min),
+              static_cast<uint64_t>(lat_max), acc_first - start, acc_last - start};
+  }
+
+  uint64_t stats_[6] = {0, 0, 0, 0, 0, 0};
+
+ private:
+  void idle_inputs() {
+    top_->key_valid_i = 0;
+    top_->in_valid_i = 0;
+    top_->out_ready_i = 1;
+  }
+  void tick() {
+    top_->clk_i = 1;
+    top_->eval();
+    top_->clk_i = 0;
+    top_->eval();
+    ++cycle_;
+  }
+
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Vcore> top_;
+  uint64_t cycle_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);
+  Harness h;
+  h.reset();
+  std::string line;
+  std::string out_buf;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    char cmd[16] = {0};
+    if (std::sscanf(line.c_str(), "%15s", cmd) != 1) fail("empty command");
+    if (!std::strcmp(cmd, "quit")) break;
+    if (!std::strcmp(cmd, "reset")) {
+      h.reset();
+      std::printf("ok\n");
+    } else if (!std::strcmp(cmd, "key")) {
+      int len_code;
+      char hex[80];
+      if (std::sscanf(line.c_str(), "key %d %70s", &len_code, hex) != 2) fail("bad key command");
+      uint32_t key[8];
+      parse_hex(hex, key, 8);
+      std::printf("ok %llu\n", static_cast<unsigned long long>(h.load_key(len_code, key)));
+    } else if (!std::strcmp(cmd, "run")) {
+      int dec, gap, stall;
+      unsigned long long n, seed;
+      if (std::sscanf(line.c_str(), "run %d %llu %d %d %llu", &dec, &n, &gap, &stall, &seed) != 5)
+        fail("bad run command");
+      std::vector<Block> in(n), out;
+      for (unsigned long long i = 0; i < n; ++i) {
+        if (!std::getline(std::cin, line)) fail("missing block line");
+        parse_hex(line, in[i].w, 4);
+      }
+      h.run(dec, in, out, gap, stall, seed);
+      out_buf.clear();
+      out_buf.reserve(n * 33 + 128);
+      char tmp[40];
+      for (const Block& b : out) {
+        std::snprintf(tmp, sizeof tmp, "%08x%08x%08x%08x\n", b.w[3], b.w[2], b.w[1], b.w[0]);
+        out_buf += tmp;
+      }
+      std::fwrite(out_buf.data(), 1, out_buf.size(), stdout);
+      std::printf("ok %llu %llu %llu %llu %llu %llu\n",
+                  static_cast<unsigned long long>(h.stats_[0]),
+                  static_cast<unsigned long long>(h.stats_[1]),
+                  static_cast<unsigned long long>(h.stats_[2]),
+                  static_cast<unsigned long long>(h.stats_[3]),
+                  static_cast<unsigned long long>(h.stats_[4]),
+                  static_cast<unsigned long long>(h.stats_[5]));
+    } else {
+      fail(std::string("unknown command ") + cmd);
+    }
+    std::fflush(stdout);
+  }
+  (void)argc;
+  (void)argv;
+  return 0;
+}

