@@ -154,7 +154,8 @@ class Harness:
         if size not in self.core.key_sizes:
             raise ValueError(f"core {self.core.name} does not support {size}-bit keys "
                              f"(supports {', '.join(map(str, self.core.key_sizes))})")
-        self._send(f"key {KEY_LEN_CODE[size]} {key.ljust(32, b'\\0').hex()}\n")
+        padded = key + bytes(32 - len(key))
+        self._send(f"key {KEY_LEN_CODE[size]} {padded.hex()}\n")
         self.key_size = size
         self.last_setup_cycles = int(self._readline().split()[1])
         return self.last_setup_cycles

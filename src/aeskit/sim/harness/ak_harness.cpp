@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <array>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -175,7 +176,7 @@ class Harness {
               static_cast<uint64_t>(lat_max), acc_first - start, acc_last - start};
   }
 
-  uint64_t stats_[6] = {0, 0, 0, 0, 0, 0};
+  std::array<uint64_t, 6> stats_{};
 
  private:
   void idle_inputs() {
