@@ -117,6 +117,22 @@ PRIMITIVES: tuple[PrimitiveSpec, ...] = (
                   "SubBytes S-box as a case table (ROM)"),
     PrimitiveSpec("inv_sbox_table", "inv_sbox", "ak_inv_sbox", (_PRIM + "ak_inv_sbox.sv",),
                   "InvSubBytes S-box as a case table (ROM)"),
+    PrimitiveSpec("xtime", "gf", "ak_xtime", (_PRIM + "ak_xtime.sv",),
+                  "Multiplication by {02} in GF(2^8)"),
+    PrimitiveSpec("sub_word", "sbox", "ak_sub_word",
+                  (_PRIM + "ak_sbox.sv", _PRIM + "ak_sub_word.sv"),
+                  "SubWord: four table S-boxes on a 32-bit word"),
+    PrimitiveSpec("mix_column", "mix_columns", "ak_mix_column",
+                  (_PRIM + "ak_xtime.sv", _PRIM + "ak_mix_column.sv"),
+                  "MixColumns on one 32-bit column"),
+    PrimitiveSpec("inv_mix_column", "inv_mix_columns", "ak_inv_mix_column",
+                  (_PRIM + "ak_xtime.sv", _PRIM + "ak_mix_column.sv",
+                   _PRIM + "ak_inv_mix_column.sv"),
+                  "InvMixColumns on one 32-bit column (pre-map + MixColumns)"),
+    PrimitiveSpec("key_step", "key_schedule", "ak_key_step",
+                  (_PRIM + "ak_sbox.sv", _PRIM + "ak_sub_word.sv", _PRIM + "ak_xtime.sv",
+                   _PRIM + "ak_key_step.sv"),
+                  "On-the-fly key expansion step on an Nk-word window, forward and backward"),
 )
 
 # --------------------------------------------------------------------------------
