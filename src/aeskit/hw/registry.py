@@ -58,6 +58,9 @@ class CoreSpec:
     interval: dict[int, int] = field(default_factory=dict)
     #: blocks the core can hold in flight (tags tell them apart)
     in_flight: int = 1
+    #: claimed key setup per key size: cycles from the key handshake edge until
+    #: ``in_ready_o`` is high
+    key_setup: dict[int, int] = field(default_factory=dict)
 
     def file_paths(self) -> list[Path]:
         return [HW_ROOT / f for f in self.files]
@@ -73,6 +76,11 @@ class CoreSpec:
         for p in self.file_paths():
             h.update(p.name.encode())
             h.update(p.read_bytes())
+        for d in self.include_paths():
+            for f in sorted(d.rglob("*")):
+                if f.is_file():
+                    h.update(str(f.relative_to(d)).encode())
+                    h.update(f.read_bytes())
         return h.hexdigest()[:16]
 
     def to_json(self) -> dict[str, Any]:
@@ -87,6 +95,7 @@ class CoreSpec:
             "sbox": self.sbox,
             "latency": {str(k): v for k, v in self.latency.items()},
             "interval": {str(k): v for k, v in self.interval.items()},
+            "key_setup": {str(k): v for k, v in self.key_setup.items()},
             "in_flight": self.in_flight,
             "paper": self.paper,
             "description": self.description,
@@ -108,59 +117,37 @@ class PrimitiveSpec:
 
 
 # --------------------------------------------------------------------------------
-# Primitives shared by every core (hw/primitives)
+# The lists, assembled from the declaration modules of aeskit.hw.catalog
 # --------------------------------------------------------------------------------
-_PRIM = "primitives/"
+def _collect() -> tuple[tuple[CoreSpec, ...], tuple[PrimitiveSpec, ...]]:
+    """Import every module of :mod:`aeskit.hw.catalog` (ordered by its ``ORDER``,
+    then name) and concatenate their ``CORES`` and ``PRIMITIVES``.
 
-PRIMITIVES: tuple[PrimitiveSpec, ...] = (
-    PrimitiveSpec("sbox_table", "sbox", "ak_sbox", (_PRIM + "ak_sbox.sv",),
-                  "SubBytes S-box as a case table (ROM)"),
-    PrimitiveSpec("inv_sbox_table", "inv_sbox", "ak_inv_sbox", (_PRIM + "ak_inv_sbox.sv",),
-                  "InvSubBytes S-box as a case table (ROM)"),
-    PrimitiveSpec("xtime", "gf", "ak_xtime", (_PRIM + "ak_xtime.sv",),
-                  "Multiplication by {02} in GF(2^8)"),
-    PrimitiveSpec("sub_word", "sbox", "ak_sub_word",
-                  (_PRIM + "ak_sbox.sv", _PRIM + "ak_sub_word.sv"),
-                  "SubWord: four table S-boxes on a 32-bit word"),
-    PrimitiveSpec("mix_column", "mix_columns", "ak_mix_column",
-                  (_PRIM + "ak_xtime.sv", _PRIM + "ak_mix_column.sv"),
-                  "MixColumns on one 32-bit column"),
-    PrimitiveSpec("inv_mix_column", "inv_mix_columns", "ak_inv_mix_column",
-                  (_PRIM + "ak_xtime.sv", _PRIM + "ak_mix_column.sv",
-                   _PRIM + "ak_inv_mix_column.sv"),
-                  "InvMixColumns on one 32-bit column (pre-map + MixColumns)"),
-    PrimitiveSpec("key_step", "key_schedule", "ak_key_step",
-                  (_PRIM + "ak_sbox.sv", _PRIM + "ak_sub_word.sv", _PRIM + "ak_xtime.sv",
-                   _PRIM + "ak_key_step.sv"),
-                  "On-the-fly key expansion step on an Nk-word window, forward and backward"),
-)
+    One registry, declared in one small module per core family, so that adding a
+    family never edits a shared list. Duplicate names are an error.
+    """
+    import importlib
+    import pkgutil
 
-# --------------------------------------------------------------------------------
-# Cores
-# --------------------------------------------------------------------------------
-_ROUND_FILES: tuple[str, ...] = (
-    _PRIM + "ak_sbox.sv",
-    _PRIM + "ak_inv_sbox.sv",
-    _PRIM + "ak_sub_word.sv",
-    _PRIM + "ak_xtime.sv",
-    _PRIM + "ak_mix_column.sv",
-    _PRIM + "ak_inv_mix_column.sv",
-    _PRIM + "ak_key_step.sv",
-    "cores/round/ak_round_core.sv",
-)
+    from aeskit.hw import catalog
 
-CORES: tuple[CoreSpec, ...] = (
-    CoreSpec(
-        name="round",
-        top="ak_round_core",
-        files=_ROUND_FILES,
-        description="Reference core: one round per cycle, 16 table S-boxes plus 16 inverse, "
-                    "on-the-fly key schedule forward and backward",
-        paper="reference (FIPS-197)",
-        latency={128: 10, 192: 12, 256: 14},
-        interval={128: 10, 192: 12, 256: 14},
-    ),
-)
+    mods = [importlib.import_module(f"{catalog.__name__}.{m.name}")
+            for m in pkgutil.iter_modules(catalog.__path__) if not m.name.startswith("_")]
+    mods.sort(key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
+    cores: list[CoreSpec] = []
+    prims: list[PrimitiveSpec] = []
+    for m in mods:
+        cores += getattr(m, "CORES", ())
+        prims += getattr(m, "PRIMITIVES", ())
+    for kind, items in (("core", cores), ("primitive", prims)):
+        names = [i.name for i in items]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise RuntimeError(f"duplicate {kind} names in aeskit.hw.catalog: {', '.join(dup)}")
+    return tuple(cores), tuple(prims)
+
+
+CORES, PRIMITIVES = _collect()
 
 
 def core_names() -> list[str]:

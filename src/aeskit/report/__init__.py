@@ -45,6 +45,7 @@ def _row(core: CoreSpec, ks: int, sim: dict[str, Any] | None, syn: dict[str, Any
         "key_setup": enc.get("key_setup"),
         "claimed_latency": core.latency.get(ks),
         "claimed_interval": core.interval.get(ks),
+        "claimed_key_setup": core.key_setup.get(ks),
         "lut4": lut4,
         "ff": (syn or {}).get("ff"),
         "ebr": (syn or {}).get("ebr"),

@@ -58,5 +58,6 @@ def test_report_on_round_without_synthesis(tmp_path: Path) -> None:
     for ks, r in rows.items():
         assert r["latency"] == core.latency[ks] and r["interval"] == core.interval[ks]
         assert r["latency_dec"] == core.latency[ks] and r["interval_dec"] == core.interval[ks]
+        assert r["key_setup"] == core.key_setup[ks]
         assert r["tests_ok"] and r["tests_total"] > 100
     assert (tmp_path / "index.html").exists() and (tmp_path / "report.md").exists()
