@@ -19,6 +19,7 @@ from aeskit import BUILD_ROOT, __version__
 from aeskit.hw.registry import CoreSpec
 from aeskit.report.measure import measure_core
 from aeskit.report.render import write_html, write_markdown
+from aeskit.report.sections import section_modules
 
 Progress = Callable[[str], None]
 
@@ -82,13 +83,19 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
                          force=force)
         return res.to_json()
 
+    sections = section_modules()
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for core in cores:
             futures[(core.name, "sim")] = pool.submit(sim_job, core)
             if not skip_synth:
                 futures[(core.name, "synth")] = pool.submit(synth_job, core)
+        for mod in sections:
+            if hasattr(mod, "collect") and not skip_synth:
+                futures[(f"section:{mod.__name__}", "collect")] = pool.submit(
+                    mod.collect, cores, say, force)
         results: dict[tuple[str, str], Any] = {}
         errors: dict[str, list[str]] = {c.name: [] for c in cores}
+        errors.update({f"section:{m.__name__}": [] for m in sections})
         done = 0
         for (name, kind), fut in futures.items():
             try:
@@ -107,12 +114,24 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
         syn = results.get((core.name, "synth"))
         for ks in core.key_sizes:
             rows.append(_row(core, ks, sim, syn, errors[core.name]))
+    rendered: list[dict[str, str]] = []
+    for mod in sections:
+        key = f"section:{mod.__name__}"
+        try:
+            body = mod.render(rows, results.get((key, "collect")))
+        except Exception as exc:  # noqa: BLE001 - shown in the report
+            body = f"Section failed: {exc}"
+            errors[key].append(f"render: {exc}")
+        for e in errors[key]:
+            body += f"\n\n**Error:** {e}"
+        rendered.append({"title": getattr(mod, "TITLE", mod.__name__), "markdown": body})
     report = {
         "aeskit_version": __version__,
         "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
         "flow": {"device": "LFE5U-85F-6BG381C (CABGA381, speed 6), out of context, seed 1",
                  "throughput": "Mbps = 128 * Fmax[MHz] / interval[cycles] (ECB encryption)"},
         "rows": rows,
+        "sections": rendered,
     }
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "report.json").write_text(json.dumps(report, indent=2))

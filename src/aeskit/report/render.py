@@ -61,6 +61,8 @@ def write_markdown(report: dict[str, Any], path: Path) -> None:
     for r in report["rows"]:
         cells = [_fmt(r.get(k), f) for k, _, f in COLUMNS] + [_status(r)]
         lines.append("| " + " | ".join(cells) + " |")
+    for sec in report.get("sections", []):
+        lines += ["", f"## {sec['title']}", "", sec["markdown"]]
     errs = [(r["core"], e) for r in report["rows"] for e in r["errors"]]
     if errs:
         lines += ["", "## Errors", ""]
@@ -112,6 +114,38 @@ def plot_svg(rows: list[dict[str, Any]], width: int = 640, height: int = 400) ->
     return "\n".join(out)
 
 
+def markdown_to_html(md: str) -> str:
+    """The small Markdown subset sections use: paragraphs, pipe tables, bullet lists,
+    `code`, **bold** and headings (###)."""
+    import re
+
+    def inline(t: str) -> str:
+        t = html.escape(t)
+        t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
+        return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", t)
+
+    out: list[str] = []
+    blocks = re.split(r"\n\s*\n", md.strip())
+    for b in blocks:
+        ls = b.strip().splitlines()
+        if ls and all(x.strip().startswith("|") for x in ls):
+            cells = [[c.strip() for c in x.strip().strip("|").split("|")] for x in ls]
+            body = [r for r in cells[1:] if not all(set(c) <= set("-: ") for c in r)]
+            out.append("<table><tr>" + "".join(f"<th>{inline(c)}</th>" for c in cells[0])
+                       + "</tr>" + "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r)
+                                           + "</tr>" for r in body) + "</table>")
+        elif ls and all(x.lstrip().startswith("- ") for x in ls):
+            out.append("<ul>" + "".join(f"<li>{inline(x.lstrip()[2:])}</li>" for x in ls) + "</ul>")
+        elif ls and ls[0].startswith("#"):
+            level = min(6, len(ls[0]) - len(ls[0].lstrip("#")))
+            out.append(f"<h{level}>{inline(ls[0].lstrip('#').strip())}</h{level}>")
+            if ls[1:]:
+                out.append(f"<p>{inline(' '.join(ls[1:]))}</p>")
+        else:
+            out.append(f"<p>{inline(' '.join(ls))}</p>")
+    return "\n".join(out)
+
+
 def write_html(report: dict[str, Any], path: Path) -> None:
     svg = plot_svg(report["rows"])
     (path.parent / "throughput_vs_area.svg").write_text(svg)
@@ -121,6 +155,8 @@ def write_html(report: dict[str, Any], path: Path) -> None:
         cls = "" if (r["tests_ok"] and not r["errors"]) else ' class="fail"'
         cells = "".join(f"<td>{html.escape(_fmt(r.get(k), f))}</td>" for k, _, f in COLUMNS)
         body.append(f"<tr{cls}>{cells}<td>{html.escape(_status(r))}</td></tr>")
+    sections = "\n".join(f"<h2>{html.escape(sec['title'])}</h2>\n{markdown_to_html(sec['markdown'])}"
+                         for sec in report.get("sections", []))
     doc = f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>aeskit report</title>
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}
@@ -134,6 +170,7 @@ Flow: {html.escape(report['flow']['device'])}. {html.escape(report['flow']['thro
 </table>
 <h2>Throughput against area</h2>
 {svg}
+{sections}
 <p>Data: <a href="report.json">report.json</a>, <a href="report.md">report.md</a>.</p>
 </body></html>
 """

@@ -61,3 +61,11 @@ def test_report_on_round_without_synthesis(tmp_path: Path) -> None:
         assert r["key_setup"] == core.key_setup[ks]
         assert r["tests_ok"] and r["tests_total"] > 100
     assert (tmp_path / "index.html").exists() and (tmp_path / "report.md").exists()
+
+
+def test_markdown_sections_render_to_html() -> None:
+    from aeskit.report.render import markdown_to_html
+
+    h = markdown_to_html("### Title\n\nSome `code` and **bold**.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- x\n- y")
+    assert "<h3>Title</h3>" in h and "<code>code</code>" in h and "<b>bold</b>" in h
+    assert "<th>a</th>" in h and "<td>2</td>" in h and "<li>y</li>" in h

@@ -1,0 +1,27 @@
+"""Extra report sections, one module each (paper comparisons, primitive tables, ...).
+
+A section module defines:
+
+* ``TITLE: str`` and ``ORDER: int`` (lower first, default 100);
+* optionally ``collect(cores, progress, force) -> object``: work to do (simulation,
+  synthesis), run in the report's job pool and cached by the section itself;
+* ``render(rows, data) -> str``: Markdown for the section (tables, sentences), given
+  the report's core rows (the dicts of ``report.json``) and what ``collect`` returned
+  (``None`` when it has no ``collect``).
+
+The report imports every module of this package; a failing section is reported as an
+error in the report instead of stopping it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from types import ModuleType
+
+
+def section_modules() -> list[ModuleType]:
+    mods = [importlib.import_module(f"{__name__}.{m.name}")
+            for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    mods.sort(key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
+    return mods
