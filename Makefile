@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS  ?= 2
 CORES ?=
 
-.PHONY: setup report test test-full lint clean warm
+.PHONY: setup report test test-full docs clean warm
 
 $(STAMP): pyproject.toml tools/setup_venv.sh tools/install_verilator_wrapper.py
 	bash tools/setup_venv.sh
@@ -31,6 +31,10 @@ test: $(STAMP) warm
 ## Long regression: also MCTs and >= 1,000,000 random blocks through the compiled harness
 test-full: $(STAMP) warm
 	$(PY) -m pytest -n $(JOBS) -q -m 'slow or not slow'
+
+## Render the WaveDrom timing diagrams (docs/timing/*.json -> .svg)
+docs: $(STAMP)
+	$(PY) -c "from aeskit.docs import render_timing; render_timing()"
 
 clean:
 	rm -rf build

@@ -54,3 +54,11 @@ def test_docs_links_exist() -> None:
     for md in [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]:
         for target in re.findall(r"\]\(([^)#:]+)\)", md.read_text()):
             assert (md.parent / target).exists(), f"{md.name}: broken link {target}"
+
+
+def test_timing_diagrams_rendered() -> None:
+    from aeskit.docs import TIMING_DIR, render_timing
+
+    assert list(TIMING_DIR.glob("*.json")), "no timing diagrams"
+    stale = render_timing(check=True)
+    assert not stale, f"run `make docs`: stale or missing SVG for {[p.name for p in stale]}"
