@@ -60,6 +60,10 @@ def _row(core: CoreSpec, ks: int, sim: dict[str, Any] | None, syn: dict[str, Any
         "tests_passed": passed,
         "tests_total": total,
         "tests_ok": bool(sim) and total > 0 and passed == total,
+        "claims_ok": (enc.get("latency") == core.latency.get(ks)
+                      and enc.get("interval") == core.interval.get(ks)
+                      and (core.key_setup.get(ks) is None
+                           or enc.get("key_setup") == core.key_setup.get(ks))),
         "errors": errors,
     }
 

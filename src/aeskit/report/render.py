@@ -45,7 +45,8 @@ def _status(r: dict[str, Any]) -> str:
         return "ERROR"
     if not r["tests_ok"]:
         return f"FAIL {r['tests_passed']}/{r['tests_total']}"
-    return f"pass {r['tests_passed']}/{r['tests_total']}"
+    claims = "" if r.get("claims_ok", True) else ", cycles differ from the registry's claim"
+    return f"pass {r['tests_passed']}/{r['tests_total']}{claims}"
 
 
 def write_markdown(report: dict[str, Any], path: Path) -> None:

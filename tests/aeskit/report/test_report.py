@@ -11,7 +11,7 @@ from aeskit.report.render import plot_svg, write_html, write_markdown
 
 
 def _sim(lat: int, itv: float, passed: int, total: int, ks: int = 128) -> dict:
-    d = {"latency": lat, "interval": itv, "key_setup": 3, "tests_passed": passed,
+    d = {"latency": lat, "interval": itv, "key_setup": 11, "tests_passed": passed,
          "tests_total": total, "failures": []}
     return {"per_key": {str(ks): {"enc": d, "dec": d}}}
 
@@ -25,6 +25,8 @@ def test_row_derives_throughput() -> None:
     assert r["mbps_per_lut"] == r["mbps"] / 2000
     assert r["kbps_per_ge"] == 1000 * r["mbps"] / 20000.0
     assert r["tests_ok"] and r["tests_passed"] == 10
+    assert r["claims_ok"]
+    assert not _row(core, 128, _sim(11, 10.0, 5, 5), syn, [])["claims_ok"]
 
 
 def test_failing_core_is_marked(tmp_path: Path) -> None:
@@ -59,7 +61,7 @@ def test_report_on_round_without_synthesis(tmp_path: Path) -> None:
         assert r["latency"] == core.latency[ks] and r["interval"] == core.interval[ks]
         assert r["latency_dec"] == core.latency[ks] and r["interval_dec"] == core.interval[ks]
         assert r["key_setup"] == core.key_setup[ks]
-        assert r["tests_ok"] and r["tests_total"] > 100
+        assert r["tests_ok"] and r["tests_total"] > 100 and r["claims_ok"]
     assert (tmp_path / "index.html").exists() and (tmp_path / "report.md").exists()
 
 
