@@ -104,6 +104,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def cmd_primitives(args: argparse.Namespace) -> int:
+    from aeskit.primitives_report import collect, render_table
+
+    names = [n.strip() for n in args.only.split(",")] if args.only else None
+    rows = collect(progress=_progress, force=args.force, jobs=args.jobs, names=names)
+    keys = ("name", "kind", "proven", "ge", "depth", "lut4", "fmax")
+    print(json.dumps([{k: r[k] for k in keys} for r in rows], indent=2) if args.json
+          else render_table(rows), end="" if not args.json else "\n")
+    return 0 if all(r["proven"] is not False for r in rows) else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="aeskit", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -140,6 +151,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--force", action="store_true", help="ignore the cache")
     s.add_argument("--no-synth", action="store_true", help="simulation measurements only")
     s.set_defaults(func=cmd_report)
+
+    s = sub.add_parser("primitives", help="S-box/linear-map variants: proofs, GE, depth, "
+                                          "ECP5 LUT4 and Fmax of a registered 16-lane instance")
+    s.add_argument("--json", action="store_true", help="machine-readable list")
+    s.add_argument("--only", help="comma-separated variant names (default: all)")
+    s.add_argument("--jobs", type=int, default=2)
+    s.add_argument("--force", action="store_true", help="ignore the synthesis cache")
+    s.set_defaults(func=cmd_primitives)
     return p
 
 

@@ -2,8 +2,9 @@
 // encryption and decryption, 128/192/256-bit keys, on-the-fly key schedule.
 // It speaks the aeskit core contract (docs/core-contract.md).
 //
-// Datapath. 16 table S-boxes (ak_sbox) + 4 ak_mix_column for encryption and 16
-// inverse S-boxes (ak_inv_sbox) + 4 ak_inv_mix_column for decryption, fed by one
+// Datapath. 16 S-boxes (ak_sbox_sel: the table ak_sbox by default, see SboxImpl)
+// + 4 ak_mix_column for encryption and 16 inverse S-boxes (ak_inv_sbox_sel) +
+// 4 ak_inv_mix_column for decryption, fed by one
 // 128-bit state register that is also the output register. Encryption applies
 // SubBytes, ShiftRows, MixColumns, AddRoundKey; decryption the FIPS-197 straight
 // inverse cipher (InvShiftRows, InvSubBytes, AddRoundKey, InvMixColumns) with the
@@ -69,13 +70,23 @@
 // Parameters:
 //   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration), carried
 //             through unchanged.
+//   SboxImpl  implementation of the 16 round S-boxes and 16 inverse S-boxes, through
+//             ak_sbox_sel / ak_inv_sbox_sel (0..3, checked there):
+//               0 table (default), 1 comp (composite field, paper 000),
+//               2 canright (normal-basis tower), 3 lutinv (LUT inverter + affine,
+//               paper 001).
+//             All are combinational, so latency, interval and key setup do not
+//             change; only area and the round's critical path do. The key
+//             schedule's SubWord (ak_key_step) keeps its table S-boxes. The block-RAM
+//             S-box (latency 1) cannot be used: this core does a round per cycle.
 //
 // Tools: lints clean with verilator --lint-only -Wall; Yosys read_slang; Icarus 11.
 
 `default_nettype none
 
 module ak_round_core #(
-  parameter int TagWidth = 1
+  parameter int TagWidth = 1,
+  parameter int SboxImpl = 0
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -293,12 +304,16 @@ module ak_round_core #(
       assign enc_sr[127-8*Byte -: 8]  = rnd_in[127-8*FromEnc -: 8];
       assign dec_isr[127-8*Byte -: 8] = rnd_in[127-8*FromDec -: 8];
 
-      ak_sbox u_sbox (
+      ak_sbox_sel #(
+        .Impl(SboxImpl)
+      ) u_sbox (
         .in_i (enc_sr[127-8*Byte -: 8]),
         .out_o(enc_sb[127-8*Byte -: 8])
       );
 
-      ak_inv_sbox u_inv_sbox (
+      ak_inv_sbox_sel #(
+        .Impl(SboxImpl)
+      ) u_inv_sbox (
         .in_i (dec_isr[127-8*Byte -: 8]),
         .out_o(dec_isb[127-8*Byte -: 8])
       );

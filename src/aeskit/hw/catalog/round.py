@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from aeskit.hw.catalog.primitives import PRIM
+from aeskit.hw.catalog.sboxes import SBOX_IMPL, SEL_FILES
 from aeskit.hw.registry import CoreSpec
 
 ORDER = 10
 
 _ROUND_FILES: tuple[str, ...] = (
-    PRIM + "ak_sbox.sv",
-    PRIM + "ak_inv_sbox.sv",
+    *SEL_FILES,
     PRIM + "ak_sub_word.sv",
     PRIM + "ak_xtime.sv",
     PRIM + "ak_mix_column.sv",
@@ -32,4 +32,25 @@ CORES: tuple[CoreSpec, ...] = (
     ),
 )
 
+#: the same core with each S-box implementation of ak_sbox_sel (parameter SboxImpl)
+_VARIANT_TEXT = {
+    "comp": "composite-field GF(((2^2)^2)^2) S-boxes (paper 000)",
+    "canright": "normal-basis tower S-boxes (Canright style)",
+    "lutinv": "LUT-inverter + affine S-boxes (paper 001)",
+}
 
+CORES = CORES + tuple(
+    CoreSpec(
+        name=f"round_{kind}",
+        top="ak_round_core",
+        files=_ROUND_FILES,
+        description=f"Reference core with {text} instead of tables",
+        paper="reference (FIPS-197)",
+        sbox=kind,
+        parameters={"SboxImpl": SBOX_IMPL[kind]},
+        latency={128: 10, 192: 12, 256: 14},
+        interval={128: 10, 192: 12, 256: 14},
+        key_setup={128: 11, 192: 13, 256: 15},
+    )
+    for kind, text in _VARIANT_TEXT.items()
+)

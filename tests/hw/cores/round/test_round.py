@@ -7,6 +7,10 @@
 * 20,000 random blocks (random keys reloaded every 1..8 blocks, random key sizes and
   directions) against the model, with random gaps on in_valid_i and stalls on
   out_ready_i, split over several pytest cases so that xdist can spread them;
+* the same core with every other S-box implementation (registry entries
+  ``round_comp``, ``round_canright``, ``round_lutinv``: parameter SboxImpl): every
+  ECB KAT/MMT record of all key sizes, exact cycle counts and 3,000 random stalled
+  blocks each;
 * key reload behind blocks in flight, key and block presented in the same cycle,
   reset in the middle of a block and of a key setup, the illegal key length,
   tags through a TagWidth = 4 build; output stability under stall is asserted by
@@ -82,6 +86,30 @@ async def cocotb_kat(dut) -> None:
                                    f"{want.hex()}")
     dut._log.info("%d-bit: %d records, %d blocks, %d keys, %d cycles", key_size,
                   len(records), len(checks), len(tb.keys), tb.cycle)
+
+
+@cocotb.test()
+async def cocotb_kat_all(dut) -> None:
+    """Every ECB KAT/MMT record of all three key sizes (one simulation)."""
+    tb = await _start(dut, gap=_env_float("AK_GAP", 0.0), stall=_env_float("AK_STALL", 0.0),
+                      seed=7)
+    checks = []
+    for key_size in (128, 192, 256):
+        records = block_vectors("ECB", key_size=key_size, kinds=KAT_KINDS)
+        assert records, f"no ECB vectors for {key_size}-bit keys"
+        current = None
+        for rec in records:
+            if rec.key != current:
+                tb.queue_key(rec.key)
+                current = rec.key
+            src, dst = ((rec.ciphertext, rec.plaintext) if rec.decrypt
+                        else (rec.plaintext, rec.ciphertext))
+            for i in range(0, len(src), 16):
+                checks.append((tb.send(src[i:i + 16], decrypt=rec.decrypt), dst[i:i + 16], rec))
+    await tb.drain()
+    for br, want, rec in checks:
+        assert br.result == want, f"{rec.file}:{rec.line}: got {br.result!r}, NIST {want.hex()}"
+    dut._log.info("%d blocks, %d keys", len(checks), len(tb.keys))
 
 
 @cocotb.test()
@@ -347,6 +375,27 @@ def test_round_icarus() -> None:
                simulator="icarus",
                testcase=["cocotb_exact_timing", "cocotb_key_and_block_same_cycle",
                          "cocotb_illegal_key_len"])
+
+
+#: the round core with the other S-box implementations (registry names)
+VARIANTS = ["round_comp", "round_canright", "round_lutinv"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_round_sbox_variant(variant: str) -> None:
+    """KATs of all key sizes under stalls, exact timing (unchanged by the S-box) and
+    3,000 random stalled blocks with the S-box chosen by SboxImpl."""
+    from aeskit.sim.cocotb_run import run_cocotb
+
+    core = get_core(variant)
+    assert core.top == CORE.top and core.parameters.get("SboxImpl") in (1, 2, 3)
+    assert (core.latency, core.interval, core.key_setup) == (CORE.latency, CORE.interval,
+                                                             CORE.key_setup)
+    run_cocotb(toplevel=core.top, sources=core.file_paths(), test_module="test_round",
+               test_dir=HERE, parameters={**core.parameters, "TagWidth": 4},
+               testcase=["cocotb_kat_all", "cocotb_exact_timing", "cocotb_random"],
+               extra_env={"AK_GAP": 0.2, "AK_STALL": 0.5, "AK_BLOCKS": 3000,
+                          "AK_SEED": 40 + core.parameters["SboxImpl"]})
 
 
 @pytest.mark.parametrize("case", ["cocotb_key_reload", "cocotb_key_and_block_same_cycle",

@@ -1,0 +1,243 @@
+// ak_tbox_unfolded: the unfolded memory-based AES core of Chaves et al. (paper 003,
+// Figure 6) -- one round unit per round, one block per clock cycle, encryption and
+// decryption (equivalent inverse cipher) block by block. It speaks the aeskit core
+// contract (docs/core-contract.md).
+//
+// Datapath. NrMax ak_tbox_round units in a row (8 T-box RAMs each). Round 1 takes
+// in_data_i ^ round key 0 (of the block's direction), round k > 1 takes
+// mix(k-1) ^ round key k-1; the result is last(Nr) ^ round key Nr. The round keys of
+// both directions come from ak_rk_store (flip-flops, all rounds in parallel); each
+// round unit carries the decrypt bit of its block, which picks the key.
+//   IntraPipe = 0 (registry "tbox_unfolded", paper "inter-pp"): the T-box RAM output
+//     registers are the only inter-round registers; latency 1 cycle per round.
+//   IntraPipe = 1 (registry "tbox_unfolded_pp", paper "intra-pp"): two more registers
+//     inside each round -- in front of the RAMs and in the XOR tree (ak_tbox_round
+//     Pipe = 1); latency 3 cycles per round, shorter paths.
+//
+// Key sizes: chosen at run time up to the build's NrMax. A block travels through the
+// first Nr round units and leaves from unit Nr (10/12/14): units beyond Nr see the
+// stream but their results are dropped. Keys longer than the build supports are
+// refused like key_len_i = 3 (the handshake completes, no key, in_ready_o low).
+//
+// Timing (edges are rising clock edges; L = Nr (IntraPipe 0) or 3 Nr (IntraPipe 1)):
+//   - latency L: a block accepted at edge A is valid in the last register of unit Nr
+//     after edge A+L-1; the first edge at which out_valid_o is high is A+L
+//     (10/12/14, or 30/36/42).
+//   - interval 1: a never-stalled stream moves one block per cycle.
+//   - key setup Nr+2 (12/14/16): ak_rk_store fills one round key (both directions)
+//     per cycle after the handshake edge K; in_ready_o is first high at K+Nr+2.
+//
+// Back-pressure: the whole pipeline stalls. en = !(out_valid_o && !out_ready_i)
+// enables every register and RAM (the RAM read enables are the clock enables of
+// their output latches), so nothing moves while the result is not taken; in_ready_o
+// = key ready && en (combinational from out_ready_i, as the contract allows). A
+// bubble-free full-rate stream flows at one block per cycle whenever out_ready_i is
+// high; no block is dropped, doubled or reordered.
+//
+// Keys: key_ready_o is high when the store is not filling and no valid block is in
+// any pipeline stage. While key_valid_i is high in_ready_o is low.
+//
+// Reset: asynchronous, active low, every flip-flop (the RAM output latches are not
+// reset; the valid bits are).
+//
+// Byte order: FIPS-197, see docs/core-contract.md.
+//
+// Parameters:
+//   TagWidth   width of in_tag_i/out_tag_o (>= 1).
+//   IntraPipe  0 or 1 (see above).
+//   NrMax      10, 12 or 14: rounds built, so the largest key size accepted
+//              (128/192/256). 16 T-box EBRs per round on ECP5: NrMax = 14 needs 224
+//              DP16KD, more than the LFE5U-85F has (208); the registry builds 10.
+
+`default_nettype none
+
+module ak_tbox_unfolded #(
+  parameter int TagWidth  = 1,
+  parameter int IntraPipe = 0,
+  parameter int NrMax     = 10
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                key_valid_i,
+  output logic                key_ready_o,
+  input  logic [255:0]        key_i,
+  input  logic [1:0]          key_len_i,
+  input  logic                in_valid_i,
+  output logic                in_ready_o,
+  input  logic [127:0]        in_data_i,
+  input  logic                in_decrypt_i,
+  input  logic [TagWidth-1:0] in_tag_i,
+  output logic                out_valid_o,
+  input  logic                out_ready_i,
+  output logic [127:0]        out_data_o,
+  output logic [TagWidth-1:0] out_tag_o
+);
+
+  if (TagWidth < 1) begin : g_bad_tag_width
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_tbox_unfolded: TagWidth must be >= 1, got %0d", TagWidth);
+`else
+    $fatal(1, "ak_tbox_unfolded: TagWidth must be >= 1, got %0d", TagWidth);
+`endif
+  end
+  if (IntraPipe != 0 && IntraPipe != 1) begin : g_bad_intra_pipe
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_tbox_unfolded: IntraPipe must be 0 or 1, got %0d", IntraPipe);
+`else
+    $fatal(1, "ak_tbox_unfolded: IntraPipe must be 0 or 1, got %0d", IntraPipe);
+`endif
+  end
+  if (NrMax != 10 && NrMax != 12 && NrMax != 14) begin : g_bad_nr_max
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_tbox_unfolded: NrMax must be 10, 12 or 14, got %0d", NrMax);
+`else
+    $fatal(1, "ak_tbox_unfolded: NrMax must be 10, 12 or 14, got %0d", NrMax);
+`endif
+  end
+
+  localparam int S = (IntraPipe == 1) ? 3 : 1;   // cycles per round
+  localparam int D = NrMax * S;           // pipeline levels
+
+  // levels 1 .. D: valid bit and tag of the block in the last register of each level
+  logic [D:1]          vld_q, vld_d;
+  logic [TagWidth-1:0] tag_q [D+1];        // index 0 unused
+  logic [TagWidth-1:0] tag_d [D+1];
+
+  logic               en;
+  logic               in_fire;
+  logic               busy;               // a valid block in some level
+  logic               key_fire_ok;        // the store may see the key
+  logic [1:0]         ks_len;             // key_len_i, 3 if too long for the build
+  logic               ks_key_ready, ks_ready;
+  logic [3:0]         nr;
+  logic [15*128-1:0]  enc_keys, dec_keys;
+
+  logic [127:0] rnd_in  [NrMax+1];        // index 1 .. NrMax used
+  logic         rnd_din [NrMax+1];
+  logic [127:0] mix     [NrMax+1];
+  logic [127:0] last    [NrMax+1];
+  logic         rnd_dec [NrMax+1];
+  logic [127:0] key_after [NrMax+1];      // round key k in the direction of unit k
+
+  // ------------------------------------------------------------------------------
+  // Handshakes
+  // ------------------------------------------------------------------------------
+  assign busy        = |vld_q;
+  assign en          = !(out_valid_o && !out_ready_i);
+  assign key_ready_o = ks_key_ready && !busy;
+  assign key_fire_ok = key_valid_i && !busy;
+  assign in_ready_o  = ks_ready && !key_valid_i && en;
+  assign in_fire     = in_valid_i && in_ready_o;
+
+  always_comb begin : key_len_check
+    ks_len = key_len_i;
+    if (key_len_i == 2'd3 || (10 + 2 * int'(key_len_i)) > NrMax) ks_len = 2'd3;
+  end
+
+  ak_rk_store #(
+    .NrMax(NrMax)
+  ) u_rk_store (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .key_valid_i(key_fire_ok),
+    .key_ready_o(ks_key_ready),
+    .key_i      (key_i),
+    .key_len_i  (ks_len),
+    .ready_o    (ks_ready),
+    .nr_o       (nr),
+    .sw_we_i    (1'b0),
+    .sw_dec_i   (1'b0),
+    .sw_round_i (4'd0),
+    .sw_key_i   (128'h0),
+    .enc_keys_o (enc_keys),
+    .dec_keys_o (dec_keys)
+  );
+
+  // entries above NrMax are constant zero in the store
+  if (NrMax < 14) begin : g_unused_keys
+    logic unused_keys;
+    assign unused_keys = ^{enc_keys[15*128-1:(NrMax+1)*128], dec_keys[15*128-1:(NrMax+1)*128]};
+  end
+
+  // ------------------------------------------------------------------------------
+  // Round units
+  // ------------------------------------------------------------------------------
+  assign rnd_in[0]    = '0;
+  assign rnd_din[0]   = 1'b0;
+  assign mix[0]       = '0;
+  assign last[0]      = '0;
+  assign rnd_dec[0]   = 1'b0;
+  assign key_after[0] = in_decrypt_i ? dec_keys[127:0] : enc_keys[127:0];
+
+  for (genvar k = 1; k <= NrMax; k++) begin : g_round
+    if (k == 1) begin : g_first
+      assign rnd_in[k]  = in_data_i ^ key_after[0];
+      assign rnd_din[k] = in_decrypt_i;
+    end else begin : g_next
+      assign rnd_in[k]  = mix[k-1] ^ key_after[k-1];
+      assign rnd_din[k] = rnd_dec[k-1];
+    end
+
+    ak_tbox_round #(
+      .Pipe(IntraPipe)
+    ) u_round (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .en_i   (en),
+      .state_i(rnd_in[k]),
+      .dec_i  (rnd_din[k]),
+      .final_i(nr == 4'(k)),
+      .mix_o  (mix[k]),
+      .last_o (last[k]),
+      .dec_o  (rnd_dec[k])
+    );
+
+    assign key_after[k] = rnd_dec[k] ? dec_keys[k*128 +: 128] : enc_keys[k*128 +: 128];
+  end
+
+  // ------------------------------------------------------------------------------
+  // Output: unit Nr (the last register level of round Nr)
+  // ------------------------------------------------------------------------------
+  always_comb begin : output_select
+    out_valid_o = vld_q[NrMax*S];
+    out_tag_o   = tag_q[NrMax*S];
+    out_data_o  = last[NrMax] ^ key_after[NrMax];
+    for (int k = 10; k < NrMax; k += 2) begin
+      if (nr == 4'(k)) begin
+        out_valid_o = vld_q[k*S];
+        out_tag_o   = tag_q[k*S];
+        out_data_o  = last[k] ^ key_after[k];
+      end
+    end
+  end
+
+  // ------------------------------------------------------------------------------
+  // Valid bits and tags: move one level per enabled cycle; the block in the output
+  // level leaves (it is being taken whenever en is high)
+  // ------------------------------------------------------------------------------
+  always_comb begin : valid_next
+    vld_d = vld_q;
+    for (int j = 0; j <= D; j++) tag_d[j] = tag_q[j];
+    if (en) begin
+      vld_d[1] = in_fire;
+      tag_d[1] = in_tag_i;
+      for (int j = 2; j <= D; j++) begin
+        vld_d[j] = vld_q[j-1] && (32'(j - 1) != 32'(S) * 32'(nr));
+        tag_d[j] = tag_q[j-1];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : valid_regs
+    if (!rst_ni) begin
+      vld_q <= '0;
+      for (int j = 0; j <= D; j++) tag_q[j] <= '0;
+    end else begin
+      vld_q <= vld_d;
+      for (int j = 0; j <= D; j++) tag_q[j] <= tag_d[j];
+    end
+  end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,384 @@
+// ak_ttable_col: paper 004's iterative "basic" module (Deshpande & Leelavathi, after
+// Drimer, Guneysu and Paar): one eight-stage T-table column pipeline (ak_ttable_lane)
+// with a feedback loop, one 32-bit column per cycle, two blocks interleaved.
+// Encryption and decryption (equivalent inverse cipher), 128/192/256-bit keys.
+// It speaks the aeskit core contract (docs/core-contract.md).
+//
+// Schedule. A free-running phase counter ph (0..7) splits the eight-cycle ring into
+// two halves: half 0 owns the columns whose byte-0 lookup happens at phases 0..3,
+// half 1 those at 4..7; each half holds one block. Column c (c = 0..3, processing
+// order) of half h looks up its row-j byte at phase 4h+c+j and leaves the cascade
+// at the edge of phase 4h+c+7 (= 4h+c-1 mod 8): one round of a block every eight
+// cycles, and the next round's column c needs row j of column c+j of the previous
+// round, which is then either the column just finished (c+j < 4) or the one finished
+// four cycles before (c+j >= 4, a 4-deep delay line): the paper's feedback shift
+// registers. Decryption processes the columns in the order 0, 3, 2, 1: with that
+// order InvShiftRows has the same access pattern as ShiftRows, so the one datapath
+// serves both directions; only the key words, the input and the output are mapped.
+// A new block enters half h at the edge of phase 4h-1 (7 for half 0, 3 for half 1):
+// its four columns, XORed with round key 0, are fed into the result register in
+// place of the previous round's columns at the edges of phases 4h-1 .. 4h+2, the
+// very edges at which a block finishing in that half leaves the cascade.
+//
+// Round keys come from ak_rk_ram (block RAM, one 128-bit read per cycle: the key of
+// the column that reaches stage X0 three edges later; round-0 keys in flip-flops).
+//
+// Timing (Nr = 10/12/14; A = edge accepting a block; "first edge at which X is
+// high" samples X just before that edge):
+//   - latency 8*Nr+4 (84/100/116): round r of the block runs at edges A+1 .. A+8r;
+//     its last column leaves the cascade at edge A+8*Nr+3, out_valid_o rises after
+//     that edge and is first high at edge A+8*Nr+4.
+//   - interval: blocks are accepted only at the edges of phases 7 and 3, into a free
+//     half (or a half whose block finishes at that edge). A continuous, never-stalled
+//     stream is accepted at A, A+4, A+8*Nr, A+8*Nr+4, A+16*Nr, ...: blocks j and j+2
+//     are exactly 8*Nr cycles apart, two blocks per 8*Nr cycles, 4*Nr cycles per
+//     block on average (40/48/56).
+//   - key setup Nr+2 (12/14/16): ak_rk_ram fills one round key per cycle. While no
+//     block is in flight the phase counter waits at 7, so in_ready_o rises as soon as
+//     the keys are ready and the first block never waits for its phase.
+//
+// Back-pressure. Results are collected column by column and the whole block is
+// placed in the output register with its fourth column. If the output register still
+// holds an untaken block at that edge, the whole core stalls (every register, the
+// block RAM outputs and the phase counter hold) until out_ready_i is high. A consumer
+// that takes each result within four cycles never stalls the core. in_ready_o
+// depends combinationally on out_ready_i (through the stall) and on key_valid_i.
+//
+// Key loads. key_ready_o is high when no block is in flight (none in the ring, none
+// being collected, none in the output register) and the key RAM is not filling.
+// While key_valid_i is high, in_ready_o is low (a key presented with a block is
+// loaded first). key_len_i = 3: the handshake completes, the key RAM reports no key
+// and in_ready_o stays low until a legal key is loaded.
+//
+// Reset. rst_ni is asynchronous, active low, and resets every register (the block
+// RAM output latches excepted: no valid flag depends on them); a reset in the middle
+// of a block or a key setup leaves the core idle without a key.
+//
+// Byte order: FIPS-197 byte in0 in in_data_i[127:120], column 0 in [127:96]; out0 in
+//   out_data_o[127:120]; key byte 0 in key_i[255:248], 128/192-bit keys left-aligned.
+//
+// Parameters:
+//   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration).
+
+`default_nettype none
+
+module ak_ttable_col #(
+  parameter int TagWidth = 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // key
+  input  logic                key_valid_i,
+  output logic                key_ready_o,
+  input  logic [255:0]        key_i,
+  input  logic [1:0]          key_len_i,
+  // input blocks
+  input  logic                in_valid_i,
+  output logic                in_ready_o,
+  input  logic [127:0]        in_data_i,
+  input  logic                in_decrypt_i,
+  input  logic [TagWidth-1:0] in_tag_i,
+  // output blocks, in the order accepted
+  output logic                out_valid_o,
+  input  logic                out_ready_i,
+  output logic [127:0]        out_data_o,
+  output logic [TagWidth-1:0] out_tag_o
+);
+
+  // ------------------------------------------------------------------------------
+  // Parameter checks
+  // ------------------------------------------------------------------------------
+  if (TagWidth < 1) begin : g_bad_tag_width
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_col: TagWidth must be >= 1, got %0d", TagWidth);
+`else
+    $fatal(1, "ak_ttable_col: TagWidth must be >= 1, got %0d", TagWidth);
+`endif
+  end
+
+  // ------------------------------------------------------------------------------
+  // Declarations
+  // ------------------------------------------------------------------------------
+  logic [2:0]          ph_q, ph_d;          // ring phase
+  logic [1:0]          busy_q, busy_d;      // a block in half h
+  logic [1:0][3:0]     rnd_q, rnd_d;        // its round (1 .. Nr) in the current window
+  logic [1:0]          dec_q, dec_d;        // it is being decrypted
+  logic [1:0][TagWidth-1:0] tag_q, tag_d;   // its tag
+  logic                inj_q, inj_d;        // columns 1..3 of a new block still to feed
+  logic [1:0]          inj_k_q, inj_k_d;    // the next one
+  logic [95:0]         ib_q, ib_d;          // them (slots 1, 2, 3), round key 0 added
+  logic                harv_q, harv_d;      // collecting columns 1..3 of a result
+  logic [1:0]          harv_k_q, harv_k_d;  // the next one
+  logic [95:0]         coll_q, coll_d;      // slots 0, 1, 2 of the result
+  logic                hdec_q, hdec_d;      // the result's direction
+  logic [TagWidth-1:0] htag_q, htag_d;      // ... and tag
+  logic                out_valid_q, out_valid_d;
+  logic [127:0]        out_q, out_d;
+  logic [TagWidth-1:0] out_tag_q, out_tag_d;
+  logic [31:0]         res_q, res_d;        // the column that left the cascade (or input)
+  logic [31:0]         dl_q [4];            // res_q delayed by 1 .. 4 cycles
+  logic [31:0]         kcol_q, kcol_d;      // round-key word for stage X0
+
+  logic [3:0]   nr;
+  logic         keys_ready;
+  logic         keys_key_ready;
+  logic [127:0] rd_key;
+  logic [127:0] enc_key0, dec_key0;
+  logic         rd_dec;
+  logic [3:0]   rd_round;
+
+  logic         en;          // not stalled
+  logic         stall;
+  logic         bnd;         // a window boundary (phase 7: half 0, phase 3: half 1)
+  logic         bh;          // the half of that boundary
+  logic         fin;         // the block of half bh finishes at this edge
+  logic         idle;        // no block in the ring
+  logic         in_fire;
+  logic         out_fire;
+  logic         key_fire;
+  logic [127:0] ark;         // in_data_i ^ round key 0
+  logic [127:0] ark_slots;   // in processing order (slot 0 in [127:96])
+  logic [31:0]  col;         // the cascade output
+  logic [9:0]   addr [4];
+  logic         kh;          // half of the column whose key word is loaded
+  logic         rd_half;     // half of the column whose key is read
+
+  // ------------------------------------------------------------------------------
+  // Round keys
+  // ------------------------------------------------------------------------------
+  ak_rk_ram u_keys (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .key_valid_i(key_fire),
+    .key_ready_o(keys_key_ready),
+    .key_i      (key_i),
+    .key_len_i  (key_len_i),
+    .ready_o    (keys_ready),
+    .nr_o       (nr),
+    .sw_we_i    (1'b0),
+    .sw_dec_i   (1'b0),
+    .sw_round_i (4'd0),
+    .sw_key_i   (128'h0),
+    .rd_en_i    (en),
+    .rd_dec_i   (rd_dec),
+    .rd_round_i (rd_round),
+    .rd_key_o   (rd_key),
+    .enc_key0_o (enc_key0),
+    .dec_key0_o (dec_key0)
+  );
+
+  // the read issued in the cycle of phase p serves the column that reaches X0 two
+  // edges later: byte 0 looked up at phase p-2, half ((p-2) mod 8) / 4
+  assign rd_half  = 1'((ph_q - 3'd2) >> 2);
+  assign rd_dec   = dec_q[rd_half];
+  assign rd_round = rnd_q[rd_half];
+
+  // kcol_q is loaded in the cycle of phase p for the column looked up at phase p-3
+  always_comb begin : key_word
+    logic [2:0] p3;
+    logic [1:0] slot;
+    logic [1:0] lcol;
+    p3     = ph_q - 3'd3;
+    kh     = p3[2];
+    slot   = p3[1:0];
+    lcol   = dec_q[kh] ? 2'(3'd4 - {1'b0, slot}) : slot;
+    kcol_d = rd_key[127 - 32 * lcol -: 32];
+  end
+
+  // ------------------------------------------------------------------------------
+  // Handshakes and control
+  // ------------------------------------------------------------------------------
+  assign bnd      = (ph_q[1:0] == 2'b11);
+  assign bh       = !ph_q[2];
+  assign fin      = bnd && busy_q[bh] && (rnd_q[bh] == nr);
+  assign idle     = (busy_q == 2'b00) && !inj_q && !harv_q;
+  assign stall    = harv_q && (harv_k_q == 2'd3) && out_valid_q && !out_ready_i;
+  assign en       = !stall;
+
+  assign key_ready_o = keys_key_ready && idle && !out_valid_q;
+  assign key_fire    = key_valid_i && key_ready_o;
+  assign in_ready_o  = keys_ready && !key_valid_i && bnd && en &&
+                       (!busy_q[bh] || (rnd_q[bh] == nr));
+  assign in_fire     = in_valid_i && in_ready_o;
+  assign out_valid_o = out_valid_q;
+  assign out_data_o  = out_q;
+  assign out_tag_o   = out_tag_q;
+  assign out_fire    = out_valid_q && out_ready_i;
+
+  // round key 0 and the processing order of the columns (decryption: 0, 3, 2, 1)
+  assign ark       = in_data_i ^ (in_decrypt_i ? dec_key0 : enc_key0);
+  assign ark_slots = in_decrypt_i ? {ark[127:96], ark[31:0], ark[63:32], ark[95:64]} : ark;
+
+  always_comb begin : phase_next
+    ph_d = ph_q + 3'd1;
+    if (idle && !in_fire) ph_d = 3'd7;   // wait for a block at half 0's boundary
+  end
+
+  always_comb begin : halves_next
+    busy_d = busy_q;
+    rnd_d  = rnd_q;
+    dec_d  = dec_q;
+    tag_d  = tag_q;
+    if (bnd) begin
+      if (fin)              busy_d[bh] = 1'b0;
+      else if (busy_q[bh])  rnd_d[bh]  = rnd_q[bh] + 4'd1;
+      if (in_fire) begin
+        busy_d[bh] = 1'b1;
+        rnd_d[bh]  = 4'd1;
+        dec_d[bh]  = in_decrypt_i;
+        tag_d[bh]  = in_tag_i;
+      end
+    end
+  end
+
+  // the result register takes the cascade output, or a new block's columns
+  always_comb begin : feed_next
+    res_d   = col;
+    inj_d   = inj_q;
+    inj_k_d = inj_k_q;
+    ib_d    = ib_q;
+    if (in_fire) begin
+      res_d   = ark_slots[127:96];
+      ib_d    = ark_slots[95:0];
+      inj_d   = 1'b1;
+      inj_k_d = 2'd1;
+    end else if (inj_q) begin
+      res_d   = ib_q[95:64];
+      ib_d    = {ib_q[63:0], 32'h0};
+      inj_k_d = inj_k_q + 2'd1;
+      if (inj_k_q == 2'd3) inj_d = 1'b0;
+    end
+  end
+
+  // collect a finished block column by column; hand it to the output register
+  always_comb begin : collect_next
+    harv_d      = harv_q;
+    harv_k_d    = harv_k_q;
+    coll_d      = coll_q;
+    hdec_d      = hdec_q;
+    htag_d      = htag_q;
+    out_valid_d = out_valid_q && !out_fire;
+    out_d       = out_q;
+    out_tag_d   = out_tag_q;
+    if (fin) begin
+      harv_d   = 1'b1;
+      harv_k_d = 2'd1;
+      coll_d   = {col, 64'h0};
+      hdec_d   = dec_q[bh];
+      htag_d   = tag_q[bh];
+    end else if (harv_q) begin
+      harv_k_d = harv_k_q + 2'd1;
+      unique case (harv_k_q)
+        2'd1:    coll_d[63:32] = col;
+        2'd2:    coll_d[31:0]  = col;
+        default: begin   // slot 3: the block is complete
+          harv_d      = 1'b0;
+          out_valid_d = 1'b1;
+          out_tag_d   = htag_q;
+          out_d       = hdec_q ? {coll_q[95:64], col, coll_q[31:0], coll_q[63:32]}
+                               : {coll_q, col};
+        end
+      endcase
+    end
+  end
+
+  // ------------------------------------------------------------------------------
+  // Datapath: the lane and its lookups
+  // ------------------------------------------------------------------------------
+  // Port j in the cycle of phase p looks up row j of slot (p-j) mod 4 of half
+  // ((p-j) mod 8) / 4. Its byte is row j of the previous round's slot (p mod 4):
+  // the column in res_q if it belongs to the same half (j <= p mod 4), otherwise
+  // the one of four cycles before.
+  for (genvar j = 0; j < 4; j++) begin : g_addr
+    logic       hj;      // half of the lookup
+    logic [7:0] byte_j;  // its byte
+    assign hj = 1'((ph_q - 3'(j)) >> 2);
+    if (j == 0) begin : g_same
+      assign byte_j = res_q[31:24];
+    end else begin : g_mux
+      assign byte_j = (ph_q[1:0] >= 2'(j)) ? res_q[31 - 8 * j -: 8] : dl_q[3][31 - 8 * j -: 8];
+    end
+    assign addr[j] = {dec_q[hj], rnd_q[hj] == nr, byte_j};
+  end
+
+  ak_ttable_lane #(
+    .EncTables (1'b1),
+    .DecTables (1'b1),
+    .MidTables (1'b1),
+    .LastTables(1'b1)
+  ) u_lane (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .en_i   (en),
+    .addr0_i(addr[0]),
+    .addr1_i(addr[1]),
+    .addr2_i(addr[2]),
+    .addr3_i(addr[3]),
+    .key_i  (kcol_q),
+    .col_o  (col)
+  );
+
+  // ------------------------------------------------------------------------------
+  // Registers
+  // ------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin : control_regs
+    if (!rst_ni) begin
+      ph_q     <= 3'd7;
+      busy_q   <= 2'b00;
+      rnd_q    <= '0;
+      dec_q    <= 2'b00;
+      tag_q    <= '0;
+      inj_q    <= 1'b0;
+      inj_k_q  <= 2'd0;
+      harv_q   <= 1'b0;
+      harv_k_q <= 2'd0;
+      hdec_q   <= 1'b0;
+      htag_q   <= '0;
+    end else if (en) begin
+      ph_q     <= ph_d;
+      busy_q   <= busy_d;
+      rnd_q    <= rnd_d;
+      dec_q    <= dec_d;
+      tag_q    <= tag_d;
+      inj_q    <= inj_d;
+      inj_k_q  <= inj_k_d;
+      harv_q   <= harv_d;
+      harv_k_q <= harv_k_d;
+      hdec_q   <= hdec_d;
+      htag_q   <= htag_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : data_regs
+    if (!rst_ni) begin
+      ib_q   <= '0;
+      coll_q <= '0;
+      res_q  <= '0;
+      for (int i = 0; i < 4; i++) dl_q[i] <= '0;
+      kcol_q <= '0;
+    end else if (en) begin
+      ib_q   <= ib_d;
+      coll_q <= coll_d;
+      res_q  <= res_d;
+      dl_q[0] <= res_q;
+      for (int i = 1; i < 4; i++) dl_q[i] <= dl_q[i - 1];
+      kcol_q <= kcol_d;
+    end
+  end
+
+  // a stall means out_valid_q && !out_ready_i: the output register holds anyway
+  always_ff @(posedge clk_i or negedge rst_ni) begin : out_regs
+    if (!rst_ni) begin
+      out_valid_q <= 1'b0;
+      out_q       <= '0;
+      out_tag_q   <= '0;
+    end else if (en) begin
+      out_valid_q <= out_valid_d;
+      out_q       <= out_d;
+      out_tag_q   <= out_tag_d;
+    end
+  end
+
+endmodule
+
+`default_nettype wire

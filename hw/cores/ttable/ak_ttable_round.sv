@@ -1,0 +1,231 @@
+// ak_ttable_round: paper 004's "round" module: four eight-stage T-table lanes (one
+// ak_ttable_stage: a full 128-bit round) with a feedback loop, eight blocks in
+// flight, one round of one block finished per cycle. Encryption and decryption
+// (equivalent inverse cipher) per block, 128/192/256-bit keys. It speaks the aeskit
+// core contract (docs/core-contract.md).
+//
+// Schedule. The stage takes a new state every cycle and returns it eight cycles
+// later, so the loop is a ring of eight slots. A control ring ctl_q[0..7] travels
+// with the states (valid, direction, round, tag): ctl_q[0] belongs to the state at
+// the stage input, ctl_q[7] to the state leaving it. A state that leaves after a
+// middle round goes round again; one that leaves after round Nr goes to the output
+// register and frees its slot, which a new block (round key 0 added, columns in
+// processing order) may take at the same edge. The stage's table selects (direction,
+// last round) and the round key follow the slot: the key is read from ak_rk_ram two
+// cycles ahead and registered (the stage wants it four cycles after the state).
+//
+// Timing (Nr = 10/12/14; A = accepting edge):
+//   - latency 8*Nr+1 (81/97/113): round r leaves the stage at edge A+8r; the last
+//     one goes to the output register at edge A+8*Nr.
+//   - interval: a block may be accepted at any edge at which the slot passing the
+//     stage input is free (or being freed). A continuous, never-stalled stream is
+//     accepted in bursts of eight consecutive edges, 8*Nr cycles apart: blocks j and
+//     j+8 are exactly 8*Nr cycles apart, Nr cycles per block on average (10/12/14).
+//   - key setup Nr+2 (12/14/16): ak_rk_ram fills one round key per cycle.
+//
+// Back-pressure. If the output register still holds an untaken block when the next
+// finished one leaves the stage, the whole core stalls (one clock enable) until
+// out_ready_i is high. in_ready_o depends combinationally on out_ready_i and
+// key_valid_i.
+//
+// Key loads. key_ready_o is high when no block is in flight and the key RAM is not
+// filling; while key_valid_i is high in_ready_o is low. key_len_i = 3 completes the
+// handshake and leaves the core without a key (in_ready_o low).
+//
+// Reset: asynchronous, active low, every register (block RAM output latches
+// excepted); a reset mid-block leaves the core idle without a key.
+//
+// Byte order: FIPS-197 (docs/core-contract.md).
+//
+// Parameters:
+//   TagWidth  width of in_tag_i/out_tag_o (>= 1).
+
+`default_nettype none
+
+module ak_ttable_round #(
+  parameter int TagWidth = 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // key
+  input  logic                key_valid_i,
+  output logic                key_ready_o,
+  input  logic [255:0]        key_i,
+  input  logic [1:0]          key_len_i,
+  // input blocks
+  input  logic                in_valid_i,
+  output logic                in_ready_o,
+  input  logic [127:0]        in_data_i,
+  input  logic                in_decrypt_i,
+  input  logic [TagWidth-1:0] in_tag_i,
+  // output blocks, in the order accepted
+  output logic                out_valid_o,
+  input  logic                out_ready_i,
+  output logic [127:0]        out_data_o,
+  output logic [TagWidth-1:0] out_tag_o
+);
+
+  // ------------------------------------------------------------------------------
+  // Parameter checks
+  // ------------------------------------------------------------------------------
+  if (TagWidth < 1) begin : g_bad_tag_width
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_round: TagWidth must be >= 1, got %0d", TagWidth);
+`else
+    $fatal(1, "ak_ttable_round: TagWidth must be >= 1, got %0d", TagWidth);
+`endif
+  end
+
+  // ------------------------------------------------------------------------------
+  // Declarations
+  // ------------------------------------------------------------------------------
+  localparam int CtlW = 6 + TagWidth;   // {busy, dec, rnd[3:0], tag}
+  localparam int BusyB = CtlW - 1;
+  localparam int DecB  = CtlW - 2;
+
+  logic [CtlW-1:0]     ctl_q [8];
+  logic [CtlW-1:0]     ctl_d0;
+  logic [127:0]        st_q, st_d;
+  logic [127:0]        kq_q, kq_d;
+  logic [4:0]          cnt_q, cnt_d;     // blocks in flight (ring + output register)
+  logic                out_valid_q, out_valid_d;
+  logic [127:0]        out_q, out_d;
+  logic [TagWidth-1:0] out_tag_q, out_tag_d;
+
+  logic [3:0]   nr;
+  logic         keys_ready, keys_key_ready;
+  logic [127:0] rd_key, enc_key0, dec_key0;
+
+  logic         en, stall, in_fire, out_fire, key_fire;
+  logic         lv_busy, lv_dec;           // the slot leaving the stage
+  logic [3:0]   lv_rnd;
+  logic         lv_fin;                    // ... finished its last round
+  logic [127:0] ark, stage_out;
+
+  function automatic logic [127:0] order(input logic [127:0] k, input logic dec);
+    return dec ? {k[127:96], k[31:0], k[63:32], k[95:64]} : k;
+  endfunction
+
+  // ------------------------------------------------------------------------------
+  // Round keys: read in the cycle of ctl_q[2], registered for ctl_q[4]
+  // ------------------------------------------------------------------------------
+  ak_rk_ram u_keys (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .key_valid_i(key_fire),
+    .key_ready_o(keys_key_ready),
+    .key_i      (key_i),
+    .key_len_i  (key_len_i),
+    .ready_o    (keys_ready),
+    .nr_o       (nr),
+    .sw_we_i    (1'b0),
+    .sw_dec_i   (1'b0),
+    .sw_round_i (4'd0),
+    .sw_key_i   (128'h0),
+    .rd_en_i    (en),
+    .rd_dec_i   (ctl_q[2][DecB]),
+    .rd_round_i (ctl_q[2][DecB-1 -: 4]),
+    .rd_key_o   (rd_key),
+    .enc_key0_o (enc_key0),
+    .dec_key0_o (dec_key0)
+  );
+  assign kq_d = order(rd_key, ctl_q[3][DecB]);
+
+  // ------------------------------------------------------------------------------
+  // Handshakes and control
+  // ------------------------------------------------------------------------------
+  assign lv_busy = ctl_q[7][BusyB];
+  assign lv_dec  = ctl_q[7][DecB];
+  assign lv_rnd  = ctl_q[7][DecB-1 -: 4];
+  assign lv_fin  = lv_busy && (lv_rnd == nr);
+
+  assign stall       = lv_fin && out_valid_q && !out_ready_i;
+  assign en          = !stall;
+  assign key_ready_o = keys_key_ready && (cnt_q == 5'd0);
+  assign key_fire    = key_valid_i && key_ready_o;
+  assign in_ready_o  = keys_ready && !key_valid_i && en && (!lv_busy || lv_fin);
+  assign in_fire     = in_valid_i && in_ready_o;
+  assign out_fire    = out_valid_q && out_ready_i;
+  assign out_valid_o = out_valid_q;
+  assign out_data_o  = out_q;
+  assign out_tag_o   = out_tag_q;
+
+  assign ark = in_data_i ^ (in_decrypt_i ? dec_key0 : enc_key0);
+
+  always_comb begin : count_next
+    cnt_d = cnt_q + {4'd0, in_fire} - {4'd0, out_fire};
+  end
+
+  // what enters the stage: the leaving state for another round, or a new block
+  always_comb begin : ring_next
+    st_d   = stage_out;
+    ctl_d0 = ctl_q[7];
+    if (lv_busy && !lv_fin) begin
+      ctl_d0[DecB-1 -: 4] = lv_rnd + 4'd1;
+    end else if (in_fire) begin
+      st_d   = order(ark, in_decrypt_i);
+      ctl_d0 = {1'b1, in_decrypt_i, 4'd1, in_tag_i};
+    end else begin
+      ctl_d0[BusyB] = 1'b0;
+    end
+  end
+
+  always_comb begin : out_next
+    out_valid_d = out_valid_q && !out_fire;
+    out_d       = out_q;
+    out_tag_d   = out_tag_q;
+    if (lv_fin) begin
+      out_valid_d = 1'b1;
+      out_d       = order(stage_out, lv_dec);
+      out_tag_d   = ctl_q[7][TagWidth-1:0];
+    end
+  end
+
+  // ------------------------------------------------------------------------------
+  // The round
+  // ------------------------------------------------------------------------------
+  ak_ttable_stage #(
+    .EncTables (1'b1),
+    .DecTables (1'b1),
+    .MidTables (1'b1),
+    .LastTables(1'b1)
+  ) u_stage (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .en_i  (en),
+    .in_i  (st_q),
+    .dec_i (ctl_q[0][DecB]),
+    .last_i(ctl_q[0][DecB-1 -: 4] == nr),
+    .key_i (kq_q),
+    .out_o (stage_out)
+  );
+
+  // ------------------------------------------------------------------------------
+  // Registers (a stall means out_valid_q && !out_ready_i: all hold)
+  // ------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin : regs
+    if (!rst_ni) begin
+      for (int i = 0; i < 8; i++) ctl_q[i] <= '0;
+      st_q        <= '0;
+      kq_q        <= '0;
+      cnt_q       <= 5'd0;
+      out_valid_q <= 1'b0;
+      out_q       <= '0;
+      out_tag_q   <= '0;
+    end else begin
+      cnt_q <= cnt_d;
+      if (en) begin
+        ctl_q[0]    <= ctl_d0;
+        for (int i = 1; i < 8; i++) ctl_q[i] <= ctl_q[i - 1];
+        st_q        <= st_d;
+        kq_q        <= kq_d;
+        out_valid_q <= out_valid_d;
+        out_q       <= out_d;
+        out_tag_q   <= out_tag_d;
+      end
+    end
+  end
+
+endmodule
+
+`default_nettype wire

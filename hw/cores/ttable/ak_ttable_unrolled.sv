@@ -1,0 +1,250 @@
+// ak_ttable_unrolled: paper 004's fully unrolled T-table AES: Nr round stages
+// (ak_ttable_stage: four eight-stage T-table lanes each) in one pipeline, a new block
+// every cycle, encryption and decryption (equivalent inverse cipher) chosen per
+// block. The key size is a build parameter (KeyLen); the core speaks the aeskit core
+// contract (docs/core-contract.md).
+//
+// Datapath. Round key 0 is added as a block is accepted (registered, the state in
+// processing order: decryption keeps column (4-c) mod 4 in slot c, see
+// ak_ttable_stage). Stage r (1 .. Nr) computes round r in eight cycles from its
+// predecessor's registered output; its round key is the encryption or decryption
+// round key r of ak_rk_store chosen by the block's direction bit (a 2:1 multiplexer
+// that the synthesis merges into the first XOR of the cascade). Stages 1 .. Nr-1
+// hold only middle-round tables, stage Nr only last-round tables: one DP16KD
+// (512 x 36: encryption and decryption words) per dual-port ROM, 8 per round.
+// Control (valid, direction, tag) runs beside the data in a shift register.
+//
+// Timing (Nr = 10/12/14 for KeyLen 0/1/2):
+//   - latency 8*Nr+1 (81/97/113): a block accepted at edge A is in the input
+//     register from A, round r leaves stage r at edge A+8r; the last stage's output
+//     (columns put back in order) is registered at edge A+8*Nr, out_valid_o first
+//     high at edge A+8*Nr+1.
+//   - interval 1: a block may be accepted at every edge.
+//   - key setup Nr+2 (12/14/16): ak_rk_store fills one round key per cycle.
+//
+// Back-pressure. While out_valid_o && !out_ready_i the whole pipeline holds (one
+// clock enable); in_ready_o is low then. in_ready_o depends combinationally on
+// out_ready_i and key_valid_i.
+//
+// Key loads. key_ready_o is high when no block is in flight and the store is not
+// filling; while key_valid_i is high in_ready_o is low. A key of another size than
+// KeyLen, or key_len_i = 3, completes the handshake and leaves the core without a
+// usable key: in_ready_o stays low until a key of the built size is loaded.
+//
+// Reset: asynchronous, active low, every register (block RAM output latches
+// excepted); a reset mid-stream leaves the core idle without a key.
+//
+// Byte order: FIPS-197 (docs/core-contract.md).
+//
+// Parameters:
+//   KeyLen    0: AES-128, 1: AES-192, 2: AES-256 (the only key_len_i accepted).
+//   TagWidth  width of in_tag_i/out_tag_o (>= 1).
+
+`default_nettype none
+
+module ak_ttable_unrolled #(
+  parameter int KeyLen   = 0,
+  parameter int TagWidth = 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // key
+  input  logic                key_valid_i,
+  output logic                key_ready_o,
+  input  logic [255:0]        key_i,
+  input  logic [1:0]          key_len_i,
+  // input blocks
+  input  logic                in_valid_i,
+  output logic                in_ready_o,
+  input  logic [127:0]        in_data_i,
+  input  logic                in_decrypt_i,
+  input  logic [TagWidth-1:0] in_tag_i,
+  // output blocks, in the order accepted
+  output logic                out_valid_o,
+  input  logic                out_ready_i,
+  output logic [127:0]        out_data_o,
+  output logic [TagWidth-1:0] out_tag_o
+);
+
+  // ------------------------------------------------------------------------------
+  // Parameter checks
+  // ------------------------------------------------------------------------------
+  if (TagWidth < 1) begin : g_bad_tag_width
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_unrolled: TagWidth must be >= 1, got %0d", TagWidth);
+`else
+    $fatal(1, "ak_ttable_unrolled: TagWidth must be >= 1, got %0d", TagWidth);
+`endif
+  end
+  if (KeyLen < 0 || KeyLen > 2) begin : g_bad_key_len
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_unrolled: KeyLen must be 0, 1 or 2, got %0d", KeyLen);
+`else
+    $fatal(1, "ak_ttable_unrolled: KeyLen must be 0, 1 or 2, got %0d", KeyLen);
+`endif
+  end
+
+  localparam int Nr    = 10 + 2 * KeyLen;
+  localparam int Depth = 8 * Nr;            // control shift register length
+  localparam int CtlW  = 2 + TagWidth;      // {valid, dec, tag}
+
+  // ------------------------------------------------------------------------------
+  // Declarations
+  // ------------------------------------------------------------------------------
+  logic [15*128-1:0] enc_keys, dec_keys;
+  logic              keys_ready, keys_key_ready;
+  logic [3:0]        keys_nr;
+  logic              key_ok_q, key_ok_d;     // the loaded key has the built size
+  logic [7:0]        cnt_q, cnt_d;           // blocks in flight (pipeline + output)
+  logic [CtlW-1:0]   ctl_q [Depth];          // ctl_q[k]: the block accepted k+1 edges ago
+  logic [127:0]      st_q [Nr];              // st_q[r]: input of stage r+1
+  logic [127:0]      st_d0;
+  logic              out_valid_q;
+  logic [127:0]      out_q;
+  logic [TagWidth-1:0] out_tag_q;
+
+  logic         en, stall, in_fire, out_fire, key_fire;
+  logic [127:0] ark, stage_out [Nr];
+  logic [127:0] last_out;
+  logic         last_dec;
+  logic [3:0]   unused_nr;
+
+  // ------------------------------------------------------------------------------
+  // Round keys
+  // ------------------------------------------------------------------------------
+  ak_rk_store #(
+    .NrMax(Nr)
+  ) u_keys (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .key_valid_i(key_fire),
+    .key_ready_o(keys_key_ready),
+    .key_i      (key_i),
+    .key_len_i  (key_len_i),
+    .ready_o    (keys_ready),
+    .nr_o       (keys_nr),
+    .sw_we_i    (1'b0),
+    .sw_dec_i   (1'b0),
+    .sw_round_i (4'd0),
+    .sw_key_i   (128'h0),
+    .enc_keys_o (enc_keys),
+    .dec_keys_o (dec_keys)
+  );
+  assign unused_nr = keys_nr;
+
+  // round keys above Nr (constant zero in the store) are not used
+  if (Nr < 14) begin : g_unused_keys
+    logic [2*(14-Nr)*128-1:0] unused_keys;
+    assign unused_keys = {enc_keys[15*128-1:(Nr+1)*128], dec_keys[15*128-1:(Nr+1)*128]};
+  end
+
+  // a 128-bit key in processing order (decryption: columns 0, 3, 2, 1)
+  function automatic logic [127:0] order(input logic [127:0] k, input logic dec);
+    return dec ? {k[127:96], k[31:0], k[63:32], k[95:64]} : k;
+  endfunction
+
+  // ------------------------------------------------------------------------------
+  // Handshakes and control
+  // ------------------------------------------------------------------------------
+  assign stall       = out_valid_q && !out_ready_i;
+  assign en          = !stall;
+  assign key_ready_o = keys_key_ready && (cnt_q == 8'd0);
+  assign key_fire    = key_valid_i && key_ready_o;
+  assign in_ready_o  = keys_ready && key_ok_q && !key_valid_i && en;
+  assign in_fire     = in_valid_i && in_ready_o;
+  assign out_fire    = out_valid_q && out_ready_i;
+  assign out_valid_o = out_valid_q;
+  assign out_data_o  = out_q;
+  assign out_tag_o   = out_tag_q;
+
+  always_comb begin : key_ok_next
+    key_ok_d = key_ok_q;
+    if (key_fire) key_ok_d = (key_len_i == 2'(KeyLen));
+  end
+
+  always_comb begin : count_next
+    cnt_d = cnt_q + {7'd0, in_fire} - {7'd0, out_fire};
+  end
+
+  assign ark   = in_data_i ^ (in_decrypt_i ? dec_keys[127:0] : enc_keys[127:0]);
+  assign st_d0 = order(ark, in_decrypt_i);
+
+  // ------------------------------------------------------------------------------
+  // The round stages
+  // ------------------------------------------------------------------------------
+  // Stage r+1 gets its input st_q[r] in cycle t = A+1+8r (A: accepting edge), so the
+  // block's control is ctl_q[8r] then, ctl_q[8r+4] when the key is needed (t+4), and
+  // the output is valid in cycle t+7 (ctl_q[8r+7]).
+  for (genvar r = 0; r < Nr; r++) begin : g_round
+    localparam bit IsLast = (r == Nr - 1);
+    logic         kdec;
+    logic [127:0] key;
+    assign kdec = ctl_q[8 * r + 4][CtlW-2];
+    assign key  = kdec ? order(dec_keys[(r + 1) * 128 +: 128], 1'b1)
+                       : enc_keys[(r + 1) * 128 +: 128];
+
+    ak_ttable_stage #(
+      .EncTables (1'b1),
+      .DecTables (1'b1),
+      .MidTables (!IsLast),
+      .LastTables(IsLast)
+    ) u_stage (
+      .clk_i (clk_i),
+      .rst_ni(rst_ni),
+      .en_i  (en),
+      .in_i  (st_q[r]),
+      .dec_i (ctl_q[8 * r][CtlW-2]),
+      .last_i(IsLast),
+      .key_i (key),
+      .out_o (stage_out[r])
+    );
+
+    if (!IsLast) begin : g_reg
+      always_ff @(posedge clk_i or negedge rst_ni) begin : state_reg
+        if (!rst_ni)   st_q[r + 1] <= '0;
+        else if (en)   st_q[r + 1] <= stage_out[r];
+      end
+    end
+  end
+
+  assign last_out = stage_out[Nr - 1];
+  assign last_dec = ctl_q[Depth - 1][CtlW-2];
+
+  // ------------------------------------------------------------------------------
+  // Registers
+  // ------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin : input_reg
+    if (!rst_ni)   st_q[0] <= '0;
+    else if (en)   st_q[0] <= st_d0;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : control_regs
+    if (!rst_ni) begin
+      for (int k = 0; k < Depth; k++) ctl_q[k] <= '0;
+      key_ok_q <= 1'b0;
+      cnt_q    <= 8'd0;
+    end else begin
+      key_ok_q <= key_ok_d;
+      cnt_q    <= cnt_d;
+      if (en) begin
+        ctl_q[0] <= {in_fire, in_decrypt_i, in_tag_i};
+        for (int k = 1; k < Depth; k++) ctl_q[k] <= ctl_q[k - 1];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : out_regs
+    if (!rst_ni) begin
+      out_valid_q <= 1'b0;
+      out_q       <= '0;
+      out_tag_q   <= '0;
+    end else if (en) begin
+      out_valid_q <= ctl_q[Depth - 1][CtlW-1];
+      out_q       <= order(last_out, last_dec);
+      out_tag_q   <= ctl_q[Depth - 1][TagWidth-1:0];
+    end
+  end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,149 @@
+// ak_rk_ram: the round-key RAM bank of a folded core (paper 003, Figure 9): the
+// encryption and the equivalent-inverse-cipher decryption round keys of the loaded
+// key in one 32 x 128-bit block RAM addressed by {decrypt, round}, plus the two
+// round-0 keys in flip-flops (a folded core needs them in the cycle that accepts a
+// block, before any RAM read could be issued). Two banks of 16 x 128 bits (one per
+// direction, read together, the output selected by the registered rd_dec_i), so
+// that the fill writes both keys of a round in one cycle.
+//
+//   rd_key_o    = enc round key r (rd_dec_i = 0) or dec round key r (rd_dec_i = 1),
+//                 r = rd_round_i, same numbering as ak_rk_store (dec round r key:
+//                 r = 0 -> enc key Nr, 1 .. Nr-1 -> InvMixColumns(enc key Nr-r),
+//                 r = Nr -> enc key 0); entries r > Nr are not defined.
+//   enc_key0_o  = enc round key 0 (the cipher key's first 128 bits)
+//   dec_key0_o  = dec round key 0 (= enc round key Nr)
+//
+// Filled by ak_rk_fill (as ak_rk_store: one round key per cycle, hardware key
+// expansion) or by software through sw_* (one round key of one direction per cycle;
+// ignored in a cycle in which the fill writes; write after ready_o; nr_o/ready_o
+// describe the last key loaded through key_i).
+//
+// Timing (K = key handshake edge): rounds 0 .. Nr written at edges K+1 .. K+Nr+1,
+//   ready_o high from edge K+Nr+1 on (core key setup Nr+2 = 12/14/16 cycles if its
+//   in_ready_o follows ready_o). Read: synchronous, latency 1 -- the key of the
+//   address presented before a rising edge with rd_en_i high appears after that edge
+//   and holds while rd_en_i is low. A read of an entry written at the same edge
+//   returns undefined data (a core reads only after ready_o). enc_key0_o/dec_key0_o:
+//   flip-flops, valid from ready_o.
+// Mapping: (* ram_style = "block" *): synth_ecp5 maps each bank to 4 DP16KD (512 x 36
+//   pseudo dual port, 16 words used) -- the paper used four 32-bit BRAMs for both
+//   directions; ECP5's 36-bit ports and the single write port per bank double that.
+//   The RAM contents are not reset; ready_o and the read select are.
+// Byte order: as ak_rk_store.
+// Parameters: none.
+
+`default_nettype none
+
+module ak_rk_ram (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic         key_valid_i,
+  output logic         key_ready_o,
+  input  logic [255:0] key_i,
+  input  logic [1:0]   key_len_i,
+  output logic         ready_o,
+  output logic [3:0]   nr_o,
+  // software load port: one round key per cycle
+  input  logic         sw_we_i,
+  input  logic         sw_dec_i,
+  input  logic [3:0]   sw_round_i,
+  input  logic [127:0] sw_key_i,
+  // read port (latency 1)
+  input  logic         rd_en_i,
+  input  logic         rd_dec_i,
+  input  logic [3:0]   rd_round_i,
+  output logic [127:0] rd_key_o,
+  // round-0 keys (flip-flops)
+  output logic [127:0] enc_key0_o,
+  output logic [127:0] dec_key0_o
+);
+
+  logic         load;
+  logic         we;
+  logic [3:0]   round;
+  logic [3:0]   dec_round;
+  logic [127:0] enc_key;
+  logic [127:0] dec_key;
+
+  logic [127:0] key0_enc_q, key0_enc_d;
+  logic [127:0] key0_dec_q, key0_dec_d;
+  logic [127:0] rd_enc_q, rd_dec_q;   // the two banks' read registers
+  logic         rd_sel_q;             // bank of the last read
+
+  // Two banks of 16 x 128 bits, one per direction, each with one write and one read
+  // port: the fill writes an encryption and a decryption key in the same cycle.
+  (* ram_style = "block" *) logic [127:0] enc_mem [16];
+  (* ram_style = "block" *) logic [127:0] dec_mem [16];
+
+  ak_rk_fill u_fill (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .key_valid_i(key_valid_i),
+    .key_ready_o(key_ready_o),
+    .key_i      (key_i),
+    .key_len_i  (key_len_i),
+    .ready_o    (ready_o),
+    .nr_o       (nr_o),
+    .load_o     (load),
+    .we_o       (we),
+    .round_o    (round),
+    .enc_key_o  (enc_key),
+    .dec_round_o(dec_round),
+    .dec_key_o  (dec_key)
+  );
+
+  always_ff @(posedge clk_i) begin : enc_bank_write
+    if (we)                        enc_mem[round] <= enc_key;
+    else if (sw_we_i && !sw_dec_i) enc_mem[sw_round_i] <= sw_key_i;
+  end
+
+  always_ff @(posedge clk_i) begin : dec_bank_write
+    if (we)                        dec_mem[dec_round] <= dec_key;
+    else if (sw_we_i && sw_dec_i)  dec_mem[sw_round_i] <= sw_key_i;
+  end
+
+  always_ff @(posedge clk_i) begin : bank_read
+    if (rd_en_i) begin
+      rd_enc_q <= enc_mem[rd_round_i];
+      rd_dec_q <= dec_mem[rd_round_i];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : read_sel_reg
+    if (!rst_ni)      rd_sel_q <= 1'b0;
+    else if (rd_en_i) rd_sel_q <= rd_dec_i;
+  end
+
+  assign rd_key_o = rd_sel_q ? rd_dec_q : rd_enc_q;
+
+  always_comb begin : key0_next
+    key0_enc_d = key0_enc_q;
+    key0_dec_d = key0_dec_q;
+    if (load) begin
+      key0_enc_d = '0;   // no stale round-0 key while a new key is expanded
+      key0_dec_d = '0;
+    end else if (we) begin
+      if (round == 4'd0)     key0_enc_d = enc_key;
+      if (dec_round == 4'd0) key0_dec_d = dec_key;
+    end else if (sw_we_i && sw_round_i == 4'd0) begin
+      if (sw_dec_i) key0_dec_d = sw_key_i;
+      else          key0_enc_d = sw_key_i;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : key0_regs
+    if (!rst_ni) begin
+      key0_enc_q <= '0;
+      key0_dec_q <= '0;
+    end else begin
+      key0_enc_q <= key0_enc_d;
+      key0_dec_q <= key0_dec_d;
+    end
+  end
+
+  assign enc_key0_o = key0_enc_q;
+  assign dec_key0_o = key0_dec_q;
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,131 @@
+// ak_rk_store: register-based round-key store for pipelined (unfolded) cores: every
+// encryption round key and every equivalent-inverse-cipher decryption round key of
+// the loaded key, all at once on two wide outputs.
+//
+//   enc_keys_o[r*128 +: 128] = round key r of FIPS-197 (w[4r .. 4r+3]), r = 0 .. Nr
+//   dec_keys_o[r*128 +: 128] = decryption round key r of the equivalent inverse
+//                              cipher (FIPS-197 5.3.5): r = 0 -> enc key Nr,
+//                              r = 1 .. Nr-1 -> InvMixColumns(enc key Nr-r),
+//                              r = Nr -> enc key 0
+//   entries r > Nr are zero (cleared when a key is loaded); entries r > NrMax are
+//   constant zero (no flip-flops).
+//
+// Filled by ak_rk_fill (hardware key expansion, one round key per cycle, reusing
+// ak_key_step and ak_inv_mix_column), or in software through the sw_* port, which
+// writes one round key of one direction per cycle (the paper's co-processor computes
+// the expanded key in software and transfers it). A software write in a cycle in
+// which the hardware fill writes is ignored; write after ready_o. nr_o/ready_o
+// always describe the last key loaded through key_i (load a key of the right length
+// first, then overwrite round keys in software).
+//
+// Timing (K = key handshake edge): rounds 0 .. Nr written at edges K+1 .. K+Nr+1,
+//   ready_o high from edge K+Nr+1 on (a core gating in_ready_o with ready_o has a key
+//   setup of Nr+2 = 12/14/16 cycles). key_ready_o is high whenever no fill runs; the
+//   core must itself hold key_valid_i back while blocks are in flight. Outputs come
+//   straight from flip-flops (read latency 0). Software writes appear after the edge.
+// Illegal key_len_i = 3: the handshake completes and ready_o stays low until a legal
+//   key is loaded.
+// Byte order: key_i as in the core contract; round keys as FIPS-197 (byte 0 in
+//   [127:120] of each 128-bit entry).
+// Parameters:
+//   NrMax  highest round number stored (10, 12 or 14; default 14): a core built for
+//          AES-128 only sets 10 and saves the flip-flops of rounds 11 .. 14.
+
+`default_nettype none
+
+module ak_rk_store #(
+  parameter int NrMax = 14
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  input  logic              key_valid_i,
+  output logic              key_ready_o,
+  input  logic [255:0]      key_i,
+  input  logic [1:0]        key_len_i,
+  output logic              ready_o,
+  output logic [3:0]        nr_o,
+  // software load port: one round key per cycle
+  input  logic              sw_we_i,
+  input  logic              sw_dec_i,
+  input  logic [3:0]        sw_round_i,
+  input  logic [127:0]      sw_key_i,
+  // all round keys
+  output logic [15*128-1:0] enc_keys_o,
+  output logic [15*128-1:0] dec_keys_o
+);
+
+  if (NrMax != 10 && NrMax != 12 && NrMax != 14) begin : g_bad_nr_max
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_rk_store: NrMax must be 10, 12 or 14, got %0d", NrMax);
+`else
+    $fatal(1, "ak_rk_store: NrMax must be 10, 12 or 14, got %0d", NrMax);
+`endif
+  end
+
+  logic         load;
+  logic         we;
+  logic [3:0]   round;
+  logic [3:0]   dec_round;
+  logic [127:0] enc_key;
+  logic [127:0] dec_key;
+
+  ak_rk_fill u_fill (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .key_valid_i(key_valid_i),
+    .key_ready_o(key_ready_o),
+    .key_i      (key_i),
+    .key_len_i  (key_len_i),
+    .ready_o    (ready_o),
+    .nr_o       (nr_o),
+    .load_o     (load),
+    .we_o       (we),
+    .round_o    (round),
+    .enc_key_o  (enc_key),
+    .dec_round_o(dec_round),
+    .dec_key_o  (dec_key)
+  );
+
+  for (genvar r = 0; r < 15; r++) begin : g_entry
+    if (r <= NrMax) begin : g_reg
+      // rounds 0 .. 10 are written by every key; higher ones are cleared on a load
+      localparam bit Clear = (r > 10);
+      logic [127:0] enc_q, enc_d;
+      logic [127:0] dec_q, dec_d;
+
+      always_comb begin : entry_next
+        enc_d = enc_q;
+        dec_d = dec_q;
+        if (Clear && load) begin
+          enc_d = '0;
+          dec_d = '0;
+        end else if (we) begin
+          if (round == 4'(r))     enc_d = enc_key;
+          if (dec_round == 4'(r)) dec_d = dec_key;
+        end else if (sw_we_i && sw_round_i == 4'(r)) begin
+          if (sw_dec_i) dec_d = sw_key_i;
+          else          enc_d = sw_key_i;
+        end
+      end
+
+      always_ff @(posedge clk_i or negedge rst_ni) begin : entry_reg
+        if (!rst_ni) begin
+          enc_q <= '0;
+          dec_q <= '0;
+        end else begin
+          enc_q <= enc_d;
+          dec_q <= dec_d;
+        end
+      end
+
+      assign enc_keys_o[r*128 +: 128] = enc_q;
+      assign dec_keys_o[r*128 +: 128] = dec_q;
+    end else begin : g_zero
+      assign enc_keys_o[r*128 +: 128] = '0;
+      assign dec_keys_o[r*128 +: 128] = '0;
+    end
+  end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,73 @@
+"""The memory-based cores of paper 003 (Chaves et al., "Reconfigurable Memory Based
+AES Co-Processor"): T-box block RAMs (S-box x MixColumns coefficients, both
+directions in one RAM), folded and unfolded (hw/cores/tbox)."""
+
+from __future__ import annotations
+
+from aeskit.hw.catalog.memory_primitives import RK_FILL_FILES
+from aeskit.hw.catalog.primitives import PRIM
+from aeskit.hw.registry import CoreSpec
+
+ORDER = 30
+
+PAPER = "003 Chaves et al."
+TBOX = "cores/tbox/"
+
+_ROUND_FILES: tuple[str, ...] = (PRIM + "ak_tbox_ram.sv", TBOX + "ak_tbox_round.sv")
+
+FOLDED_FILES: tuple[str, ...] = (RK_FILL_FILES + (PRIM + "ak_rk_ram.sv",) + _ROUND_FILES
+                                 + (TBOX + "ak_tbox_folded.sv",))
+UNFOLDED_FILES: tuple[str, ...] = (RK_FILL_FILES + (PRIM + "ak_rk_store.sv",) + _ROUND_FILES
+                                   + (TBOX + "ak_tbox_unfolded.sv",))
+
+CORES: tuple[CoreSpec, ...] = (
+    CoreSpec(
+        name="tbox_folded",
+        top="ak_tbox_folded",
+        files=FOLDED_FILES,
+        description="Folded memory-based core: one round per cycle on 8 dual-port T-box "
+                    "RAMs (S-box x MixColumns, enc+dec), round keys in a RAM bank "
+                    "addressed by {decrypt, round}",
+        paper=PAPER,
+        sbox="tbox-ram",
+        latency={128: 10, 192: 12, 256: 14},
+        interval={128: 10, 192: 12, 256: 14},
+        key_setup={128: 12, 192: 14, 256: 16},
+        in_flight=1,
+    ),
+)
+
+CORES += (
+    CoreSpec(
+        name="tbox_unfolded",
+        top="ak_tbox_unfolded",
+        files=UNFOLDED_FILES,
+        description="Unfolded memory-based core: one T-box round unit per round (8 dual-port "
+                    "RAMs each), RAM outputs as inter-round registers, 1 block/cycle; "
+                    "built for AES-128 (NrMax = 10)",
+        paper=PAPER,
+        key_sizes=(128,),
+        sbox="tbox-ram",
+        parameters={"IntraPipe": 0, "NrMax": 10},
+        latency={128: 10},
+        interval={128: 1},
+        key_setup={128: 12},
+        in_flight=10,
+    ),
+    CoreSpec(
+        name="tbox_unfolded_pp",
+        top="ak_tbox_unfolded",
+        files=UNFOLDED_FILES,
+        description="Unfolded memory-based core with two extra registers inside each round "
+                    "(before the RAMs, in the XOR tree): latency 3 per round, 1 block/cycle; "
+                    "built for AES-128 (NrMax = 10)",
+        paper=PAPER,
+        key_sizes=(128,),
+        sbox="tbox-ram",
+        parameters={"IntraPipe": 1, "NrMax": 10},
+        latency={128: 30},
+        interval={128: 1},
+        key_setup={128: 12},
+        in_flight=30,
+    ),
+)

@@ -1,0 +1,79 @@
+"""The T-table cores of paper 004 (Deshpande & Leelavathi, after Drimer, Gueneysu and
+Paar) in hw/cores/ttable: the iterative column module, the round module and the
+unrolled pipeline. See docs/cores/ttable.md."""
+
+from __future__ import annotations
+
+from aeskit.hw.catalog.memory_primitives import RK_FILL_FILES
+from aeskit.hw.catalog.primitives import PRIM
+from aeskit.hw.registry import CoreSpec
+
+ORDER = 40
+
+PAPER = "004 Deshpande/Drimer"
+TT = "cores/ttable/"
+
+_LANE: tuple[str, ...] = (PRIM + "ak_ttable_ram.sv", TT + "ak_ttable_lane.sv")
+
+CORES: tuple[CoreSpec, ...] = (
+    CoreSpec(
+        name="ttable_col",
+        top="ak_ttable_col",
+        files=RK_FILL_FILES + (PRIM + "ak_rk_ram.sv",) + _LANE + (TT + "ak_ttable_col.sv",),
+        description="Paper 004 basic module: one eight-stage T-table column pipeline "
+                    "(2 dual-port T-table ROMs, LUT XOR cascade) with feedback, one column "
+                    "per cycle, two blocks interleaved; round keys in block RAM",
+        paper=PAPER,
+        sbox="ttable-ram",
+        latency={128: 84, 192: 100, 256: 116},
+        interval={128: 40, 192: 48, 256: 56},
+        key_setup={128: 12, 192: 14, 256: 16},
+        in_flight=2,
+    ),
+)
+
+_STAGE: tuple[str, ...] = _LANE + (TT + "ak_ttable_stage.sv",)
+_UNROLLED_FILES: tuple[str, ...] = (RK_FILL_FILES + (PRIM + "ak_rk_store.sv",) + _STAGE
+                                    + (TT + "ak_ttable_unrolled.sv",))
+
+
+def _unrolled(name: str, key_len: int) -> CoreSpec:
+    ks = (128, 192, 256)[key_len]
+    nr = 10 + 2 * key_len
+    return CoreSpec(
+        name=name,
+        top="ak_ttable_unrolled",
+        files=_UNROLLED_FILES,
+        description=f"Paper 004 unrolled: {nr} T-table round stages (4 lanes each, "
+                    f"{8 * nr}-stage pipeline), one block per cycle, AES-{ks} only "
+                    "(KeyLen build parameter), encryption and decryption per block; "
+                    "round keys in registers",
+        paper=PAPER,
+        key_sizes=(ks,),
+        sbox="ttable-ram",
+        parameters={"KeyLen": key_len},
+        latency={ks: 8 * nr + 1},
+        interval={ks: 1},
+        key_setup={ks: nr + 2},
+        in_flight=8 * nr + 1,
+    )
+
+
+CORES = CORES + (
+    CoreSpec(
+        name="ttable_round",
+        top="ak_ttable_round",
+        files=RK_FILL_FILES + (PRIM + "ak_rk_ram.sv",) + _STAGE + (TT + "ak_ttable_round.sv",),
+        description="Paper 004 round module: four eight-stage T-table lanes (one full "
+                    "round) with feedback, eight blocks in flight; round keys in block RAM",
+        paper=PAPER,
+        sbox="ttable-ram",
+        latency={128: 81, 192: 97, 256: 113},
+        interval={128: 10, 192: 12, 256: 14},
+        key_setup={128: 12, 192: 14, 256: 16},
+        in_flight=8,
+    ),
+    _unrolled("ttable_unrolled", 0),
+    _unrolled("ttable_unrolled_192", 1),
+    _unrolled("ttable_unrolled_256", 2),
+)
