@@ -10,8 +10,9 @@
 // predecessor's registered output; its round key is the encryption or decryption
 // round key r of ak_rk_store chosen by the block's direction bit (a 2:1 multiplexer
 // that the synthesis merges into the first XOR of the cascade). Stages 1 .. Nr-1
-// hold only middle-round tables, stage Nr only last-round tables: one DP16KD
-// (512 x 36: encryption and decryption words) per dual-port ROM, 8 per round.
+// hold only middle-round tables (512 x 32: encryption and decryption words), stage
+// Nr only last-round tables (8 data bits). A true-dual-port DP16KD is at most 18 bits
+// wide: two per middle-round ROM, one per last-round ROM (152 for AES-128).
 // Control (valid, direction, tag) runs beside the data in a shift register.
 //
 // Timing (Nr = 10/12/14 for KeyLen 0/1/2):
