@@ -1,0 +1,323 @@
+// ak_p002_ctrl: handshakes, round counter and on-the-fly key schedule shared by the
+// round-based enc/dec cores of paper 002 (Ueno et al., CHES 2016) -- ak_ueno_core and
+// the conventional datapaths it is compared with (ak_satoh_core, ak_lutz_core,
+// ak_liu_core). The cores keep their own state register and datapath; this module
+// is the rest of the core contract (docs/core-contract.md), written once so that the
+// comparison measures the datapaths and nothing else.
+//
+// Key schedule. One shared ak_key_step on a window of the last Nk expanded words,
+// forward for encryption and backward for decryption (see ak_key_step); the
+// decryption start window (window Nr) is derived ONCE per key load by running the
+// schedule forward Nr steps (the key setup). Three 256-bit windows:
+//   key_enc_q  window 0 (the cipher key), key_dec_q window Nr,
+//   rk_q       the window of the round in progress (or of the key setup).
+// Round keys are AES-field words; a core that works over a tower field maps them.
+//
+// Two schedules, chosen by PreRound:
+//   PreRound = 0 (ak_lutz_core): the cycle that accepts a block does the initial
+//     AddRoundKey and round 1 (start_key_o, then rk_next_o = round key 1 or Nr-1);
+//     rounds 2 .. Nr follow. Latency Nr, interval Nr.
+//   PreRound = 1 (ak_ueno_core, ak_satoh_core, ak_liu_core): the accepting cycle runs
+//     the pre-round datapath only (initial AddRoundKey with start_key_o, field
+//     mapping); rounds 1 .. Nr follow, each with its round key in a register
+//     (rk_reg_o, computed by the key step in the cycle before). Latency Nr + 1,
+//     interval Nr + 1.
+//
+// Outputs to the datapath (all valid in the current cycle):
+//   start_o      the datapath works on in_data_i (a block may be accepted now);
+//   load_o       the state register takes the datapath result at this edge;
+//   dec_o        the block of this cycle is decrypted (in_decrypt_i when start_o);
+//   blk_dec_o    the block in the state register is decrypted (a register: for the
+//                round datapath, whose result is only used when start_o is low);
+//   final_o      this cycle is round Nr (no (Inv)MixColumns);
+//   start_key_o  round key 0 (encrypt) or Nr (decrypt) for the initial AddRoundKey;
+//   rk_reg_o     PreRound = 1: round key of the round of this cycle, from a register;
+//   rk_next_o    the round key the key step produces this cycle (PreRound = 0: the
+//                round key of this cycle's round, combinational).
+//
+// Timing (edge A accepts a block; Nr = 10/12/14):
+//   PreRound = 1:  A pre-round, A+1 .. A+Nr rounds 1 .. Nr; out_valid_o high from
+//                  A+Nr on, first high at edge A+Nr+1 (latency Nr+1 = 11/13/15);
+//                  the next block is taken at the edge that takes the result.
+//   PreRound = 0:  A round 1, A+1 .. A+Nr-1 rounds 2 .. Nr (latency Nr).
+//   key setup Nr+1 (11/13/15): key taken at edge K, schedule forward at
+//   K+1 .. K+Nr, in_ready_o first high at edge K+Nr+1.
+//
+// Back-pressure, key loads, illegal key_len_i = 3 and reset exactly as ak_round_core:
+// key_ready_o only when no block is in flight; in_ready_o low while key_valid_i is
+// high; key_len_i = 3 completes the handshake and leaves the core keyless; rst_ni
+// (asynchronous, active low) resets every register. in_ready_o depends
+// combinationally on out_ready_i and key_valid_i.
+//
+// Byte order: key byte 0 in key_i[255:248], 128/192-bit keys left-aligned; round
+//   keys FIPS-197 byte 0 in [127:120].
+//
+// Parameters:
+//   TagWidth  width of the tag (>= 1, checked at elaboration).
+//   PreRound  0 or 1 (checked at elaboration), see above.
+
+`default_nettype none
+
+module ak_p002_ctrl #(
+  parameter int TagWidth = 1,
+  parameter int PreRound = 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // contract ports (no data)
+  input  logic                key_valid_i,
+  output logic                key_ready_o,
+  input  logic [255:0]        key_i,
+  input  logic [1:0]          key_len_i,
+  input  logic                in_valid_i,
+  output logic                in_ready_o,
+  input  logic                in_decrypt_i,
+  input  logic [TagWidth-1:0] in_tag_i,
+  output logic                out_valid_o,
+  input  logic                out_ready_i,
+  output logic [TagWidth-1:0] out_tag_o,
+  // to the datapath
+  output logic                start_o,
+  output logic                load_o,
+  output logic                dec_o,
+  output logic                blk_dec_o,
+  output logic                final_o,
+  output logic [127:0]        start_key_o,
+  output logic [127:0]        rk_reg_o,
+  output logic [127:0]        rk_next_o
+);
+
+  // ------------------------------------------------------------------------------
+  // Parameter checks
+  // ------------------------------------------------------------------------------
+  if (TagWidth < 1) begin : g_bad_tag_width
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_p002_ctrl: TagWidth must be >= 1, got %0d", TagWidth);
+`else
+    $fatal(1, "ak_p002_ctrl: TagWidth must be >= 1, got %0d", TagWidth);
+`endif
+  end
+  if (PreRound != 0 && PreRound != 1) begin : g_bad_pre_round
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_p002_ctrl: PreRound must be 0 or 1, got %0d", PreRound);
+`else
+    $fatal(1, "ak_p002_ctrl: PreRound must be 0 or 1, got %0d", PreRound);
+`endif
+  end
+
+  // ------------------------------------------------------------------------------
+  // Declarations
+  // ------------------------------------------------------------------------------
+  typedef enum logic [1:0] {
+    StNoKey,   // no usable key (after reset or an illegal key_len_i)
+    StSetup,   // running the schedule forward to window Nr
+    StReady    // key_enc_q/key_dec_q valid, blocks may be accepted
+  } key_st_e;
+
+  localparam logic [3:0] CntStart = (PreRound != 0) ? 4'd0 : 4'd1;
+
+  key_st_e             key_st_q, key_st_d;
+  logic [1:0]          klen_q, klen_d;
+  logic [255:0]        key_enc_q, key_enc_d;    // window 0
+  logic [255:0]        key_dec_q, key_dec_d;    // window Nr
+  logic [7:0]          dec_rcon_q, dec_rcon_d;  // Rcon state of window Nr
+  logic [255:0]        rk_q, rk_d;              // window of the round in progress
+  logic [2:0]          rk_phase_q, rk_phase_d;
+  logic [7:0]          rk_rcon_q, rk_rcon_d;
+  logic [3:0]          cnt_q, cnt_d;            // rounds done (block) / steps (setup)
+  logic                busy_q, busy_d;
+  logic                dec_q, dec_d;
+  logic [TagWidth-1:0] tag_q, tag_d;
+
+  logic [3:0]   nr;
+  logic         done;
+  logic         start_sel;
+  logic         key_fire, key_legal, in_fire, out_fire, setup_step;
+  logic [255:0] key_masked;
+
+  logic [255:0] ks_win_i, ks_win_o;
+  logic [2:0]   ks_phase_i, ks_phase_o;
+  logic [7:0]   ks_rcon_i, ks_rcon_o;
+  logic         ks_reverse;
+
+  // ------------------------------------------------------------------------------
+  // Handshakes and control
+  // ------------------------------------------------------------------------------
+  assign nr         = 4'd10 + {1'b0, klen_q, 1'b0};  // 10 / 12 / 14
+  assign done       = busy_q && (cnt_q == nr);
+  assign start_sel  = (key_st_q == StReady) && (!busy_q || done);
+  assign key_legal  = (key_len_i != 2'd3);
+  assign setup_step = (key_st_q == StSetup);
+
+  assign key_ready_o = (key_st_q != StSetup) && !busy_q;
+  assign in_ready_o  = (key_st_q == StReady) && !key_valid_i &&
+                       (!busy_q || (done && out_ready_i));
+  assign out_valid_o = done;
+  assign out_tag_o   = tag_q;
+
+  assign key_fire = key_valid_i && key_ready_o;
+  assign in_fire  = in_valid_i && in_ready_o;
+  assign out_fire = done && out_ready_i;
+
+  assign start_o = start_sel;
+  assign load_o  = in_fire || (busy_q && !done);
+  assign dec_o     = start_sel ? in_decrypt_i : dec_q;
+  assign blk_dec_o = dec_q;
+  assign final_o = !start_sel && (cnt_q == nr - 4'd1);
+
+  always_comb begin : key_mask
+    unique case (key_len_i)
+      2'd0:    key_masked = {key_i[255:128], 128'h0};
+      2'd1:    key_masked = {key_i[255:64], 64'h0};
+      default: key_masked = key_i;
+    endcase
+  end
+
+  always_comb begin : key_fsm
+    key_st_d   = key_st_q;
+    klen_d     = klen_q;
+    key_enc_d  = key_enc_q;
+    key_dec_d  = key_dec_q;
+    dec_rcon_d = dec_rcon_q;
+    unique case (key_st_q)
+      StNoKey, StReady: begin
+        if (key_fire) begin
+          if (key_legal) begin
+            key_st_d  = StSetup;
+            klen_d    = key_len_i;
+            key_enc_d = key_masked;
+          end else begin
+            key_st_d  = StNoKey;
+          end
+        end
+      end
+      StSetup: begin
+        if (cnt_q == nr) begin
+          key_st_d   = StReady;
+          key_dec_d  = ks_win_o;
+          dec_rcon_d = ks_rcon_o;
+        end
+      end
+      default: key_st_d = StNoKey;
+    endcase
+  end
+
+  always_comb begin : counter
+    cnt_d = cnt_q;
+    if (key_fire && key_legal)  cnt_d = 4'd1;
+    else if (setup_step)        cnt_d = (cnt_q == nr) ? 4'd0 : cnt_q + 4'd1;
+    else if (in_fire)           cnt_d = CntStart;
+    else if (busy_q && !done)   cnt_d = cnt_q + 4'd1;
+    else if (out_fire)          cnt_d = 4'd0;
+  end
+
+  always_comb begin : block_state
+    busy_d = busy_q;
+    dec_d  = dec_q;
+    tag_d  = tag_q;
+    if (in_fire) begin
+      busy_d = 1'b1;
+      dec_d  = in_decrypt_i;
+      tag_d  = in_tag_i;
+    end else if (out_fire) begin
+      busy_d = 1'b0;
+    end
+  end
+
+  // ------------------------------------------------------------------------------
+  // Key schedule: one step per cycle
+  // ------------------------------------------------------------------------------
+  // When a block may start, the step begins at the stored window of its direction
+  // and yields round key 1 (Nr-1); otherwise it continues the running window.
+  always_comb begin : key_step_in
+    if (start_sel) begin
+      ks_win_i   = in_decrypt_i ? key_dec_q  : key_enc_q;
+      ks_phase_i = 3'd0;
+      ks_rcon_i  = in_decrypt_i ? dec_rcon_q : 8'h01;
+      ks_reverse = in_decrypt_i;
+    end else begin
+      ks_win_i   = rk_q;
+      ks_phase_i = rk_phase_q;
+      ks_rcon_i  = rk_rcon_q;
+      ks_reverse = busy_q && dec_q;
+    end
+  end
+
+  ak_key_step u_key_step (
+    .win_i    (ks_win_i),
+    .key_len_i(klen_q),
+    .phase_i  (ks_phase_i),
+    .rcon_i   (ks_rcon_i),
+    .reverse_i(ks_reverse),
+    .win_o    (ks_win_o),
+    .phase_o  (ks_phase_o),
+    .rcon_o   (ks_rcon_o)
+  );
+
+  assign start_key_o = ks_win_i[255:128];
+  assign rk_reg_o    = rk_q[255:128];
+  assign rk_next_o   = ks_win_o[255:128];
+
+  always_comb begin : round_key_next
+    rk_d       = rk_q;
+    rk_phase_d = rk_phase_q;
+    rk_rcon_d  = rk_rcon_q;
+    if (key_fire && key_legal) begin
+      rk_d       = key_masked;
+      rk_phase_d = 3'd0;
+      rk_rcon_d  = 8'h01;
+    end else if (in_fire || setup_step || (busy_q && !done)) begin
+      rk_d       = ks_win_o;
+      rk_phase_d = ks_phase_o;
+      rk_rcon_d  = ks_rcon_o;
+    end
+  end
+
+  // ------------------------------------------------------------------------------
+  // Registers
+  // ------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin : key_regs
+    if (!rst_ni) begin
+      key_st_q   <= StNoKey;
+      klen_q     <= 2'd0;
+      key_enc_q  <= '0;
+      key_dec_q  <= '0;
+      dec_rcon_q <= 8'h00;
+    end else begin
+      key_st_q   <= key_st_d;
+      klen_q     <= klen_d;
+      key_enc_q  <= key_enc_d;
+      key_dec_q  <= key_dec_d;
+      dec_rcon_q <= dec_rcon_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : round_key_regs
+    if (!rst_ni) begin
+      rk_q       <= '0;
+      rk_phase_q <= 3'd0;
+      rk_rcon_q  <= 8'h00;
+    end else begin
+      rk_q       <= rk_d;
+      rk_phase_q <= rk_phase_d;
+      rk_rcon_q  <= rk_rcon_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : control_regs
+    if (!rst_ni) begin
+      cnt_q  <= 4'd0;
+      busy_q <= 1'b0;
+      dec_q  <= 1'b0;
+      tag_q  <= '0;
+    end else begin
+      cnt_q  <= cnt_d;
+      busy_q <= busy_d;
+      dec_q  <= dec_d;
+      tag_q  <= tag_d;
+    end
+  end
+
+endmodule
+
+`default_nettype wire

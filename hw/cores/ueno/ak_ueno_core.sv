@@ -1,0 +1,259 @@
+// ak_ueno_core: the round-based AES encryption/decryption datapath of paper 002
+// (Ueno, Morioka, Homma, Aoki, CHES 2016, Sec. 3) -- one round per cycle, no
+// pipelining (so CBC encryption runs at full speed), 128/192/256-bit keys,
+// on-the-fly key schedule shared by both directions. Core contract:
+// docs/core-contract.md; theory and timing: docs/cores/paper002.md.
+//
+// Datapath (all over the normal-basis tower field of ak_nb_inv; delta = ak_ueno_iso):
+//   pre-round   (accepting cycle)  t  = delta(in ^ k)           encryption: d0 = t
+//                                  s0 = delta(InvAffine) of t   decryption (retimed
+//                                       value: InvAffine already applied, eq. (6))
+//   round       inv = ak_nb_inv(state), 16 bytes -- BOTH directions start the round
+//               with the inversion (operation reordering: Affine moved past
+//               ShiftRows into the unified affine; decryption stores s, so the
+//               inversion needs no selector in front of it);
+//               1:2 demultiplexer: inv_e = inv & ~dec, inv_d = inv & dec (the
+//               inactive path sees zeros);
+//               encryption: ShiftRows, unified affine U0..U3 (ak_ueno_enc_column,
+//               eq. (4): Affine, MixColumns, delta, delta^-1 merged), + delta(k);
+//               decryption: InvShiftRows, + delta(k), unified affine V0..V3
+//               (ak_ueno_dec_column, eq. (6): delta^-1, InvMixColumns, InvAffine,
+//               delta merged) -> the next s;
+//               the two path outputs and the encryption round key are combined by
+//               one bit-parallel XOR (the demultiplexer makes the inactive path a
+//               constant, cancelled by a direction-dependent constant).
+//   final round encryption: tower-field Affine (ak_ueno_affine) after ShiftRows,
+//               + delta(k); decryption: InvShiftRows + delta(k); again one
+//               bit-parallel XOR.
+//   data register input: ONE 128-bit 4:1 multiplexer (pre-round enc, pre-round dec,
+//               round, final round).
+//   post-round  out_data_o = delta^-1(state): the only inverse isomorphism, on the
+//               register output, never inside the round loop.
+// Round keys come from ak_p002_ctrl in the AES field, one cycle ahead (rk_reg_o), and
+// are mapped once per round by 16 ak_ueno_iso (the key input isomorphism), so the
+// key path to the round's XOR starts at a register.
+//
+// Timing (edges are rising clock edges, Nr = 10/12/14):
+//   - latency Nr+1 = 11/13/15: edge A accepts the block and stores the pre-round
+//     value; rounds 1 .. Nr at edges A+1 .. A+Nr; out_valid_o first high at A+Nr+1.
+//   - interval Nr+1, in ECB and CBC, encrypt and decrypt: in_ready_o is high while
+//     the result is taken, so the next (chained) block is accepted at A+Nr+1.
+//   - key setup Nr+1 = 11/13/15 (decryption start key computed once per key load).
+//
+//   clk        _/~\_/~\_/~\_ ... _/~\_/~\_/~\_
+//   edge          A  A+1 A+2      A+Nr A+Nr+1
+//   state      -- |pre| r1 | ... | rNr = result |
+//   out_valid  ___________________/~~~~~~~~\___   (taken at A+Nr+1 if out_ready_i)
+//
+// Back-pressure, key loads, key_len_i = 3, reset: see ak_p002_ctrl (as ak_round_core).
+// out_data_o holds still while out_valid_o && !out_ready_i (it is a fixed map of the
+// state register, which holds).
+//
+// Byte order: FIPS-197 byte in0 in in_data_i[127:120] (state s[r][c] = byte 4c+r in
+//   [127-8(4c+r) -: 8]), out0 in out_data_o[127:120]; key byte 0 in key_i[255:248],
+//   128/192-bit keys left-aligned.
+//
+// Parameters:
+//   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration).
+//
+// Tools: lints clean with verilator --lint-only -Wall; Yosys read_slang; Icarus 11.
+
+`default_nettype none
+
+module ak_ueno_core #(
+  parameter int TagWidth = 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                key_valid_i,
+  output logic                key_ready_o,
+  input  logic [255:0]        key_i,
+  input  logic [1:0]          key_len_i,
+  input  logic                in_valid_i,
+  output logic                in_ready_o,
+  input  logic [127:0]        in_data_i,
+  input  logic                in_decrypt_i,
+  input  logic [TagWidth-1:0] in_tag_i,
+  output logic                out_valid_o,
+  input  logic                out_ready_i,
+  output logic [127:0]        out_data_o,
+  output logic [TagWidth-1:0] out_tag_o
+);
+
+  if (TagWidth < 1) begin : g_bad_tag_width
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ueno_core: TagWidth must be >= 1, got %0d", TagWidth);
+`else
+    $fatal(1, "ak_ueno_core: TagWidth must be >= 1, got %0d", TagWidth);
+`endif
+  end
+
+  // ------------------------------------------------------------------------------
+  // Control and key schedule
+  // ------------------------------------------------------------------------------
+  logic         start, load, dec, blk_dec, fin;
+  logic [127:0] start_key, rk, rk_next;
+
+  ak_p002_ctrl #(
+    .TagWidth(TagWidth),
+    .PreRound(1)
+  ) u_ctrl (
+    .clk_i,
+    .rst_ni,
+    .key_valid_i,
+    .key_ready_o,
+    .key_i,
+    .key_len_i,
+    .in_valid_i,
+    .in_ready_o,
+    .in_decrypt_i,
+    .in_tag_i,
+    .out_valid_o,
+    .out_ready_i,
+    .out_tag_o,
+    .start_o    (start),
+    .load_o     (load),
+    .dec_o      (dec),
+    .blk_dec_o  (blk_dec),
+    .final_o    (fin),
+    .start_key_o(start_key),
+    .rk_reg_o   (rk),
+    .rk_next_o  (rk_next)
+  );
+
+  // ------------------------------------------------------------------------------
+  // Datapath
+  // ------------------------------------------------------------------------------
+  localparam logic [7:0] DeltaC  = 8'hab;  // delta(63), constant of U / Affine
+  localparam logic [7:0] DeltaCi = 8'hbd;  // delta(05), constant of V / InvAffine
+
+  logic [127:0] state_q, state_d;
+  logic [127:0] pre_aes;     // in_data_i ^ round key 0 / Nr
+  logic [127:0] pre_t;       // delta(pre_aes): encryption pre-round value d0
+  logic [127:0] pre_s;       // tower InvAffine(pre_t): decryption pre-round value s0
+  logic [127:0] rk_t;        // delta(round key)
+  logic [127:0] rk_e;        // delta(round key), encryption only (demultiplexed)
+  logic [127:0] inv;         // tower-field inverses of the state
+  logic [127:0] inv_e;       // demultiplexer: encryption path
+  logic [127:0] inv_d;       // demultiplexer: decryption path
+  logic [127:0] enc_sr;      // ShiftRows(inv_e)
+  logic [127:0] dec_isr;     // InvShiftRows(inv_d)
+  logic [127:0] dec_y;       // dec_isr ^ delta(round key) (decryption AddRoundKey)
+  logic [127:0] enc_u;       // unified affine U of enc_sr
+  logic [127:0] dec_v;       // unified affine V of dec_y
+  logic [127:0] enc_a;       // tower-field Affine of enc_sr (final round)
+  logic [127:0] round_c;     // constant that cancels the inactive path (round)
+  logic [127:0] final_c;     // ... (final round)
+  logic [127:0] round_out;   // bit-parallel XOR: next d (enc) or s (dec)
+  logic [127:0] final_out;   // bit-parallel XOR: delta(result)
+  logic [1:0]   sel;         // data register multiplexer select
+
+  assign pre_aes = in_data_i ^ start_key;
+
+  assign rk_e    = blk_dec ? 128'h0 : rk_t;
+  assign inv_e   = blk_dec ? 128'h0 : inv;
+  assign inv_d   = blk_dec ? inv : 128'h0;
+  assign dec_y   = dec_isr ^ (blk_dec ? rk_t : 128'h0);
+
+  for (genvar b = 0; b < 16; b++) begin : g_byte
+    // pre-round datapath: the isomorphism, then InvAffine for decryption
+    ak_ueno_iso u_pre_iso (
+      .in_i (pre_aes[8*b +: 8]),
+      .out_o(pre_t[8*b +: 8])
+    );
+
+    ak_ueno_affine u_pre_inv_aff (
+      .in_i (pre_t[8*b +: 8]),
+      .dec_i(1'b1),
+      .out_o(pre_s[8*b +: 8])
+    );
+
+    // the round key into the tower field
+    ak_ueno_iso u_rk_iso (
+      .in_i (rk[8*b +: 8]),
+      .out_o(rk_t[8*b +: 8])
+    );
+
+    // the shared inversion at the start of the round
+    ak_nb_inv u_inv (
+      .in_i (state_q[8*b +: 8]),
+      .out_o(inv[8*b +: 8])
+    );
+
+    // final round of encryption: Affine over the tower field
+    ak_ueno_affine u_fin_aff (
+      .in_i (enc_sr[8*b +: 8]),
+      .dec_i(1'b0),
+      .out_o(enc_a[8*b +: 8])
+    );
+
+    // post-round datapath: back to the AES field
+    ak_ueno_iso_inv u_post (
+      .in_i (state_q[8*b +: 8]),
+      .out_o(out_data_o[8*b +: 8])
+    );
+  end
+
+  for (genvar c = 0; c < 4; c++) begin : g_col
+    for (genvar r = 0; r < 4; r++) begin : g_row
+      // s[r][c] is byte 4c+r. ShiftRows: s'[r][c] = s[r][(c+r) mod 4];
+      // InvShiftRows: s'[r][c] = s[r][(c-r) mod 4].
+      localparam int Byte    = 4 * c + r;
+      localparam int FromEnc = 4 * ((c + r) % 4) + r;
+      localparam int FromDec = 4 * ((c + 4 - r) % 4) + r;
+
+      assign enc_sr[127-8*Byte -: 8]  = inv_e[127-8*FromEnc -: 8];
+      assign dec_isr[127-8*Byte -: 8] = inv_d[127-8*FromDec -: 8];
+    end
+
+    ak_ueno_enc_column u_enc_col (
+      .in_i (enc_sr[127-32*c -: 32]),
+      .out_o(enc_u[127-32*c -: 32])
+    );
+
+    ak_ueno_dec_column u_dec_col (
+      .in_i (dec_y[127-32*c -: 32]),
+      .out_o(dec_v[127-32*c -: 32])
+    );
+  end
+
+  // The inactive path sees zeros: U(0) = delta(63), V(0) = delta(05), Affine(0) =
+  // delta(63) in every byte. The constants below cancel the inactive path's constant
+  // and keep the active path's.
+  assign round_c = blk_dec ? {16{DeltaC}} : {16{DeltaCi}};
+  assign final_c = blk_dec ? {16{DeltaC}} : 128'h0;
+
+  assign round_out = enc_u ^ dec_v ^ rk_e ^ round_c;
+  assign final_out = enc_a ^ dec_y ^ rk_e ^ final_c;
+
+  // the one 4:1 multiplexer in front of the data register
+  always_comb begin : reg_select
+    if (start)    sel = dec ? 2'd1 : 2'd0;
+    else if (fin) sel = 2'd3;
+    else          sel = 2'd2;
+  end
+
+  always_comb begin : state_next
+    state_d = state_q;
+    if (load) begin
+      unique case (sel)
+        2'd0:    state_d = pre_t;
+        2'd1:    state_d = pre_s;
+        2'd2:    state_d = round_out;
+        default: state_d = final_out;
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : state_reg
+    if (!rst_ni) state_q <= '0;
+    else         state_q <= state_d;
+  end
+
+  // rk_next is for cores without a pre-round cycle
+  logic unused;
+  assign unused = ^rk_next;
+
+endmodule
+
+`default_nettype wire
