@@ -124,36 +124,15 @@ module ak_ueno_core #(
   // ------------------------------------------------------------------------------
   // Datapath
   // ------------------------------------------------------------------------------
-  localparam logic [7:0] DeltaC  = 8'hab;  // delta(63), constant of U / Affine
-  localparam logic [7:0] DeltaCi = 8'hbd;  // delta(05), constant of V / InvAffine
-
   logic [127:0] state_q, state_d;
   logic [127:0] pre_aes;     // in_data_i ^ round key 0 / Nr
   logic [127:0] pre_t;       // delta(pre_aes): encryption pre-round value d0
   logic [127:0] pre_s;       // tower InvAffine(pre_t): decryption pre-round value s0
-  logic [127:0] rk_t;        // delta(round key)
-  logic [127:0] rk_e;        // delta(round key), encryption only (demultiplexed)
-  logic [127:0] inv;         // tower-field inverses of the state
-  logic [127:0] inv_e;       // demultiplexer: encryption path
-  logic [127:0] inv_d;       // demultiplexer: decryption path
-  logic [127:0] enc_sr;      // ShiftRows(inv_e)
-  logic [127:0] dec_isr;     // InvShiftRows(inv_d)
-  logic [127:0] dec_y;       // dec_isr ^ delta(round key) (decryption AddRoundKey)
-  logic [127:0] enc_u;       // unified affine U of enc_sr
-  logic [127:0] dec_v;       // unified affine V of dec_y
-  logic [127:0] enc_a;       // tower-field Affine of enc_sr (final round)
-  logic [127:0] round_c;     // constant that cancels the inactive path (round)
-  logic [127:0] final_c;     // ... (final round)
-  logic [127:0] round_out;   // bit-parallel XOR: next d (enc) or s (dec)
-  logic [127:0] final_out;   // bit-parallel XOR: delta(result)
+  logic [127:0] round_out;   // next d (enc) or s (dec)
+  logic [127:0] final_out;   // delta(result)
   logic [1:0]   sel;         // data register multiplexer select
 
   assign pre_aes = in_data_i ^ start_key;
-
-  assign rk_e    = blk_dec ? 128'h0 : rk_t;
-  assign inv_e   = blk_dec ? 128'h0 : inv;
-  assign inv_d   = blk_dec ? inv : 128'h0;
-  assign dec_y   = dec_isr ^ (blk_dec ? rk_t : 128'h0);
 
   for (genvar b = 0; b < 16; b++) begin : g_byte
     // pre-round datapath: the isomorphism, then InvAffine for decryption
@@ -168,25 +147,6 @@ module ak_ueno_core #(
       .out_o(pre_s[8*b +: 8])
     );
 
-    // the round key into the tower field
-    ak_ueno_iso u_rk_iso (
-      .in_i (rk[8*b +: 8]),
-      .out_o(rk_t[8*b +: 8])
-    );
-
-    // the shared inversion at the start of the round
-    ak_nb_inv u_inv (
-      .in_i (state_q[8*b +: 8]),
-      .out_o(inv[8*b +: 8])
-    );
-
-    // final round of encryption: Affine over the tower field
-    ak_ueno_affine u_fin_aff (
-      .in_i (enc_sr[8*b +: 8]),
-      .dec_i(1'b0),
-      .out_o(enc_a[8*b +: 8])
-    );
-
     // post-round datapath: back to the AES field
     ak_ueno_iso_inv u_post (
       .in_i (state_q[8*b +: 8]),
@@ -194,37 +154,14 @@ module ak_ueno_core #(
     );
   end
 
-  for (genvar c = 0; c < 4; c++) begin : g_col
-    for (genvar r = 0; r < 4; r++) begin : g_row
-      // s[r][c] is byte 4c+r. ShiftRows: s'[r][c] = s[r][(c+r) mod 4];
-      // InvShiftRows: s'[r][c] = s[r][(c-r) mod 4].
-      localparam int Byte    = 4 * c + r;
-      localparam int FromEnc = 4 * ((c + r) % 4) + r;
-      localparam int FromDec = 4 * ((c + 4 - r) % 4) + r;
-
-      assign enc_sr[127-8*Byte -: 8]  = inv_e[127-8*FromEnc -: 8];
-      assign dec_isr[127-8*Byte -: 8] = inv_d[127-8*FromDec -: 8];
-    end
-
-    ak_ueno_enc_column u_enc_col (
-      .in_i (enc_sr[127-32*c -: 32]),
-      .out_o(enc_u[127-32*c -: 32])
-    );
-
-    ak_ueno_dec_column u_dec_col (
-      .in_i (dec_y[127-32*c -: 32]),
-      .out_o(dec_v[127-32*c -: 32])
-    );
-  end
-
-  // The inactive path sees zeros: U(0) = delta(63), V(0) = delta(05), Affine(0) =
-  // delta(63) in every byte. The constants below cancel the inactive path's constant
-  // and keep the active path's.
-  assign round_c = blk_dec ? {16{DeltaC}} : {16{DeltaCi}};
-  assign final_c = blk_dec ? {16{DeltaC}} : 128'h0;
-
-  assign round_out = enc_u ^ dec_v ^ rk_e ^ round_c;
-  assign final_out = enc_a ^ dec_y ^ rk_e ^ final_c;
+  // round datapath; its direction comes from a register (the block in flight)
+  ak_ueno_round u_round (
+    .state_i(state_q),
+    .rk_i   (rk),
+    .dec_i  (blk_dec),
+    .round_o(round_out),
+    .final_o(final_out)
+  );
 
   // the one 4:1 multiplexer in front of the data register
   always_comb begin : reg_select

@@ -41,6 +41,7 @@ UENO_FILES: tuple[str, ...] = (
     PRIM + "ak_nb_inv.sv",
     PRIM + "ak_ueno_enc_column.sv",
     PRIM + "ak_ueno_dec_column.sv",
+    "cores/ueno/ak_ueno_round.sv",
     "cores/ueno/ak_ueno_core.sv",
 )
 
