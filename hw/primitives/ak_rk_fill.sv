@@ -1,24 +1,35 @@
 // ak_rk_fill: the hardware key expansion that fills a round-key store (ak_rk_store,
-// ak_rk_ram) -- one round key per cycle, encryption key and equivalent-inverse-
-// cipher decryption key of the same round at once.
+// ak_rk_ram) -- word-serial and pipelined, so that it never limits the clock of the
+// memory-based cores it serves. It emits, one write per round key, the encryption
+// key and the equivalent-inverse-cipher decryption key of the same round:
+//   enc round r      : rk_r = w[4r .. 4r+3]
+//   dec round Nr - r : rk_r for r = 0 or r = Nr, InvMixColumns(rk_r) otherwise.
 //
-// On a key handshake (key_valid_i && key_ready_o) the cipher key becomes window 0 of
-// ak_key_step; in each following cycle the window w[4r .. 4r+Nk-1] of round r is in
-// a register, and this module emits a write of
-//   enc round r      : rk_r          = win[255:128]
-//   dec round Nr - r : rk_r          for r = 0 or r = Nr,
-//                      InvMixColumns(rk_r) otherwise (equivalent inverse cipher)
-// while ak_key_step moves the window on to round r + 1 (the step and the
-// InvMixColumns sit on separate register-to-register paths).
+// Theory. The key words pass through an Nk-word shift register whose oldest word,
+// w[i-Nk], sits at a fixed position (word 0) and whose newest, w[i-1], at word Nk-1.
+// Each "word" cycle computes w[i] = w[i-Nk] ^ t (FIPS-197 5.2), shifts it in and
+// emits w[i-Nk]: the words leave in order w[0], w[1], ... For an index that needs
+// SubWord (i mod Nk = 0, or i mod 8 = 4 for Nk = 8) a "sub" cycle first registers
+// SubWord(w[i-1]) (RotWord commutes with SubWord and is wiring), so neither the
+// S-boxes nor the XOR sit on one path with the other. Sub cycles are spent only on
+// words that are emitted (i < 4(Nr+1)). A round key's decryption form applies the
+// 32-bit ak_inv_mix_column to each emitted word (a round-key word is a column);
+// both forms collect four words and are written together from output registers.
+// Register-to-register paths: Nk-select -> SubWord; select -> XOR -> shift
+// register; InvMixColumns -> select -> output register.
 //
 // Timing (K = the key handshake edge, Nr = 10/12/14):
-//   writes of rounds 0 .. Nr at edges K+1 .. K+Nr+1 (we_o high in the cycles before);
-//   ready_o high from edge K+Nr+1 on: a store is complete Nr+1 cycles after K, and a
-//   core whose in_ready_o follows ready_o has a key setup of Nr+2 cycles (12/14/16).
+//   4(Nr+1) word cycles and S = 10/8/13 sub cycles, then two pipeline registers: the
+//   write of round r (we_o high) is in the cycle after its fourth word's output
+//   register is loaded. ready_o rises at the edge that writes round Nr and is first
+//   sampled high at edge K + 4(Nr+1) + S + 3 = K + 57/63/76
+//   (aeskit.hw.catalog.memory_primitives.rk_fill_cycles); a core whose in_ready_o
+//   follows ready_o has that key setup.
 //   key_ready_o is high whenever no fill runs (the core adds "nothing in flight").
 //   load_o is high in the handshake cycle (stores clear entries above Nr then).
 // Illegal key_len_i = 3: the handshake completes, ready_o goes low and stays low
-// until a legal key has been loaded. After reset: no key, ready_o low.
+// until a legal key has been loaded. After reset: no key, ready_o low; every
+// register is reset.
 // Byte order: key_i as in the core contract (key byte 0 in [255:248], 128/192-bit
 //   keys left-aligned); round keys as FIPS-197 (byte 0 in [127:120]).
 // Parameters: none.
@@ -44,104 +55,204 @@ module ak_rk_fill (
 
   typedef enum logic [1:0] {
     StNoKey,  // no usable key (after reset or an illegal key_len_i)
-    StFill,   // writing rounds 0 .. Nr
+    StFill,   // expanding and writing rounds 0 .. Nr
     StReady   // all round keys written
   } fill_st_e;
 
   fill_st_e     st_q, st_d;
   logic [1:0]   klen_q, klen_d;
-  logic [255:0] win_q, win_d;
-  logic [2:0]   phase_q, phase_d;
-  logic [7:0]   rcon_q, rcon_d;
-  logic [3:0]   cnt_q, cnt_d;
+  logic [7:0][31:0] sr_q, sr_d;      // w[i-Nk] .. w[i-1] in words 0 .. Nk-1
+  logic [31:0]  sub_q, sub_d;        // SubWord(w[i-1])
+  logic         sub_ok_q, sub_ok_d;  // sub_q belongs to the current i
+  logic [7:0]   rcon_q, rcon_d;      // Rcon of the next i with i mod Nk = 0
+  logic [2:0]   ph_q, ph_d;          // i mod Nk
+  logic [5:0]   n_q, n_d;            // words emitted so far (= i - Nk)
+  logic         emit_q, emit_d;      // word stage valid
+  logic [31:0]  ew_q, ew_d;          // the emitted word
+  logic [5:0]   en_q, en_d;          // its index
+  logic [95:0]  acc_enc_q, acc_enc_d;  // three older words of the round key
+  logic [95:0]  acc_dec_q, acc_dec_d;  // the same after InvMixColumns
+  logic         we_q, we_d;
+  logic [3:0]   round_q, round_d;
+  logic [127:0] enc_key_q, enc_key_d;
+  logic [127:0] dec_key_q, dec_key_d;
 
-  logic [255:0] key_masked;
   logic         key_fire;
-  logic [255:0] step_win;
-  logic [2:0]   step_phase;
-  logic [7:0]   step_rcon;
-  logic [127:0] imc_key;
+  logic [31:0]  newest;              // w[i-1] = word Nk-1
+  logic         need_sub;            // w[i] needs SubWord
+  logic         word_cyc, sub_cyc;
+  logic [31:0]  t;
+  logic [31:0]  w_new;
+  logic [31:0]  sub_word;
+  logic [31:0]  imc_word;
+  logic [5:0]   n_words;             // 4(Nr+1)
+  logic [2:0]   nk_last;             // Nk - 1
+  logic [3:0]   en_round;            // round of the word in the word stage
+  logic         plain_dec;           // dec key of this round without InvMixColumns
+  logic [7:0]   rcon_x;
 
   assign nr_o        = 4'd10 + {1'b0, klen_q, 1'b0};
+  assign n_words     = {nr_o, 2'b00} + 6'd4;
+  assign nk_last     = {klen_q, 1'b1} + 3'd2;   // 3/5/7
   assign key_ready_o = (st_q != StFill);
   assign key_fire    = key_valid_i && key_ready_o;
   assign ready_o     = (st_q == StReady);
   assign load_o      = key_fire;
 
-  always_comb begin : key_mask
-    unique case (key_len_i)
-      2'd0:    key_masked = {key_i[255:128], 128'h0};
-      2'd1:    key_masked = {key_i[255:64], 64'h0};
-      default: key_masked = key_i;
+  always_comb begin : newest_select
+    unique case (klen_q)
+      2'd0:    newest = sr_q[3];
+      2'd1:    newest = sr_q[5];
+      default: newest = sr_q[7];
     endcase
   end
 
-  ak_key_step u_key_step (
-    .win_i    (win_q),
-    .key_len_i(klen_q),
-    .phase_i  (phase_q),
-    .rcon_i   (rcon_q),
-    .reverse_i(1'b0),
-    .win_o    (step_win),
-    .phase_o  (step_phase),
-    .rcon_o   (step_rcon)
-  );
-
-  for (genvar c = 0; c < 4; c++) begin : g_imc
-    ak_inv_mix_column u_imc (
-      .in_i (win_q[255-32*c -: 32]),
-      .out_o(imc_key[127-32*c -: 32])
-    );
-  end
-
-  assign we_o        = (st_q == StFill);
-  assign round_o     = cnt_q;
-  assign dec_round_o = nr_o - cnt_q;
-  assign enc_key_o   = win_q[255:128];
-  assign dec_key_o   = ((cnt_q == 4'd0) || (cnt_q == nr_o)) ? win_q[255:128] : imc_key;
-
-  always_comb begin : fill_next
-    st_d    = st_q;
-    klen_d  = klen_q;
-    win_d   = win_q;
-    phase_d = phase_q;
-    rcon_d  = rcon_q;
-    cnt_d   = cnt_q;
-    if (key_fire) begin
-      if (key_len_i != 2'd3) begin
-        st_d    = StFill;
-        klen_d  = key_len_i;
-        win_d   = key_masked;
-        phase_d = 3'd0;
-        rcon_d  = 8'h01;
-        cnt_d   = 4'd0;
-      end else begin
-        st_d    = StNoKey;
-      end
-    end else if (st_q == StFill) begin
-      win_d   = step_win;
-      phase_d = step_phase;
-      rcon_d  = step_rcon;
-      cnt_d   = cnt_q + 4'd1;
-      if (cnt_q == nr_o) st_d = StReady;
+  assign need_sub = (ph_q == 3'd0) || ((klen_q == 2'd2) && (ph_q == 3'd4));
+  // a word cycle while words remain; a sub cycle first when the computed word needs
+  // SubWord and will be emitted itself (i = n + Nk < 4(Nr+1))
+  always_comb begin : cycle_kind
+    word_cyc = 1'b0;
+    sub_cyc  = 1'b0;
+    if (st_q == StFill && n_q != n_words) begin
+      if (need_sub && !sub_ok_q && ({1'b0, n_q} + 7'(nk_last) + 7'd1 < {1'b0, n_words}))
+        sub_cyc = 1'b1;
+      else
+        word_cyc = 1'b1;
     end
   end
 
+  ak_sub_word u_sub_word (
+    .in_i (newest),
+    .out_o(sub_word)
+  );
+
+  ak_xtime u_xtime_rcon (
+    .in_i (rcon_q),
+    .out_o(rcon_x)
+  );
+
+  always_comb begin : temp_word
+    if (ph_q == 3'd0)  t = {sub_q[23:0], sub_q[31:24]} ^ {rcon_q, 24'h0};
+    else if (need_sub) t = sub_q;
+    else               t = newest;
+  end
+
+  assign w_new = sr_q[0] ^ t;
+
+  ak_inv_mix_column u_imc (
+    .in_i (ew_q),
+    .out_o(imc_word)
+  );
+
+  assign en_round  = en_q[5:2];
+  assign plain_dec = (en_round == 4'd0) || (en_round == nr_o);
+
+  always_comb begin : fill_next
+    st_d      = st_q;
+    klen_d    = klen_q;
+    sr_d      = sr_q;
+    sub_d     = sub_q;
+    sub_ok_d  = sub_ok_q;
+    rcon_d    = rcon_q;
+    ph_d      = ph_q;
+    n_d       = n_q;
+    emit_d    = 1'b0;
+    ew_d      = ew_q;
+    en_d      = en_q;
+    acc_enc_d = acc_enc_q;
+    acc_dec_d = acc_dec_q;
+    we_d      = 1'b0;
+    round_d   = round_q;
+    enc_key_d = enc_key_q;
+    dec_key_d = dec_key_q;
+    if (key_fire) begin
+      if (key_len_i != 2'd3) begin
+        st_d     = StFill;
+        klen_d   = key_len_i;
+        for (int k = 0; k < 8; k++) sr_d[k] = key_i[255-32*k -: 32];
+        sub_ok_d = 1'b0;
+        rcon_d   = 8'h01;
+        ph_d     = 3'd0;
+        n_d      = 6'd0;
+      end else begin
+        st_d     = StNoKey;
+      end
+    end else begin
+      // stage 1: expansion
+      if (sub_cyc) begin
+        sub_d    = sub_word;
+        sub_ok_d = 1'b1;
+      end
+      if (word_cyc) begin
+        for (int k = 0; k < 7; k++) sr_d[k] = sr_q[k+1];
+        sr_d[nk_last] = w_new;
+        sub_ok_d = 1'b0;
+        if (ph_q == 3'd0) rcon_d = rcon_x;
+        ph_d     = (ph_q == nk_last) ? 3'd0 : ph_q + 3'd1;
+        n_d      = n_q + 6'd1;
+        emit_d   = 1'b1;
+        ew_d     = sr_q[0];
+        en_d     = n_q;
+      end
+      // stage 2: collect four words, encryption and decryption form
+      if (emit_q) begin
+        acc_enc_d = {acc_enc_q[63:0], ew_q};
+        acc_dec_d = {acc_dec_q[63:0], imc_word};
+        if (en_q[1:0] == 2'd3) begin
+          we_d      = 1'b1;
+          round_d   = en_round;
+          enc_key_d = {acc_enc_q, ew_q};
+          dec_key_d = plain_dec ? {acc_enc_q, ew_q} : {acc_dec_q, imc_word};
+        end
+      end
+      // stage 3: the write (we_q) of round Nr completes the store
+      if (st_q == StFill && we_q && round_q == nr_o) st_d = StReady;
+    end
+  end
+
+  assign we_o        = we_q;
+  assign round_o     = round_q;
+  assign dec_round_o = nr_o - round_q;
+  assign enc_key_o   = enc_key_q;
+  assign dec_key_o   = dec_key_q;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin : fill_regs
     if (!rst_ni) begin
-      st_q    <= StNoKey;
-      klen_q  <= 2'd0;
-      win_q   <= '0;
-      phase_q <= 3'd0;
-      rcon_q  <= 8'h00;
-      cnt_q   <= 4'd0;
+      st_q      <= StNoKey;
+      klen_q    <= 2'd0;
+      sr_q      <= '0;
+      sub_q     <= '0;
+      sub_ok_q  <= 1'b0;
+      rcon_q    <= 8'h00;
+      ph_q      <= 3'd0;
+      n_q       <= 6'd0;
+      emit_q    <= 1'b0;
+      ew_q      <= '0;
+      en_q      <= 6'd0;
+      acc_enc_q <= '0;
+      acc_dec_q <= '0;
+      we_q      <= 1'b0;
+      round_q   <= 4'd0;
+      enc_key_q <= '0;
+      dec_key_q <= '0;
     end else begin
-      st_q    <= st_d;
-      klen_q  <= klen_d;
-      win_q   <= win_d;
-      phase_q <= phase_d;
-      rcon_q  <= rcon_d;
-      cnt_q   <= cnt_d;
+      st_q      <= st_d;
+      klen_q    <= klen_d;
+      sr_q      <= sr_d;
+      sub_q     <= sub_d;
+      sub_ok_q  <= sub_ok_d;
+      rcon_q    <= rcon_d;
+      ph_q      <= ph_d;
+      n_q       <= n_d;
+      emit_q    <= emit_d;
+      ew_q      <= ew_d;
+      en_q      <= en_d;
+      acc_enc_q <= acc_enc_d;
+      acc_dec_q <= acc_dec_d;
+      we_q      <= we_d;
+      round_q   <= round_d;
+      enc_key_q <= enc_key_d;
+      dec_key_q <= dec_key_d;
     end
   end
 

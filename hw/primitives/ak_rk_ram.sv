@@ -13,14 +13,14 @@
 //   enc_key0_o  = enc round key 0 (the cipher key's first 128 bits)
 //   dec_key0_o  = dec round key 0 (= enc round key Nr)
 //
-// Filled by ak_rk_fill (as ak_rk_store: one round key per cycle, hardware key
-// expansion) or by software through sw_* (one round key of one direction per cycle;
+// Filled by ak_rk_fill (as ak_rk_store: hardware key expansion) or by software
+// through sw_* (one round key of one direction per cycle;
 // ignored in a cycle in which the fill writes; write after ready_o; nr_o/ready_o
 // describe the last key loaded through key_i).
 //
-// Timing (K = key handshake edge): rounds 0 .. Nr written at edges K+1 .. K+Nr+1,
-//   ready_o high from edge K+Nr+1 on (core key setup Nr+2 = 12/14/16 cycles if its
-//   in_ready_o follows ready_o). Read: synchronous, latency 1 -- the key of the
+// Timing (K = key handshake edge): ak_rk_fill writes one round key (both
+//   directions) at a time; ready_o rises rk_fill_cycles = 57/63/76 edges after K
+//   (the core key setup if its in_ready_o follows ready_o). Read: synchronous, latency 1 -- the key of the
 //   address presented before a rising edge with rd_en_i high appears after that edge
 //   and holds while rd_en_i is low. A read of an entry written at the same edge
 //   returns undefined data (a core reads only after ready_o). enc_key0_o/dec_key0_o:

@@ -10,17 +10,17 @@
 //   entries r > Nr are zero (cleared when a key is loaded); entries r > NrMax are
 //   constant zero (no flip-flops).
 //
-// Filled by ak_rk_fill (hardware key expansion, one round key per cycle, reusing
-// ak_key_step and ak_inv_mix_column), or in software through the sw_* port, which
+// Filled by ak_rk_fill (hardware key expansion, word-serial), or in software
+// through the sw_* port, which
 // writes one round key of one direction per cycle (the paper's co-processor computes
 // the expanded key in software and transfers it). A software write in a cycle in
 // which the hardware fill writes is ignored; write after ready_o. nr_o/ready_o
 // always describe the last key loaded through key_i (load a key of the right length
 // first, then overwrite round keys in software).
 //
-// Timing (K = key handshake edge): rounds 0 .. Nr written at edges K+1 .. K+Nr+1,
-//   ready_o high from edge K+Nr+1 on (a core gating in_ready_o with ready_o has a key
-//   setup of Nr+2 = 12/14/16 cycles). key_ready_o is high whenever no fill runs; the
+// Timing (K = key handshake edge): ak_rk_fill writes one round key (both directions)
+//   at a time; ready_o rises rk_fill_cycles = 57/63/76 edges after K, the key setup
+//   of a core gating in_ready_o with ready_o. key_ready_o is high whenever no fill runs; the
 //   core must itself hold key_valid_i back while blocks are in flight. Outputs come
 //   straight from flip-flops (read latency 0). Software writes appear after the edge.
 // Illegal key_len_i = 3: the handshake completes and ready_o stays low until a legal
@@ -86,12 +86,24 @@ module ak_rk_store #(
     .dec_key_o  (dec_key)
   );
 
+  // One write-data multiplexer per direction, shared by all entries (fill before
+  // software); each entry only decodes its enable, which maps to the flip-flops' CE.
+  logic [127:0] wdata_enc, wdata_dec;
+  assign wdata_enc = we ? enc_key : sw_key_i;
+  assign wdata_dec = we ? dec_key : sw_key_i;
+
   for (genvar r = 0; r < 15; r++) begin : g_entry
     if (r <= NrMax) begin : g_reg
       // rounds 0 .. 10 are written by every key; higher ones are cleared on a load
       localparam bit Clear = (r > 10);
       logic [127:0] enc_q, enc_d;
       logic [127:0] dec_q, dec_d;
+      logic         enc_we, dec_we;
+
+      assign enc_we = we ? (round == 4'(r))
+                         : (sw_we_i && !sw_dec_i && sw_round_i == 4'(r));
+      assign dec_we = we ? (dec_round == 4'(r))
+                         : (sw_we_i && sw_dec_i && sw_round_i == 4'(r));
 
       always_comb begin : entry_next
         enc_d = enc_q;
@@ -99,12 +111,9 @@ module ak_rk_store #(
         if (Clear && load) begin
           enc_d = '0;
           dec_d = '0;
-        end else if (we) begin
-          if (round == 4'(r))     enc_d = enc_key;
-          if (dec_round == 4'(r)) dec_d = dec_key;
-        end else if (sw_we_i && sw_round_i == 4'(r)) begin
-          if (sw_dec_i) dec_d = sw_key_i;
-          else          enc_d = sw_key_i;
+        end else begin
+          if (enc_we) enc_d = wdata_enc;
+          if (dec_we) dec_d = wdata_dec;
         end
       end
 

@@ -17,8 +17,8 @@
 // Round keys. ak_rk_ram: a block RAM bank of the encryption and the decryption round
 // keys addressed by {decrypt, round}, read latency 1, read in step with the T-boxes
 // (the key of round r is read at the same edge as the lookups of round r), plus the
-// two round-0 keys in registers. Filled by the hardware key expansion of ak_rk_fill,
-// one round key (both directions) per cycle.
+// two round-0 keys in registers. Filled by the hardware key expansion of ak_rk_fill
+// (word-serial, both directions).
 //
 // Timing (edges are rising clock edges; Nr = 10/12/14):
 //   - latency Nr: a block accepted at edge A has the lookups of round r in the RAM
@@ -26,8 +26,8 @@
 //     the first edge at which out_valid_o is high is A+Nr.
 //   - interval Nr: in_ready_o is high while the result is being taken (out_valid_o &&
 //     out_ready_i); the next block is accepted at the edge that takes the result.
-//   - key setup Nr+2 (12/14/16): key handshake at edge K, round keys written at edges
-//     K+1 .. K+Nr+1, in_ready_o first high at edge K+Nr+2.
+//   - key setup 57/63/76: key handshake at edge K, ak_rk_fill writes the round keys
+//     word-serially, in_ready_o first high 57/63/76 edges after K.
 //   - CBC encryption at full speed: a mode engine that forms the next input
 //     combinationally as P ^ out_data_o in the cycle out_valid_o is high (in_valid_i
 //     does not depend on in_ready_o) gets one block every Nr cycles; the test

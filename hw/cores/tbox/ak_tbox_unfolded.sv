@@ -24,8 +24,8 @@
 //     after edge A+L-1; the first edge at which out_valid_o is high is A+L
 //     (10/12/14, or 30/36/42).
 //   - interval 1: a never-stalled stream moves one block per cycle.
-//   - key setup Nr+2 (12/14/16): ak_rk_store fills one round key (both directions)
-//     per cycle after the handshake edge K; in_ready_o is first high at K+Nr+2.
+//   - key setup 57 (AES-128; 63/76 for 192/256): ak_rk_store's word-serial fill;
+//     in_ready_o is first high 57 edges after the key handshake edge K.
 //
 // Back-pressure: the whole pipeline stalls. en = !(out_valid_o && !out_ready_i)
 // enables every register and RAM (the RAM read enables are the clock enables of

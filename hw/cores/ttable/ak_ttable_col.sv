@@ -33,7 +33,7 @@
 //     stream is accepted at A, A+4, A+8*Nr, A+8*Nr+4, A+16*Nr, ...: blocks j and j+2
 //     are exactly 8*Nr cycles apart, two blocks per 8*Nr cycles, 4*Nr cycles per
 //     block on average (40/48/56).
-//   - key setup Nr+2 (12/14/16): ak_rk_ram fills one round key per cycle. While no
+//   - key setup 57/63/76: ak_rk_ram's word-serial fill (ak_rk_fill). While no
 //     block is in flight the phase counter waits at 7, so in_ready_o rises as soon as
 //     the keys are ready and the first block never waits for its phase.
 //

@@ -21,7 +21,7 @@
 //     stage input is free (or being freed). A continuous, never-stalled stream is
 //     accepted in bursts of eight consecutive edges, 8*Nr cycles apart: blocks j and
 //     j+8 are exactly 8*Nr cycles apart, Nr cycles per block on average (10/12/14).
-//   - key setup Nr+2 (12/14/16): ak_rk_ram fills one round key per cycle.
+//   - key setup 57/63/76: ak_rk_ram's word-serial fill (ak_rk_fill).
 //
 // Back-pressure. If the output register still holds an untaken block when the next
 // finished one leaves the stage, the whole core stalls (one clock enable) until

@@ -21,7 +21,7 @@
 //     (columns put back in order) is registered at edge A+8*Nr, out_valid_o first
 //     high at edge A+8*Nr+1.
 //   - interval 1: a block may be accepted at every edge.
-//   - key setup Nr+2 (12/14/16): ak_rk_store fills one round key per cycle.
+//   - key setup 57/63/76: ak_rk_store's word-serial fill (ak_rk_fill).
 //
 // Back-pressure. While out_valid_o && !out_ready_i the whole pipeline holds (one
 // clock enable); in_ready_o is low then. in_ready_o depends combinationally on

@@ -8,24 +8,42 @@ from aeskit.hw.registry import PrimitiveSpec
 
 ORDER = 2
 
-#: ak_key_step and its dependencies, plus InvMixColumns: what ak_rk_fill needs
+#: SubWord, xtime and InvMixColumns: what the word-serial ak_rk_fill needs
 RK_FILL_FILES: tuple[str, ...] = (
     PRIM + "ak_sbox.sv",
     PRIM + "ak_sub_word.sv",
     PRIM + "ak_xtime.sv",
     PRIM + "ak_mix_column.sv",
     PRIM + "ak_inv_mix_column.sv",
-    PRIM + "ak_key_step.sv",
     PRIM + "ak_rk_fill.sv",
 )
+
+
+def rk_fill_cycles(key_bits: int) -> int:
+    """Edges from the key handshake to the first edge with ak_rk_fill's ready_o high.
+
+    The fill spends one cycle per expanded word that is written (4(Nr+1) words), one
+    more before each written word that needs SubWord (i mod Nk = 0, or i mod 8 = 4
+    for Nk = 8), and three cycles of pipeline and write: 57/63/76 for 128/192/256-bit keys. A core
+    whose in_ready_o follows the store's ready_o has exactly this key setup.
+    """
+    nk = key_bits // 32
+    words = 4 * (nk + 6 + 1)
+    subs = sum(1 for i in range(nk, words) if i % nk == 0 or (nk == 8 and i % 8 == 4))
+    return words + subs + 3
+
+
+#: key setup of a core whose in_ready_o follows its round-key store's ready_o
+RK_FILL_SETUP: dict[int, int] = {kb: rk_fill_cycles(kb) for kb in (128, 192, 256)}
 
 PRIMITIVES: tuple[PrimitiveSpec, ...] = (
     PrimitiveSpec("tbox_ram", "tbox", "ak_tbox_ram", (PRIM + "ak_tbox_ram.sv",),
                   "T-box ROM, 512 x 32, two synchronous read ports: {dec, byte} -> "
                   "S(b) x {02,01,01,03} or S^-1(b) x {0e,09,0d,0b}"),
     PrimitiveSpec("rk_fill", "key_schedule", "ak_rk_fill", RK_FILL_FILES,
-                  "Hardware key expansion filling a round-key store: one encryption and "
-                  "one equivalent-inverse-cipher decryption key per cycle"),
+                  "Hardware key expansion filling a round-key store: word-serial, "
+                  "pipelined, one encryption and one equivalent-inverse-cipher decryption "
+                  "key per write, 57/63/76 cycles per key"),
     PrimitiveSpec("rk_store", "key_store", "ak_rk_store",
                   RK_FILL_FILES + (PRIM + "ak_rk_store.sv",),
                   "Register-based round-key store: all encryption and decryption round "

@@ -4,7 +4,7 @@ directions in one RAM), folded and unfolded (hw/cores/tbox)."""
 
 from __future__ import annotations
 
-from aeskit.hw.catalog.memory_primitives import RK_FILL_FILES
+from aeskit.hw.catalog.memory_primitives import RK_FILL_FILES, RK_FILL_SETUP
 from aeskit.hw.catalog.primitives import PRIM
 from aeskit.hw.registry import CoreSpec
 
@@ -32,7 +32,7 @@ CORES: tuple[CoreSpec, ...] = (
         sbox="tbox-ram",
         latency={128: 10, 192: 12, 256: 14},
         interval={128: 10, 192: 12, 256: 14},
-        key_setup={128: 12, 192: 14, 256: 16},
+        key_setup=dict(RK_FILL_SETUP),
         in_flight=1,
     ),
 )
@@ -51,7 +51,7 @@ CORES += (
         parameters={"IntraPipe": 0, "NrMax": 10},
         latency={128: 10},
         interval={128: 1},
-        key_setup={128: 12},
+        key_setup={128: RK_FILL_SETUP[128]},
         in_flight=10,
     ),
     CoreSpec(
@@ -67,7 +67,7 @@ CORES += (
         parameters={"IntraPipe": 1, "NrMax": 10},
         latency={128: 30},
         interval={128: 1},
-        key_setup={128: 12},
+        key_setup={128: RK_FILL_SETUP[128]},
         in_flight=30,
     ),
 )

@@ -4,7 +4,7 @@ unrolled pipeline. See docs/cores/ttable.md."""
 
 from __future__ import annotations
 
-from aeskit.hw.catalog.memory_primitives import RK_FILL_FILES
+from aeskit.hw.catalog.memory_primitives import RK_FILL_FILES, RK_FILL_SETUP
 from aeskit.hw.catalog.primitives import PRIM
 from aeskit.hw.registry import CoreSpec
 
@@ -27,7 +27,7 @@ CORES: tuple[CoreSpec, ...] = (
         sbox="ttable-ram",
         latency={128: 84, 192: 100, 256: 116},
         interval={128: 40, 192: 48, 256: 56},
-        key_setup={128: 12, 192: 14, 256: 16},
+        key_setup=dict(RK_FILL_SETUP),
         in_flight=2,
     ),
 )
@@ -54,7 +54,7 @@ def _unrolled(name: str, key_len: int) -> CoreSpec:
         parameters={"KeyLen": key_len},
         latency={ks: 8 * nr + 1},
         interval={ks: 1},
-        key_setup={ks: nr + 2},
+        key_setup={ks: RK_FILL_SETUP[ks]},
         in_flight=8 * nr + 1,
     )
 
@@ -70,7 +70,7 @@ CORES = CORES + (
         sbox="ttable-ram",
         latency={128: 81, 192: 97, 256: 113},
         interval={128: 10, 192: 12, 256: 14},
-        key_setup={128: 12, 192: 14, 256: 16},
+        key_setup=dict(RK_FILL_SETUP),
         in_flight=8,
     ),
     _unrolled("ttable_unrolled", 0),

@@ -7,7 +7,7 @@ by environment variables set by the pytest side of each file:
 * ``AK_PIPELINED``  1 for the unfolded cores (interval 1), 0 for the folded one (Nr);
 * ``AK_KEY_SIZE``, ``AK_BLOCKS``, ``AK_GAP``, ``AK_STALL``, ``AK_SEED`` per test.
 
-Key setup is Nr + 2 for all of them (ak_rk_fill).
+Key setup is the registry's (57/63/76, the word-serial ak_rk_fill).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import random
 import cocotb
 from cocotb.triggers import FallingEdge, RisingEdge
 
+from aeskit.hw.catalog.memory_primitives import rk_fill_cycles
 from aeskit.model import AES, cbc_encrypt
 from aeskit.sim.coretb import CoreTB, intervals
 from aeskit.vectors import block_vectors
@@ -49,7 +50,7 @@ def interval(ks: int) -> int:
 
 
 def setup(ks: int) -> int:
-    return NR[ks] + 2
+    return rk_fill_cycles(8 * ks)
 
 
 async def _start(dut, *, gap: float = 0.0, stall: float = 0.0, seed: int = 1) -> CoreTB:

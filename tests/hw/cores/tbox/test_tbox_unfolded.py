@@ -6,7 +6,7 @@ core; cocotb tests in ``tbox_cocotb.py``.
   XOR tree too), latency 30.
 
 For each: every ECB KAT/MMT vector (AES-128) both directions; exact latency, interval 1
-and key setup 12 (encrypt, decrypt, mixed); random stalls and gaps; key reload, illegal
+and key setup 57 (encrypt, decrypt, mixed); random stalls and gaps; key reload, illegal
 key length and reset mid-stream; a full-rate stream with random back-pressure checking
 tags in sequence. An NrMax = 14 build (not registered: 224 EBR exceed the LFE5U-85F)
 runs exact timing for all key sizes and a random stream of mixed key sizes; its
@@ -48,7 +48,7 @@ def test_registry_claims(core: CoreSpec) -> None:
     intra, _, latency = VARIANTS[core.name]
     assert core.parameters == {"IntraPipe": intra, "NrMax": 10}
     assert core.latency == {128: latency} and core.interval == {128: 1}
-    assert core.key_setup == {128: 12} and core.key_sizes == (128,)
+    assert core.key_setup == {128: 57} and core.key_sizes == (128,)
 
 
 def test_kat(core: CoreSpec) -> None:
