@@ -45,6 +45,34 @@ UENO_FILES: tuple[str, ...] = (
     "cores/ueno/ak_ueno_core.sv",
 )
 
+#: the conventional unified datapaths share the S-box (normal-basis tower inversion,
+#: Canright-style merged maps) and the MixColumns/InvMixColumns unification
+UNIFIED_FILES: tuple[str, ...] = (
+    *CTRL_FILES,
+    PRIM + "ak_nb_inv.sv",
+    PRIM + "ak_sbox_canright_encdec.sv",
+    PRIM + "ak_mix_column.sv",
+    "cores/ueno/ak_p002_mix_column_encdec.sv",
+)
+
+SATOH_FILES: tuple[str, ...] = (
+    *UNIFIED_FILES,
+    PRIM + "ak_inv_mix_column.sv",
+    "cores/satoh/ak_satoh_core.sv",
+)
+
+LIU_FILES: tuple[str, ...] = (*UNIFIED_FILES, "cores/liu/ak_liu_core.sv")
+
+LUTZ_FILES: tuple[str, ...] = (
+    *CTRL_FILES,
+    PRIM + "ak_gf_inv.sv",
+    PRIM + "ak_affine.sv",
+    PRIM + "ak_inv_affine.sv",
+    PRIM + "ak_mix_column.sv",
+    PRIM + "ak_inv_mix_column.sv",
+    "cores/lutz/ak_lutz_core.sv",
+)
+
 CORES: tuple[CoreSpec, ...] = (
     CoreSpec(
         name="ueno",
@@ -53,6 +81,45 @@ CORES: tuple[CoreSpec, ...] = (
         description="Paper 002 unified enc/dec round datapath: shared tower-field inversion "
                     "at the start of the round, unified affine U0..U3 / V0..V3, one 128-bit "
                     "4:1 multiplexer, isomorphisms only in the pre-/post-round datapaths",
+        paper=PAPER,
+        sbox="tower-nb",
+        latency=_cycles(1),
+        interval=_cycles(1),
+        key_setup=KEY_SETUP,
+    ),
+    CoreSpec(
+        name="satoh",
+        top="ak_satoh_core",
+        files=SATOH_FILES,
+        description="Paper 002 baseline, Satoh et al. [29]: each function unified with its "
+                    "inverse (muxed S-box maps around one tower inversion, shared "
+                    "MixColumns), decryption reordered with InvMixColumns on the round key",
+        paper=PAPER,
+        sbox="tower-nb",
+        latency=_cycles(1),
+        interval=_cycles(1),
+        key_setup=KEY_SETUP,
+    ),
+    CoreSpec(
+        name="lutz",
+        top="ak_lutz_core",
+        files=LUTZ_FILES,
+        description="Paper 002 baseline, Lutz et al. [15]: separate encryption and "
+                    "decryption paths around one shared table-lookup inversion, three "
+                    "multiplexers, register after InvMixColumns, 10 cycles per block",
+        paper=PAPER,
+        sbox="lutinv",
+        latency=_cycles(0),
+        interval=_cycles(0),
+        key_setup=KEY_SETUP,
+    ),
+    CoreSpec(
+        name="liu",
+        top="ak_liu_core",
+        files=LIU_FILES,
+        description="Paper 002 baseline, Liu et al. [14]: unified functions as Satoh's but "
+                    "AddRoundKey not moved past InvMixColumns, so a selector places the "
+                    "round key before or after the shared (Inv)MixColumns",
         paper=PAPER,
         sbox="tower-nb",
         latency=_cycles(1),

@@ -34,7 +34,7 @@ from aeskit.vectors import mct_vectors
 HERE = Path(__file__).resolve().parent
 PAPER = "002 Ueno et al."
 #: the paper-002 cores of the registry (the test fails if one is missing)
-NAMES = ["ueno"]
+NAMES = ["ueno", "satoh", "lutz", "liu"]
 P002 = [c.name for c in CORES if c.paper == PAPER]
 
 

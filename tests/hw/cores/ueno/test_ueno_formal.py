@@ -91,3 +91,19 @@ def test_mutated_round_fails() -> None:
     r = prove_equivalent(_gold(0), _gate(0, mutant), name="ueno-round-cut-mutant",
                          linear_width=256)
     assert not r.proven
+
+
+@pytest.mark.parametrize("dec", [0, 1], ids=["mix", "inv-mix"])
+def test_mix_column_encdec(dec: int) -> None:
+    """ak_p002_mix_column_encdec (the MixColumns/InvMixColumns unification of the
+    satoh and liu baselines) equals ak_mix_column (dec_i = 0) and ak_inv_mix_column
+    (dec_i = 1) for all columns (XOR-only proof)."""
+    gold = (Design("mix_column", "ak_mix_column", _prims("ak_xtime", "ak_mix_column")) if not dec
+            else Design("inv_mix_column", "ak_inv_mix_column",
+                        _prims("ak_xtime", "ak_mix_column", "ak_inv_mix_column")))
+    gate = Design("p002_mix_column_encdec", "ak_p002_mix_column_encdec",
+                  _prims("ak_xtime", "ak_mix_column")
+                  + (HW_ROOT / "cores" / "ueno" / "ak_p002_mix_column_encdec.sv",))
+    r = prove_equivalent(gold, gate, name=f"p002-mix-column-encdec-{dec}", fix={"dec_i": dec},
+                         linear_width=32)
+    assert r.proven, r.detail

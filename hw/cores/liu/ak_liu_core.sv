@@ -1,0 +1,159 @@
+// ak_liu_core: the conventional unified round-based AES enc/dec datapath of Liu et al.
+// [14] as paper 002 (Ueno et al., CHES 2016) describes it for its comparison
+// (Sec. 2.1, Tables 1-2) -- one round per cycle, 128/192/256-bit keys, the shared
+// on-the-fly key schedule of ak_p002_ctrl. Core contract: docs/core-contract.md;
+// comparison: docs/cores/paper002.md.
+//
+// What it follows from paper 002, Sec. 2:
+//   - like Satoh et al. [29], each function is unified with its inverse:
+//     (Inv)ShiftRows by a multiplexer, (Inv)SubBytes by one S-box with a shared
+//     inversion and selected input/output maps (ak_sbox_canright_encdec), MixColumns
+//     and InvMixColumns by one MixColumns with the pre-map switched in
+//     (ak_p002_mix_column_encdec);
+//   - unlike [29], the order of AddRoundKey and InvMixColumns is NOT changed (no
+//     InvMixColumns on the round key): decryption is the straight inverse cipher
+//     (InvShiftRows, InvSubBytes, AddRoundKey, InvMixColumns), so AddRoundKey sits
+//     before the shared (Inv)MixColumns for decryption and after it for encryption,
+//     and "an additional selector is required" -- the key is steered into one of the
+//     two places by direction;
+//   - the initial AddRoundKey has its own cycle (11 cycles per AES-128 block, as the
+//     paper counts for every datapath but Lutz's).
+// Same S-box library as ak_ueno_core (ak_nb_inv); AES-field state.
+//
+// Datapath: state register -> (Inv)ShiftRows mux -> 16 ak_sbox_canright_encdec ->
+//   (decryption: XOR round key) -> 4 ak_p002_mix_column_encdec (bypassed in the final
+//   round) -> (encryption: XOR round key) -> state register (2:1 with in_data_i ^ key).
+//
+// Timing (as ak_ueno_core): latency Nr+1 = 11/13/15, interval Nr+1 in ECB and CBC,
+//   key setup Nr+1; out_data_o is the state register.
+//
+// Byte order: FIPS-197 byte in0 in in_data_i[127:120] (state s[r][c] = byte 4c+r in
+//   [127-8(4c+r) -: 8]), out0 in out_data_o[127:120]; key byte 0 in key_i[255:248],
+//   128/192-bit keys left-aligned.
+//
+// Parameters:
+//   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration).
+
+`default_nettype none
+
+module ak_liu_core #(
+  parameter int TagWidth = 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  input  logic                key_valid_i,
+  output logic                key_ready_o,
+  input  logic [255:0]        key_i,
+  input  logic [1:0]          key_len_i,
+  input  logic                in_valid_i,
+  output logic                in_ready_o,
+  input  logic [127:0]        in_data_i,
+  input  logic                in_decrypt_i,
+  input  logic [TagWidth-1:0] in_tag_i,
+  output logic                out_valid_o,
+  input  logic                out_ready_i,
+  output logic [127:0]        out_data_o,
+  output logic [TagWidth-1:0] out_tag_o
+);
+
+  if (TagWidth < 1) begin : g_bad_tag_width
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_liu_core: TagWidth must be >= 1, got %0d", TagWidth);
+`else
+    $fatal(1, "ak_liu_core: TagWidth must be >= 1, got %0d", TagWidth);
+`endif
+  end
+
+  // ------------------------------------------------------------------------------
+  // Control and key schedule
+  // ------------------------------------------------------------------------------
+  logic         start, load, dec, blk_dec, fin;
+  logic [127:0] start_key, rk, rk_next;
+
+  ak_p002_ctrl #(
+    .TagWidth(TagWidth),
+    .PreRound(1)
+  ) u_ctrl (
+    .clk_i,
+    .rst_ni,
+    .key_valid_i,
+    .key_ready_o,
+    .key_i,
+    .key_len_i,
+    .in_valid_i,
+    .in_ready_o,
+    .in_decrypt_i,
+    .in_tag_i,
+    .out_valid_o,
+    .out_ready_i,
+    .out_tag_o,
+    .start_o    (start),
+    .load_o     (load),
+    .dec_o      (dec),
+    .blk_dec_o  (blk_dec),
+    .final_o    (fin),
+    .start_key_o(start_key),
+    .rk_reg_o   (rk),
+    .rk_next_o  (rk_next)
+  );
+
+  // ------------------------------------------------------------------------------
+  // Round datapath
+  // ------------------------------------------------------------------------------
+  logic [127:0] state_q, state_d;
+  logic [127:0] sr;          // ShiftRows / InvShiftRows of the state
+  logic [127:0] sb;          // SubBytes / InvSubBytes
+  logic [127:0] ark_d;       // decryption: AddRoundKey before (Inv)MixColumns
+  logic [127:0] mc;          // MixColumns / InvMixColumns
+  logic [127:0] round_out;
+
+  for (genvar c = 0; c < 4; c++) begin : g_col
+    for (genvar r = 0; r < 4; r++) begin : g_row
+      // s[r][c] is byte 4c+r. ShiftRows: s'[r][c] = s[r][(c+r) mod 4];
+      // InvShiftRows: s'[r][c] = s[r][(c-r) mod 4].
+      localparam int Byte    = 4 * c + r;
+      localparam int FromEnc = 4 * ((c + r) % 4) + r;
+      localparam int FromDec = 4 * ((c + 4 - r) % 4) + r;
+
+      assign sr[127-8*Byte -: 8] = blk_dec ? state_q[127-8*FromDec -: 8]
+                                           : state_q[127-8*FromEnc -: 8];
+
+      ak_sbox_canright_encdec u_sbox (
+        .in_i (sr[127-8*Byte -: 8]),
+        .dec_i(blk_dec),
+        .out_o(sb[127-8*Byte -: 8])
+      );
+    end
+
+    ak_p002_mix_column_encdec u_mix (
+      .in_i (ark_d[127-32*c -: 32]),
+      .dec_i(blk_dec),
+      .out_o(mc[127-32*c -: 32])
+    );
+  end
+
+  // the additional selector: the round key goes before (decryption) or after
+  // (encryption) the shared (Inv)MixColumns
+  assign ark_d     = blk_dec ? (sb ^ rk) : sb;
+  assign round_out = (fin ? ark_d : mc) ^ (blk_dec ? 128'h0 : rk);
+
+  always_comb begin : state_next
+    state_d = state_q;
+    if (load) state_d = start ? (in_data_i ^ start_key) : round_out;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : state_reg
+    if (!rst_ni) state_q <= '0;
+    else         state_q <= state_d;
+  end
+
+  assign out_data_o = state_q;
+
+  // dec (in_decrypt_i when a block starts) is only needed by cores whose first cycle
+  // runs a direction-dependent datapath; rk_next by cores without a pre-round cycle
+  logic unused;
+  assign unused = dec ^ (^rk_next);
+
+endmodule
+
+`default_nettype wire
