@@ -31,7 +31,7 @@ TARGETS = (
     [(f"core-{c.name}", c.top, c.file_paths(), dict(c.parameters)) for c in CORES]
     + [(f"core-{c.name}-tag4", c.top, c.file_paths(), {**c.parameters, "TagWidth": 4})
        for c in CORES]
-    + [(f"prim-{p.name}", p.top, p.file_paths(), {}) for p in PRIMITIVES]
+    + [(f"prim-{p.name}", p.top, p.file_paths(), dict(p.parameters)) for p in PRIMITIVES]
 )
 IDS = [t[0] for t in TARGETS]
 

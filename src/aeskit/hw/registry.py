@@ -111,6 +111,8 @@ class PrimitiveSpec:
     top: str
     files: tuple[str, ...]
     description: str
+    #: parameters of ``top`` that make this variant (e.g. ak_sbox_sel's Impl)
+    parameters: dict[str, int] = field(default_factory=dict)
 
     def file_paths(self) -> list[Path]:
         return [HW_ROOT / f for f in self.files]

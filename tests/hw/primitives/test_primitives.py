@@ -457,22 +457,10 @@ def test_primitive(prim) -> None:
         assert owners, f"primitive {prim.top} has no test file in {HERE}"
         return
     assert prim.top in COCOTB_TESTS, f"no cocotb test for primitive {prim.top}"
+    # the selector variants (Impl = 1/2/3) run the selector's test: all 256 inputs
     run_cocotb(toplevel=prim.top, sources=prim.file_paths(), test_module="test_primitives",
-               test_dir=HERE, parameters={}, testcase=COCOTB_TESTS[prim.top])
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("top", ["ak_sbox_sel", "ak_inv_sbox_sel"])
-@pytest.mark.parametrize("impl", [1, 2, 3])
-def test_sbox_sel_impl(top: str, impl: int) -> None:
-    """The selectors with every non-default implementation, all 256 inputs (slow: six
-    builds; in make test the same is proven by tests/aeskit/formal and exercised by
-    the round_* variants)."""
-    from aeskit.sim.cocotb_run import run_cocotb
-
-    prim = next(p for p in PRIMITIVES if p.top == top)
-    run_cocotb(toplevel=top, sources=prim.file_paths(), test_module="test_primitives",
-               test_dir=HERE, parameters={"Impl": impl}, testcase=["cocotb_sel_all"])
+               test_dir=HERE, parameters=dict(prim.parameters),
+               testcase=COCOTB_TESTS[prim.top])
 
 
 def test_every_primitive_is_registered_and_tested() -> None:

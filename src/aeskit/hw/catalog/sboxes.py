@@ -86,3 +86,16 @@ PRIMITIVES: tuple[PrimitiveSpec, ...] = (
                   (P + "ak_xtime.sv", P + "ak_inv_mix_column_direct.sv"),
                   "InvMixColumns on one column, direct form (0e 0b 0d 09)"),
 )
+
+_SEL_TEXT = {"comp": "composite field GF(((2^2)^2)^2), paper 000",
+             "canright": "normal-basis tower, Canright style",
+             "lutinv": "LUT inverter + (Inv)Affine, paper 001"}
+
+#: the selectors' non-table implementations as variants of their own, as a core picks
+#: them (ak_sbox_sel / ak_inv_sbox_sel with Impl = 1/2/3)
+PRIMITIVES = PRIMITIVES + tuple(
+    PrimitiveSpec(f"{pre}sbox_{kind}", f"{pre}sbox", f"ak_{pre}sbox_sel", SEL_FILES,
+                  f"{'InvSubBytes' if pre else 'SubBytes'} S-box: {text} "
+                  f"(ak_{pre}sbox_sel Impl={SBOX_IMPL[kind]})",
+                  parameters={"Impl": SBOX_IMPL[kind]})
+    for kind, text in _SEL_TEXT.items() for pre in ("", "inv_"))
