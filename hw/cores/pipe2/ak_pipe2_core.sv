@@ -1,0 +1,450 @@
+// ak_pipe2_core: the two-stage pipelined AES round of paper 001 (Lin, Huang):
+// one round datapath cut into two pipeline stages at the output of a shared LUT-based
+// GF(2^8) inverter, so that two independent blocks are in flight at once.
+// Encryption and decryption, 128/192/256-bit keys, pipelined on-the-fly key
+// generator. It speaks the aeskit core contract (docs/core-contract.md).
+//
+// Datapath (one round = two cycles; the two stages always work on different blocks):
+//   stage 1  (ShiftRows | InvShiftRows) -> 16 x ak_gf_inv            -> register P
+//   stage 2  encryption: ak_affine_mix_column (Affine merged with MixColumns) ^ rk,
+//                        last round 16 x ak_affine ^ rk;
+//            decryption: InvMixColumns(P ^ rk) followed by InvAffine (the InvAffine of
+//                        the NEXT round's InvSubBytes, retimed back into this round),
+//                        last round P ^ rk                           -> register S
+// The inverter is the only S-box logic of the round and is shared by both
+// directions. InvAffine is retimed out of the round: decryption keeps the state in
+// the "InvAffine domain" t = InvAffine(s) (byte-wise, so it commutes with
+// InvShiftRows); the block-init logic in front of stage 1 applies the first
+// InvAffine (t0 = InvAffine(in ^ rk[Nr])), each round's stage 2 the next one, and
+// the last round none. Encryption's block init is in ^ rk[0]. Stage 1 takes a new
+// block (block init) or the block waiting in S (feedback); stage 2 always takes P.
+//
+// Key generator. Each block carries its own 256-bit key window (ak_key_step, see
+// there) through P and S. The one ak_key_step sits in stage 1: it turns the window
+// of round r-1 (from S, or the stored window 0 / Nr of a new block) into that of
+// round r, registered in P beside the inverter outputs, and stage 2 uses its oldest
+// four words as round key r. So the key generation is pipelined exactly like the
+// data, one step per cycle for the two blocks together. Key setup runs the step
+// forward Nr times once per key load to get window Nr for decryption (as
+// ak_round_core), using the window register of S while no block is in flight.
+//
+// Timing (edges are rising clock edges; Nr = 10/12/14):
+//   - latency 2*Nr (20/24/28): a block accepted at edge A is in P after A (round 1,
+//     stage 1), in S after A+1 (round 1 done), ..., round Nr is done at edge
+//     A+2*Nr-1, so the first edge at which out_valid_o is high is A+2*Nr.
+//   - two blocks in flight: a second block is accepted one cycle after the first
+//     (stage 1 is free while the first is in stage 2). A never-stalled stream of
+//     independent blocks is accepted in pairs at A, A+1, A+2Nr, A+2Nr+1, ...:
+//     interval Nr on average (10/12/14 cycles per block), each block taken at the
+//     edge its slot's previous result leaves.
+//   - one chained stream (CBC encryption, CBC-MAC): 2*Nr cycles per block.
+//   - key setup Nr+1 (11/13/15), as ak_round_core.
+//
+//   edge        A    A+1  A+2  A+3  ...  A+2Nr-1  A+2Nr  A+2Nr+1
+//   accept      X    Y                            X'     Y'
+//   P           X1   Y1   X2   Y2   ...  YNr      X'1    Y'1
+//   S                X1   Y1   X2   ...  XNr      YNr    X'1
+//   out_valid                            (X)      (Y)
+//
+// Back-pressure. While out_valid_o && !out_ready_i the whole pipeline holds (both
+// stages, keys, tags); out_data_o/out_tag_o are the S registers themselves. Results
+// leave in the order accepted (every block takes the same number of cycles and
+// stalls freeze both stages). in_ready_o depends combinationally on out_ready_i and
+// key_valid_i (as the contract allows); all other outputs come from registers.
+//
+// Key loads, illegal key_len_i = 3 and reset behave exactly as in ak_round_core:
+// key_ready_o is high when no key setup runs and no block is in either stage;
+// in_ready_o is low while key_valid_i is high; an illegal key completes the
+// handshake and leaves the core keyless; every register is reset by rst_ni.
+//
+// Byte order: FIPS-197 byte in0 in in_data_i[127:120] (state s[r][c] = byte 4c+r in
+//   [127-8(4c+r) -: 8]), out0 in out_data_o[127:120]; key byte 0 in key_i[255:248],
+//   128/192-bit keys left-aligned (key_i[127:0] / key_i[63:0] are ignored for them).
+//
+// Parameters:
+//   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration), carried
+//             through unchanged.
+//
+// Tools: lints clean with verilator --lint-only -Wall; Yosys read_slang.
+
+`default_nettype none
+
+module ak_pipe2_core #(
+  parameter int TagWidth = 1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  // key
+  input  logic                key_valid_i,
+  output logic                key_ready_o,
+  input  logic [255:0]        key_i,
+  input  logic [1:0]          key_len_i,
+  // input blocks
+  input  logic                in_valid_i,
+  output logic                in_ready_o,
+  input  logic [127:0]        in_data_i,
+  input  logic                in_decrypt_i,
+  input  logic [TagWidth-1:0] in_tag_i,
+  // output blocks, in the order accepted
+  output logic                out_valid_o,
+  input  logic                out_ready_i,
+  output logic [127:0]        out_data_o,
+  output logic [TagWidth-1:0] out_tag_o
+);
+
+  // ------------------------------------------------------------------------------
+  // Parameter checks
+  // ------------------------------------------------------------------------------
+  if (TagWidth < 1) begin : g_bad_tag_width
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_pipe2_core: TagWidth must be >= 1, got %0d", TagWidth);
+`else
+    $fatal(1, "ak_pipe2_core: TagWidth must be >= 1, got %0d", TagWidth);
+`endif
+  end
+
+  // ------------------------------------------------------------------------------
+  // Declarations
+  // ------------------------------------------------------------------------------
+  typedef enum logic [1:0] {
+    StNoKey,   // no usable key (after reset or an illegal key_len_i)
+    StSetup,   // running the schedule forward to window Nr
+    StReady    // key_enc_q/key_dec_q valid, blocks may be accepted
+  } key_st_e;
+
+  key_st_e             key_st_q, key_st_d;
+  logic [1:0]          klen_q, klen_d;
+  logic [255:0]        key_enc_q, key_enc_d;    // window 0 (the cipher key)
+  logic [255:0]        key_dec_q, key_dec_d;    // window Nr
+  logic [7:0]          dec_rcon_q, dec_rcon_d;  // Rcon state of window Nr
+  logic [3:0]          setup_cnt_q, setup_cnt_d;
+
+  // stage register P (after the inverters) and S (the state, after stage 2)
+  logic                p_vld_q, p_vld_d, s_vld_q, s_vld_d;
+  logic                p_dec_q, p_dec_d, s_dec_q, s_dec_d;
+  logic [3:0]          p_cnt_q, p_cnt_d, s_cnt_q, s_cnt_d;   // round of the block
+  logic [TagWidth-1:0] p_tag_q, p_tag_d, s_tag_q, s_tag_d;
+  logic [127:0]        p_data_q, p_data_d, s_data_q, s_data_d;
+  logic [255:0]        p_win_q, p_win_d, s_win_q, s_win_d;   // key windows
+  logic [2:0]          p_phase_q, p_phase_d, s_phase_q, s_phase_d;
+  logic [7:0]          p_rcon_q, p_rcon_d, s_rcon_q, s_rcon_d;
+
+  logic [3:0]   nr;
+  logic         s_done;      // the block in S is finished (out_valid_o)
+  logic         advance;     // the pipeline moves at this edge (not stalled)
+  logic         start_sel;   // stage 1 works on a new block (block init)
+  logic         feedback;    // stage 1 works on the block in S
+  logic         key_fire, key_legal, in_fire, setup_step;
+  logic [255:0] key_masked;
+
+  logic [255:0] ks_win_i, ks_win_o;
+  logic [2:0]   ks_phase_i, ks_phase_o;
+  logic [7:0]   ks_rcon_i, ks_rcon_o;
+  logic         ks_reverse;
+
+  logic         s1_dec;      // stage 1 direction
+  logic [127:0] init_xor;    // in_data_i ^ round key 0 (encryption) / Nr (decryption)
+  logic [127:0] init_ia;     // InvAffine(init_xor): the retimed first InvAffine
+  logic [127:0] s1_in;       // stage 1 input
+  logic [127:0] s1_sr;       // ShiftRows / InvShiftRows of it
+  logic [127:0] s1_inv;      // GF(2^8) inverses
+
+  logic [127:0] rk;          // round key of stage 2
+  logic         s2_final;    // stage 2 does round Nr
+  logic [127:0] s2_amc;      // Affine+MixColumns(P)
+  logic [127:0] s2_aff;      // Affine(P)
+  logic [127:0] s2_y;        // P ^ rk (decryption)
+  logic [127:0] s2_imc;      // InvMixColumns(P ^ rk)
+  logic [127:0] s2_ia;       // InvAffine(InvMixColumns(P ^ rk))
+  logic [127:0] s2_out;
+
+  // ------------------------------------------------------------------------------
+  // Handshakes and control
+  // ------------------------------------------------------------------------------
+  assign nr         = 4'd10 + {1'b0, klen_q, 1'b0};
+  assign s_done     = s_vld_q && (s_cnt_q == nr);
+  assign advance    = !(s_done && !out_ready_i);
+  assign start_sel  = (key_st_q == StReady) && (!s_vld_q || s_done);
+  assign feedback   = s_vld_q && !s_done;
+  assign key_legal  = (key_len_i != 2'd3);
+  assign setup_step = (key_st_q == StSetup);
+
+  assign key_ready_o = (key_st_q != StSetup) && !p_vld_q && !s_vld_q;
+  assign in_ready_o  = (key_st_q == StReady) && !key_valid_i &&
+                       (!s_vld_q || (s_done && out_ready_i));
+  assign out_valid_o = s_done;
+  assign out_data_o  = s_data_q;
+  assign out_tag_o   = s_tag_q;
+
+  assign key_fire = key_valid_i && key_ready_o;
+  assign in_fire  = in_valid_i && in_ready_o;
+
+  always_comb begin : key_mask
+    unique case (key_len_i)
+      2'd0:    key_masked = {key_i[255:128], 128'h0};
+      2'd1:    key_masked = {key_i[255:64], 64'h0};
+      default: key_masked = key_i;
+    endcase
+  end
+
+  always_comb begin : key_fsm
+    key_st_d    = key_st_q;
+    klen_d      = klen_q;
+    key_enc_d   = key_enc_q;
+    key_dec_d   = key_dec_q;
+    dec_rcon_d  = dec_rcon_q;
+    setup_cnt_d = setup_cnt_q;
+    unique case (key_st_q)
+      StNoKey, StReady: begin
+        if (key_fire) begin
+          if (key_legal) begin
+            key_st_d    = StSetup;
+            klen_d      = key_len_i;
+            key_enc_d   = key_masked;
+            setup_cnt_d = 4'd1;
+          end else begin
+            key_st_d    = StNoKey;
+          end
+        end
+      end
+      StSetup: begin
+        setup_cnt_d = setup_cnt_q + 4'd1;
+        if (setup_cnt_q == nr) begin
+          key_st_d    = StReady;
+          key_dec_d   = ks_win_o;
+          dec_rcon_d  = ks_rcon_o;
+          setup_cnt_d = 4'd0;
+        end
+      end
+      default: key_st_d = StNoKey;
+    endcase
+  end
+
+  // ------------------------------------------------------------------------------
+  // Stage 1: block init or feedback, (Inv)ShiftRows, inverters, key step
+  // ------------------------------------------------------------------------------
+  // Selects depend on registers and in_decrypt_i only; in_valid_i/out_ready_i reach
+  // nothing but the register enables (through in_fire/advance).
+  always_comb begin : key_step_in
+    if (start_sel) begin
+      ks_win_i   = in_decrypt_i ? key_dec_q  : key_enc_q;
+      ks_phase_i = 3'd0;
+      ks_rcon_i  = in_decrypt_i ? dec_rcon_q : 8'h01;
+      ks_reverse = in_decrypt_i;
+    end else begin
+      // the block in S (feedback), or the key setup (S holds no block then)
+      ks_win_i   = s_win_q;
+      ks_phase_i = s_phase_q;
+      ks_rcon_i  = s_rcon_q;
+      ks_reverse = s_vld_q && s_dec_q;
+    end
+  end
+
+  ak_key_step u_key_step (
+    .win_i    (ks_win_i),
+    .key_len_i(klen_q),
+    .phase_i  (ks_phase_i),
+    .rcon_i   (ks_rcon_i),
+    .reverse_i(ks_reverse),
+    .win_o    (ks_win_o),
+    .phase_o  (ks_phase_o),
+    .rcon_o   (ks_rcon_o)
+  );
+
+  assign s1_dec   = start_sel ? in_decrypt_i : s_dec_q;
+  assign init_xor = in_data_i ^ ks_win_i[255:128];
+
+  for (genvar b = 0; b < 16; b++) begin : g_init_ia
+    ak_inv_affine u_inv_affine (
+      .in_i (init_xor[127-8*b -: 8]),
+      .out_o(init_ia[127-8*b -: 8])
+    );
+  end
+
+  always_comb begin : stage1_in
+    if (start_sel) s1_in = in_decrypt_i ? init_ia : init_xor;
+    else           s1_in = s_data_q;
+  end
+
+  for (genvar c = 0; c < 4; c++) begin : g_s1_col
+    for (genvar r = 0; r < 4; r++) begin : g_s1_row
+      // ShiftRows: s'[r][c] = s[r][(c+r) mod 4]; InvShiftRows: s[r][(c-r) mod 4]
+      localparam int Byte    = 4 * c + r;
+      localparam int FromEnc = 4 * ((c + r) % 4) + r;
+      localparam int FromDec = 4 * ((c + 4 - r) % 4) + r;
+
+      assign s1_sr[127-8*Byte -: 8] = s1_dec ? s1_in[127-8*FromDec -: 8]
+                                             : s1_in[127-8*FromEnc -: 8];
+
+      ak_gf_inv u_gf_inv (
+        .in_i (s1_sr[127-8*Byte -: 8]),
+        .out_o(s1_inv[127-8*Byte -: 8])
+      );
+    end
+  end
+
+  always_comb begin : stage1_next
+    p_vld_d   = p_vld_q;
+    p_dec_d   = p_dec_q;
+    p_cnt_d   = p_cnt_q;
+    p_tag_d   = p_tag_q;
+    p_data_d  = p_data_q;
+    p_win_d   = p_win_q;
+    p_phase_d = p_phase_q;
+    p_rcon_d  = p_rcon_q;
+    if (advance) begin
+      p_vld_d = in_fire || feedback;
+      if (in_fire || feedback) begin
+        p_dec_d   = s1_dec;
+        p_cnt_d   = feedback ? s_cnt_q + 4'd1 : 4'd1;
+        p_tag_d   = feedback ? s_tag_q : in_tag_i;
+        p_data_d  = s1_inv;
+        p_win_d   = ks_win_o;
+        p_phase_d = ks_phase_o;
+        p_rcon_d  = ks_rcon_o;
+      end
+    end
+  end
+
+  // ------------------------------------------------------------------------------
+  // Stage 2: Affine+MixColumns / InvMixColumns+InvAffine, AddRoundKey
+  // ------------------------------------------------------------------------------
+  assign rk       = p_win_q[255:128];
+  assign s2_final = (p_cnt_q == nr);
+  assign s2_y     = p_data_q ^ rk;
+
+  for (genvar c = 0; c < 4; c++) begin : g_s2_col
+    ak_affine_mix_column u_affine_mix_column (
+      .in_i (p_data_q[127-32*c -: 32]),
+      .out_o(s2_amc[127-32*c -: 32])
+    );
+
+    ak_inv_mix_column u_inv_mix_column (
+      .in_i (s2_y[127-32*c -: 32]),
+      .out_o(s2_imc[127-32*c -: 32])
+    );
+
+    for (genvar r = 0; r < 4; r++) begin : g_s2_row
+      localparam int Byte = 4 * c + r;
+
+      ak_affine u_affine (
+        .in_i (p_data_q[127-8*Byte -: 8]),
+        .out_o(s2_aff[127-8*Byte -: 8])
+      );
+
+      ak_inv_affine u_inv_affine (
+        .in_i (s2_imc[127-8*Byte -: 8]),
+        .out_o(s2_ia[127-8*Byte -: 8])
+      );
+    end
+  end
+
+  always_comb begin : stage2_result
+    unique case ({p_dec_q, s2_final})
+      2'b00:   s2_out = s2_amc ^ rk;
+      2'b01:   s2_out = s2_aff ^ rk;
+      2'b10:   s2_out = s2_ia;
+      default: s2_out = s2_y;  // 2'b11: last decryption round
+    endcase
+  end
+
+  always_comb begin : stage2_next
+    s_vld_d   = s_vld_q;
+    s_dec_d   = s_dec_q;
+    s_cnt_d   = s_cnt_q;
+    s_tag_d   = s_tag_q;
+    s_data_d  = s_data_q;
+    s_win_d   = s_win_q;
+    s_phase_d = s_phase_q;
+    s_rcon_d  = s_rcon_q;
+    if (key_fire && key_legal) begin
+      // the key setup starts from window 0 in the (idle) S window register
+      s_win_d   = key_masked;
+      s_phase_d = 3'd0;
+      s_rcon_d  = 8'h01;
+    end else if (setup_step) begin
+      s_win_d   = ks_win_o;
+      s_phase_d = ks_phase_o;
+      s_rcon_d  = ks_rcon_o;
+    end else if (advance) begin
+      s_vld_d = p_vld_q;
+      if (p_vld_q) begin
+        s_dec_d   = p_dec_q;
+        s_cnt_d   = p_cnt_q;
+        s_tag_d   = p_tag_q;
+        s_data_d  = s2_out;
+        s_win_d   = p_win_q;
+        s_phase_d = p_phase_q;
+        s_rcon_d  = p_rcon_q;
+      end
+    end
+  end
+
+  // ------------------------------------------------------------------------------
+  // Registers
+  // ------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin : key_regs
+    if (!rst_ni) begin
+      key_st_q    <= StNoKey;
+      klen_q      <= 2'd0;
+      key_enc_q   <= '0;
+      key_dec_q   <= '0;
+      dec_rcon_q  <= 8'h00;
+      setup_cnt_q <= 4'd0;
+    end else begin
+      key_st_q    <= key_st_d;
+      klen_q      <= klen_d;
+      key_enc_q   <= key_enc_d;
+      key_dec_q   <= key_dec_d;
+      dec_rcon_q  <= dec_rcon_d;
+      setup_cnt_q <= setup_cnt_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : stage1_regs
+    if (!rst_ni) begin
+      p_vld_q   <= 1'b0;
+      p_dec_q   <= 1'b0;
+      p_cnt_q   <= 4'd0;
+      p_tag_q   <= '0;
+      p_data_q  <= '0;
+      p_win_q   <= '0;
+      p_phase_q <= 3'd0;
+      p_rcon_q  <= 8'h00;
+    end else begin
+      p_vld_q   <= p_vld_d;
+      p_dec_q   <= p_dec_d;
+      p_cnt_q   <= p_cnt_d;
+      p_tag_q   <= p_tag_d;
+      p_data_q  <= p_data_d;
+      p_win_q   <= p_win_d;
+      p_phase_q <= p_phase_d;
+      p_rcon_q  <= p_rcon_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : stage2_regs
+    if (!rst_ni) begin
+      s_vld_q   <= 1'b0;
+      s_dec_q   <= 1'b0;
+      s_cnt_q   <= 4'd0;
+      s_tag_q   <= '0;
+      s_data_q  <= '0;
+      s_win_q   <= '0;
+      s_phase_q <= 3'd0;
+      s_rcon_q  <= 8'h00;
+    end else begin
+      s_vld_q   <= s_vld_d;
+      s_dec_q   <= s_dec_d;
+      s_cnt_q   <= s_cnt_d;
+      s_tag_q   <= s_tag_d;
+      s_data_q  <= s_data_d;
+      s_win_q   <= s_win_d;
+      s_phase_q <= s_phase_d;
+      s_rcon_q  <= s_rcon_d;
+    end
+  end
+
+endmodule
+
+`default_nettype wire
