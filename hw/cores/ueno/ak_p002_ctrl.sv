@@ -125,6 +125,8 @@ module ak_p002_ctrl #(
   logic [2:0]          rk_phase_q, rk_phase_d;
   logic [7:0]          rk_rcon_q, rk_rcon_d;
   logic [3:0]          cnt_q, cnt_d;            // rounds done (block) / steps (setup)
+  logic                done_q, done_d;          // busy_q && cnt_q == Nr, registered
+  logic                fin_q, fin_d;            // busy_q && cnt_q == Nr-1, registered
   logic                busy_q, busy_d;
   logic                dec_q, dec_d;
   logic [TagWidth-1:0] tag_q, tag_d;
@@ -144,7 +146,9 @@ module ak_p002_ctrl #(
   // Handshakes and control
   // ------------------------------------------------------------------------------
   assign nr         = 4'd10 + {1'b0, klen_q, 1'b0};  // 10 / 12 / 14
-  assign done       = busy_q && (cnt_q == nr);
+  // done and final come from registers (set one cycle ahead from cnt_d), so the
+  // comparisons with Nr are not in front of the key step and the datapath selects
+  assign done       = done_q;
   assign start_sel  = (key_st_q == StReady) && (!busy_q || done);
   assign key_legal  = (key_len_i != 2'd3);
   assign setup_step = (key_st_q == StSetup);
@@ -163,7 +167,7 @@ module ak_p002_ctrl #(
   assign load_o  = in_fire || (busy_q && !done);
   assign dec_o     = start_sel ? in_decrypt_i : dec_q;
   assign blk_dec_o = dec_q;
-  assign final_o = !start_sel && (cnt_q == nr - 4'd1);
+  assign final_o = fin_q;  // never while start_sel (a block in round Nr is not done)
 
   always_comb begin : key_mask
     unique case (key_len_i)
@@ -209,6 +213,11 @@ module ak_p002_ctrl #(
     else if (in_fire)           cnt_d = CntStart;
     else if (busy_q && !done)   cnt_d = cnt_q + 4'd1;
     else if (out_fire)          cnt_d = 4'd0;
+  end
+
+  always_comb begin : round_flags
+    done_d = busy_d && (cnt_d == nr);
+    fin_d  = busy_d && (cnt_d == nr - 4'd1);
   end
 
   always_comb begin : block_state
@@ -307,11 +316,15 @@ module ak_p002_ctrl #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : control_regs
     if (!rst_ni) begin
       cnt_q  <= 4'd0;
+      done_q <= 1'b0;
+      fin_q  <= 1'b0;
       busy_q <= 1'b0;
       dec_q  <= 1'b0;
       tag_q  <= '0;
     end else begin
       cnt_q  <= cnt_d;
+      done_q <= done_d;
+      fin_q  <= fin_d;
       busy_q <= busy_d;
       dec_q  <= dec_d;
       tag_q  <= tag_d;
