@@ -1,0 +1,220 @@
+// ak_mode_engine: the aeskit mode engine -- ECB, CBC, CTR, CFB-128, OFB and CCM
+// (NIST SP 800-38A/38C), encryption and decryption, for Streams independent message
+// streams, on top of ANY core of the registry, which it drives through the core
+// contract ports (core_*; docs/core-contract.md). See docs/modes.md.
+//
+// Structure. One ak_mode_stream per stream; each has two request lanes (0: the
+// mode's cipher calls, CCM's CTR flow; 1: CCM's CBC-MAC flow) with at most one
+// block each in the core. A round-robin arbiter puts the requests of all lanes on
+// the core's input; the core tag is the lane's number 2*stream + lane, so results
+// go back to their lane in any interleaving. Every lane reserves room for its result
+// before it sends a block, so the engine always takes results (core_out_ready_o is
+// high): a stream whose user stalls never blocks the other stream.
+// So on a core holding two blocks (pipe2) the two CCM flows of one stream, or two
+// streams, keep the pipeline full; on a one-block core (round) they alternate.
+// A request offered to the core and not yet taken stays granted (and unchanged)
+// until the core takes it; core_in_valid_o never depends on core_in_ready_i.
+//
+// Key. key_* is passed to the core's key port while every stream is idle (between
+// messages); all streams share the key. The core's key setup then delays the
+// streams' first blocks (the core holds in_ready low).
+//
+// Per-stream ports are packed arrays indexed by stream: stream s uses
+// cmd_iv_i[s], in_data_i[s], ... (bits [128*s +: 128] of the flat vector).
+// Protocol of a stream: ak_mode_stream and docs/modes.md.
+//
+// Timing: see ak_mode_stream (results are used in the cycle they leave the core:
+// a chained flow costs exactly the core's latency per block). Byte order: FIPS-197,
+// byte 0 in [127:120] of every 128-bit port.
+//
+// Parameters:
+//   Streams       number of independent streams (>= 1, checked at elaboration).
+//   CoreTagWidth  width of the core's tag ports (derived; >= log2(2*Streams)).
+
+`default_nettype none
+
+module ak_mode_engine #(
+  parameter int Streams      = 2,
+  parameter int CoreTagWidth = (Streams > 1) ? $clog2(2 * Streams) : 1
+) (
+  input  logic                            clk_i,
+  input  logic                            rst_ni,
+  // key (shared by all streams)
+  input  logic                            key_valid_i,
+  output logic                            key_ready_o,
+  input  logic [255:0]                    key_i,
+  input  logic [1:0]                      key_len_i,
+  // per stream: command
+  input  logic [Streams-1:0]              cmd_valid_i,
+  output logic [Streams-1:0]              cmd_ready_o,
+  input  logic [Streams-1:0][2:0]         cmd_mode_i,
+  input  logic [Streams-1:0]              cmd_decrypt_i,
+  input  logic [Streams-1:0][127:0]       cmd_iv_i,
+  input  logic [Streams-1:0][3:0]         cmd_nonce_len_i,
+  input  logic [Streams-1:0][4:0]         cmd_tag_len_i,
+  input  logic [Streams-1:0][31:0]        cmd_aad_len_i,
+  input  logic [Streams-1:0][31:0]        cmd_msg_len_i,
+  // per stream: data in
+  input  logic [Streams-1:0]              in_valid_i,
+  output logic [Streams-1:0]              in_ready_o,
+  input  logic [Streams-1:0][127:0]       in_data_i,
+  // per stream: data out
+  output logic [Streams-1:0]              out_valid_o,
+  input  logic [Streams-1:0]              out_ready_i,
+  output logic [Streams-1:0][127:0]       out_data_o,
+  output logic [Streams-1:0]              out_tag_o,
+  // per stream: status
+  output logic [Streams-1:0]              sts_valid_o,
+  input  logic [Streams-1:0]              sts_ready_i,
+  output logic [Streams-1:0]              sts_pass_o,
+  output logic [Streams-1:0]              sts_error_o,
+  // the core (core contract, master side)
+  output logic                            core_key_valid_o,
+  input  logic                            core_key_ready_i,
+  output logic [255:0]                    core_key_o,
+  output logic [1:0]                      core_key_len_o,
+  output logic                            core_in_valid_o,
+  input  logic                            core_in_ready_i,
+  output logic [127:0]                    core_in_data_o,
+  output logic                            core_in_decrypt_o,
+  output logic [CoreTagWidth-1:0]         core_in_tag_o,
+  input  logic                            core_out_valid_i,
+  output logic                            core_out_ready_o,
+  input  logic [127:0]                    core_out_data_i,
+  input  logic [CoreTagWidth-1:0]         core_out_tag_i
+);
+
+  localparam int Lanes = 2 * Streams;
+
+  if (Streams < 1) begin : g_bad_streams
+    $fatal(1, "ak_mode_engine: Streams must be >= 1, got %0d", Streams);
+  end
+  if ((1 << CoreTagWidth) < Lanes) begin : g_bad_tag_width
+    $fatal(1, "ak_mode_engine: CoreTagWidth %0d cannot number %0d lanes", CoreTagWidth, Lanes);
+  end
+
+  logic [Lanes-1:0]        req_valid, req_ready, rsp_valid, req_dec;
+  logic [Lanes-1:0][127:0] req_data;
+  logic [Streams-1:0]      idle;
+
+  // ------------------------------------------------------------------------------
+  // Streams
+  // ------------------------------------------------------------------------------
+  for (genvar s = 0; s < Streams; s++) begin : g_stream
+    ak_mode_stream u_stream (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .cmd_valid_i    (cmd_valid_i[s]),
+      .cmd_ready_o    (cmd_ready_o[s]),
+      .cmd_mode_i     (cmd_mode_i[s]),
+      .cmd_decrypt_i  (cmd_decrypt_i[s]),
+      .cmd_iv_i       (cmd_iv_i[s]),
+      .cmd_nonce_len_i(cmd_nonce_len_i[s]),
+      .cmd_tag_len_i  (cmd_tag_len_i[s]),
+      .cmd_aad_len_i  (cmd_aad_len_i[s]),
+      .cmd_msg_len_i  (cmd_msg_len_i[s]),
+      .in_valid_i     (in_valid_i[s]),
+      .in_ready_o     (in_ready_o[s]),
+      .in_data_i      (in_data_i[s]),
+      .out_valid_o    (out_valid_o[s]),
+      .out_ready_i    (out_ready_i[s]),
+      .out_data_o     (out_data_o[s]),
+      .out_tag_o      (out_tag_o[s]),
+      .sts_valid_o    (sts_valid_o[s]),
+      .sts_ready_i    (sts_ready_i[s]),
+      .sts_pass_o     (sts_pass_o[s]),
+      .sts_error_o    (sts_error_o[s]),
+      .req_valid_o    (req_valid[2*s +: 2]),
+      .req_ready_i    (req_ready[2*s +: 2]),
+      .req0_data_o    (req_data[2*s]),
+      .req0_decrypt_o (req_dec[2*s]),
+      .req1_data_o    (req_data[2*s+1]),
+      .rsp_valid_i    (rsp_valid[2*s +: 2]),
+      .rsp_data_i     (core_out_data_i),
+      .idle_o         (idle[s])
+    );
+    assign req_dec[2*s+1] = 1'b0;  // CBC-MAC: always the forward cipher
+  end
+
+  // ------------------------------------------------------------------------------
+  // Key: only between messages
+  // ------------------------------------------------------------------------------
+  logic all_idle;
+  assign all_idle         = &idle;
+  assign core_key_valid_o = key_valid_i && all_idle;
+  assign key_ready_o      = core_key_ready_i && all_idle;
+  assign core_key_o       = key_i;
+  assign core_key_len_o   = key_len_i;
+
+  // ------------------------------------------------------------------------------
+  // Arbiter: round robin over the lanes; an offered request stays granted until taken
+  // ------------------------------------------------------------------------------
+  logic [CoreTagWidth-1:0] rr_q, rr_d;       // lane with the highest priority
+  logic [CoreTagWidth-1:0] grant_q, grant_d; // lane offered last cycle
+  logic                    lock_q, lock_d;   // ... and not taken
+  logic [CoreTagWidth-1:0] grant;
+  logic                    any;
+
+  always_comb begin : arbiter
+    grant = rr_q;
+    any   = 1'b0;
+    if (lock_q) begin
+      grant = grant_q;
+      any   = 1'b1;
+    end else begin
+      for (int k = Lanes - 1; k >= 0; k--) begin
+        // lane (rr + k) mod Lanes; the loop runs down so the nearest valid lane wins
+        if (req_valid[(int'(rr_q) + k) % Lanes]) begin
+          grant = CoreTagWidth'((int'(rr_q) + k) % Lanes);
+          any   = 1'b1;
+        end
+      end
+    end
+  end
+
+  assign core_in_valid_o   = any;
+  assign core_in_data_o    = req_data[grant];
+  assign core_in_decrypt_o = req_dec[grant];
+  assign core_in_tag_o     = grant;
+
+  always_comb begin : grant_ready
+    req_ready = '0;
+    req_ready[grant] = any && core_in_ready_i;
+  end
+
+  always_comb begin : arbiter_next
+    rr_d    = rr_q;
+    grant_d = grant_q;
+    lock_d  = 1'b0;
+    if (any && core_in_ready_i) begin
+      rr_d = (int'(grant) == Lanes - 1) ? '0 : grant + 1'b1;
+    end else if (any) begin
+      grant_d = grant;
+      lock_d  = 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : arbiter_regs
+    if (!rst_ni) begin
+      rr_q    <= '0;
+      grant_q <= '0;
+      lock_q  <= 1'b0;
+    end else begin
+      rr_q    <= rr_d;
+      grant_q <= grant_d;
+      lock_q  <= lock_d;
+    end
+  end
+
+  // ------------------------------------------------------------------------------
+  // Results back to their lane; lanes always have room for them
+  // ------------------------------------------------------------------------------
+  assign core_out_ready_o = 1'b1;
+  always_comb begin : results
+    rsp_valid = '0;
+    rsp_valid[core_out_tag_i] = core_out_valid_i;
+  end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,637 @@
+// ak_mode_stream: one stream (one message at a time) of the aeskit mode engine:
+// ECB, CBC, CTR, CFB-128, OFB and CCM (NIST SP 800-38C), encryption and decryption,
+// over any core of the core contract (docs/core-contract.md), reached through two
+// request lanes that ak_mode_engine arbitrates onto the core:
+//   lane 0, the data lane: the block cipher call of the mode (CCM: the CTR flow,
+//           including S0 = E(Ctr0) first),
+//   lane 1, the MAC lane (CCM only): the CBC-MAC flow, Y_i = E(Y_{i-1} ^ B_i).
+// Each lane has at most one block in the core, so the two CCM flows run interleaved
+// on a core holding two blocks and alternate on a one-block core.
+// The user interface is documented in docs/modes.md; in short:
+//
+//   command  cmd_valid_i/cmd_ready_o: mode (0 ECB, 1 CBC, 2 CTR, 3 CFB-128, 4 OFB,
+//            5 CCM), decrypt, iv (IV; CTR: the initial counter block; CCM: the nonce,
+//            left-aligned, byte N0 in [127:120]), nonce_len (CCM, 7..13), tag_len
+//            (CCM, 4..16 even), aad_len and msg_len in bytes (aad_len CCM only).
+//   input    in_valid_i/in_ready_o/in_data_i: ceil(aad_len/16) AAD beats, then
+//            ceil(msg_len/16) payload beats, then (CCM decryption) one beat with the
+//            received tag; each part starts in a fresh beat, a short last beat holds
+//            its bytes in the high end (byte 0 in [127:120]); the rest is ignored.
+//   output   out_valid_o/out_ready_i/out_data_o/out_tag_o: one beat per payload
+//            beat (short last beat: unused low bytes zero), then (CCM encryption) one
+//            beat with the tag (out_tag_o high, unused low bytes zero).
+//   status   sts_valid_o/sts_ready_i/sts_pass_o/sts_error_o: one per command, after
+//            its last output beat: sts_error_o for an illegal command (its beats are
+//            still consumed and dropped, nothing is output), sts_pass_o = 1 unless a
+//            CCM tag compare failed (decryption) or the command was illegal.
+// CCM decryption streams the plaintext out before the verdict; a consumer must hold
+// it until sts_pass_o (the drivers never hand out plaintext of a failed message).
+//
+// Timing: the response of a lane is used in the cycle it leaves the core (chain
+// values, counters and the next request are computed combinationally from it), so a
+// chained flow issues its next block at the edge its previous result leaves: one
+// chained stream takes exactly the core's latency per block (2*Nr on pipe2, Nr on
+// round), CCM two blocks (one per lane) per 16 payload bytes. Every register is
+// reset by rst_ni. Byte order: FIPS-197 everywhere, byte 0 in [127:120].
+//
+// Parameters: none.
+
+`default_nettype none
+
+module ak_mode_stream (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  // command
+  input  logic         cmd_valid_i,
+  output logic         cmd_ready_o,
+  input  logic [2:0]   cmd_mode_i,
+  input  logic         cmd_decrypt_i,
+  input  logic [127:0] cmd_iv_i,
+  input  logic [3:0]   cmd_nonce_len_i,
+  input  logic [4:0]   cmd_tag_len_i,
+  input  logic [31:0]  cmd_aad_len_i,
+  input  logic [31:0]  cmd_msg_len_i,
+  // data in
+  input  logic         in_valid_i,
+  output logic         in_ready_o,
+  input  logic [127:0] in_data_i,
+  // data out
+  output logic         out_valid_o,
+  input  logic         out_ready_i,
+  output logic [127:0] out_data_o,
+  output logic         out_tag_o,
+  // status
+  output logic         sts_valid_o,
+  input  logic         sts_ready_i,
+  output logic         sts_pass_o,
+  output logic         sts_error_o,
+  // lanes to the core (0 data / CTR, 1 CBC-MAC)
+  output logic [1:0]   req_valid_o,
+  input  logic [1:0]   req_ready_i,
+  output logic [127:0] req0_data_o,
+  output logic         req0_decrypt_o,
+  output logic [127:0] req1_data_o,
+  input  logic [1:0]   rsp_valid_i,
+  input  logic [127:0] rsp_data_i,
+  output logic         idle_o
+);
+
+  localparam logic [2:0] ModeEcb = 3'd0;
+  localparam logic [2:0] ModeCbc = 3'd1;
+  localparam logic [2:0] ModeCtr = 3'd2;
+  localparam logic [2:0] ModeCfb = 3'd3;
+  localparam logic [2:0] ModeOfb = 3'd4;
+  localparam logic [2:0] ModeCcm = 3'd5;
+
+  typedef enum logic [1:0] {
+    StIdle,  // waiting for a command
+    StRun,   // taking beats, running the flows
+    StSts    // all beats out: present the status
+  } st_e;
+
+  // keep the first n bytes (1..16) of a block, clear the others
+  function automatic logic [127:0] keep_bytes(input logic [127:0] d, input logic [4:0] n);
+    logic [127:0] m;
+    m = '1;
+    for (int i = 0; i < 16; i++) begin
+      if (i >= int'(n)) m[127-8*i -: 8] = 8'h00;
+    end
+    return d & m;
+  endfunction
+
+  // bytes of the next beat of a part with `left` bytes to go: min(16, left)
+  function automatic logic [4:0] beat_bytes(input logic [31:0] left);
+    return (left >= 32'd16) ? 5'd16 : left[4:0];
+  endfunction
+
+  // ------------------------------------------------------------------------------
+  // Declarations
+  // ------------------------------------------------------------------------------
+  st_e          st_q, st_d;
+  logic [2:0]   mode_q, mode_d;
+  logic         dec_q, dec_d;
+  logic         err_q, err_d;
+  logic         pass_q, pass_d;
+  logic [4:0]   tlen_q, tlen_d;
+  logic         p6_q, p6_d;            // CCM AAD length prefix is 6 bytes (else 2)
+  logic [31:0]  aad_left_q, aad_left_d;  // AAD bytes still to come in
+  logic [31:0]  msg_left_q, msg_left_d;  // payload bytes still to come in
+  logic         rtag_need_q, rtag_need_d;  // CCM decryption: tag beat still to come
+  logic [127:0] rtag_q, rtag_d;
+  logic [31:0]  pay_left_q, pay_left_d;  // payload beats whose result is not yet out
+  logic         flush_q, flush_d;      // CCM: the last formatted AAD block is pending
+  logic [47:0]  carry_q, carry_d;      // CCM: AAD bytes carried into the next block
+
+  // data lane
+  logic         nxt_v_q, nxt_v_d;      // next beat, waiting for its request
+  logic [127:0] nxt_q, nxt_d;
+  logic [4:0]   nxt_n_q, nxt_n_d;
+  logic [127:0] cur_q, cur_d;          // beat whose block is in the core
+  logic [4:0]   cur_n_q, cur_n_d;
+  logic [127:0] chain_q, chain_d;      // IV / chaining value / counter block
+  logic         d_busy_q, d_busy_d;    // a data-lane block is in the core
+  logic         s0_need_q, s0_need_d;  // CCM: E(Ctr0) not yet requested
+  logic         s0_fly_q, s0_fly_d;    // ... it is the block in the core
+  logic [127:0] s0_q, s0_d;
+
+  // MAC lane
+  logic [127:0] y_q, y_d;
+  logic         m_busy_q, m_busy_d;
+  logic [31:0]  mac_left_q, mac_left_d;  // MAC blocks whose result is not yet back
+  logic [127:0] mb0_q, mb0_d, mb1_q, mb1_d;  // MAC input FIFO (mb0 the head)
+  logic [1:0]   mb_cnt_q, mb_cnt_d;
+
+  // output FIFO (of0 the head)
+  logic [127:0] of0_q, of0_d, of1_q, of1_d;
+  logic         oft0_q, oft0_d, oft1_q, oft1_d;
+  logic [1:0]   of_cnt_q, of_cnt_d;
+
+  logic         cmd_fire, in_fire, out_fire, sts_fire;
+  logic         is_ccm, chained_ok;
+  logic         in_aad, in_pay, in_tag;  // kind of the next input beat
+  logic [4:0]   in_n;
+  logic [127:0] in_masked;
+  logic         d_rsp, m_rsp, d_fire, m_fire;
+  logic         d_rsp_pay;             // a payload result leaves the core now
+  logic [127:0] chain_rsp, chain_now, d_out;
+  logic [127:0] fmt_block;             // CCM: formatted AAD block of this beat
+  logic         mb_push;
+  logic [127:0] mb_push_data;
+  logic         of_push;
+  logic [127:0] of_push_data;
+  logic         of_push_tag;
+  logic [127:0] tag_calc;
+  logic         ccm_done;
+
+  // command checks and CCM blocks
+  logic [3:0]   c_q;                   // q = 15 - nonce_len
+  logic [127:0] c_qmask;               // ones in the last q bytes
+  logic         c_err;
+  logic [7:0]   c_flags0;
+  logic [127:0] c_b0, c_ctr0;
+  logic         c_p6;
+  logic [31:0]  c_aad_blocks, c_pay_blocks;
+
+  // ------------------------------------------------------------------------------
+  // Command: checks, CCM B0 and Ctr0 (SP 800-38C A.2, A.3)
+  // ------------------------------------------------------------------------------
+  assign c_q = 4'd15 - cmd_nonce_len_i;
+  always_comb begin : cmd_check
+    c_qmask = '0;
+    for (int i = 0; i < 16; i++) begin
+      if (i >= 16 - int'(c_q)) c_qmask[127-8*i -: 8] = 8'hff;
+    end
+    c_err = 1'b0;
+    unique case (cmd_mode_i)
+      ModeEcb, ModeCbc: c_err = (cmd_msg_len_i[3:0] != 4'd0);
+      ModeCtr, ModeCfb, ModeOfb: c_err = 1'b0;
+      ModeCcm: begin
+        c_err = (cmd_nonce_len_i < 4'd7) || (cmd_nonce_len_i > 4'd13) ||
+                (cmd_tag_len_i < 5'd4) || (cmd_tag_len_i > 5'd16) || cmd_tag_len_i[0] ||
+                ((c_q == 4'd2) && (cmd_msg_len_i[31:16] != 16'h0)) ||
+                ((c_q == 4'd3) && (cmd_msg_len_i[31:24] != 8'h0));
+      end
+      default: c_err = 1'b1;
+    endcase
+  end
+  assign c_p6     = (cmd_aad_len_i >= 32'hff00);
+  assign c_flags0 = {1'b0, (cmd_aad_len_i != 32'd0), cmd_tag_len_i[3:1] - 3'd1, c_q[2:0] - 3'd1};
+  assign c_b0     = ({c_flags0, cmd_iv_i[127:8]} & ~c_qmask) | {96'h0, cmd_msg_len_i};
+  assign c_ctr0   = {5'd0, c_q[2:0] - 3'd1, cmd_iv_i[127:8]} & ~c_qmask;
+  // formatted AAD blocks: ceil((prefix + aad_len) / 16) = aad_len / 16 plus 1, or 2
+  // when (aad_len mod 16) + prefix exceeds 16; none without AAD
+  assign c_aad_blocks = (cmd_aad_len_i == 32'd0) ? 32'd0 :
+                        {4'd0, cmd_aad_len_i[31:4]} +
+                        ((({1'b0, cmd_aad_len_i[3:0]} + (c_p6 ? 5'd6 : 5'd2)) > 5'd16) ?
+                         32'd2 : 32'd1);
+  assign c_pay_blocks = {4'd0, cmd_msg_len_i[31:4]} + {31'd0, cmd_msg_len_i[3:0] != 4'd0};
+
+  // ------------------------------------------------------------------------------
+  // Handshakes
+  // ------------------------------------------------------------------------------
+  assign is_ccm      = (mode_q == ModeCcm);
+  assign cmd_ready_o = (st_q == StIdle);
+  assign cmd_fire    = cmd_valid_i && cmd_ready_o;
+  assign idle_o      = (st_q == StIdle);
+
+  assign in_aad = (aad_left_q != 32'd0);
+  assign in_pay = !in_aad && (msg_left_q != 32'd0);
+  assign in_tag = !in_aad && !in_pay && rtag_need_q;
+  assign in_n   = in_aad ? beat_bytes(aad_left_q) : in_tag ? tlen_q : beat_bytes(msg_left_q);
+  assign in_masked = keep_bytes(in_data_i, in_n);
+
+  always_comb begin : input_ready
+    in_ready_o = 1'b0;
+    if (st_q == StRun) begin
+      if (err_q)       in_ready_o = in_aad || in_pay || in_tag;  // drop the beats
+      else if (in_aad) in_ready_o = (mb_cnt_q != 2'd2);
+      else if (in_pay) in_ready_o = !nxt_v_q && !flush_q &&
+                                    (!(is_ccm && !dec_q) || (mb_cnt_q != 2'd2));
+      else if (in_tag) in_ready_o = 1'b1;
+    end
+  end
+  assign in_fire = in_valid_i && in_ready_o;
+
+  assign out_valid_o = (of_cnt_q != 2'd0);
+  assign out_data_o  = of0_q;
+  assign out_tag_o   = oft0_q;
+  assign out_fire    = out_valid_o && out_ready_i;
+
+  // the status waits for the last output beat of its message to leave
+  assign sts_valid_o = (st_q == StSts) && (of_cnt_q == 2'd0);
+  assign sts_pass_o  = pass_q;
+  assign sts_error_o = err_q;
+  assign sts_fire    = sts_valid_o && sts_ready_i;
+
+  // ------------------------------------------------------------------------------
+  // Data lane
+  // ------------------------------------------------------------------------------
+  assign d_rsp     = rsp_valid_i[0];
+  assign m_rsp     = rsp_valid_i[1];
+  assign d_rsp_pay = d_rsp && !s0_fly_q;
+
+  // result and next chaining value of the block leaving the core now
+  always_comb begin : data_result
+    d_out     = keep_bytes(rsp_data_i ^ cur_q, cur_n_q);
+    chain_rsp = chain_q + 128'd1;  // CTR, CCM (and S0)
+    unique case (mode_q)
+      ModeEcb: begin
+        d_out     = rsp_data_i;
+        chain_rsp = chain_q;
+      end
+      ModeCbc: begin
+        d_out     = dec_q ? (rsp_data_i ^ chain_q) : rsp_data_i;
+        chain_rsp = dec_q ? cur_q : rsp_data_i;
+      end
+      ModeCfb: chain_rsp = dec_q ? cur_q : (rsp_data_i ^ cur_q);
+      ModeOfb: chain_rsp = rsp_data_i;
+      default: ;  // ModeCtr, ModeCcm
+    endcase
+  end
+  assign chain_now = d_rsp ? chain_rsp : chain_q;
+
+  // a new data-lane block: S0 first (CCM), then one per payload beat; room for its
+  // result in the output FIFO (and, CCM decryption, for its plaintext in the MAC FIFO)
+  always_comb begin : data_request
+    req_valid_o[0] = 1'b0;
+    if (st_q == StRun && !err_q && (!d_busy_q || d_rsp)) begin
+      if (s0_need_q) begin
+        req_valid_o[0] = 1'b1;
+      end else if (nxt_v_q) begin
+        req_valid_o[0] = ({1'b0, of_cnt_q} + {2'b0, d_busy_q} < 3'd2) &&
+                         (!(is_ccm && dec_q) || ({1'b0, mb_cnt_q} + {2'b0, d_busy_q} < 3'd2));
+      end
+    end
+  end
+
+  always_comb begin : data_request_data
+    req0_decrypt_o = 1'b0;
+    unique case (mode_q)
+      ModeEcb: begin
+        req0_data_o    = nxt_q;
+        req0_decrypt_o = dec_q;
+      end
+      ModeCbc: begin
+        req0_data_o    = dec_q ? nxt_q : (nxt_q ^ chain_now);
+        req0_decrypt_o = dec_q;
+      end
+      default: req0_data_o = chain_now;  // CTR, CFB, OFB, CCM: E(chaining value)
+    endcase
+  end
+  assign d_fire = req_valid_o[0] && req_ready_i[0];
+
+  // ------------------------------------------------------------------------------
+  // MAC lane (CCM)
+  // ------------------------------------------------------------------------------
+  assign req_valid_o[1] = (st_q == StRun) && !err_q && (mb_cnt_q != 2'd0) &&
+                          (!m_busy_q || m_rsp);
+  assign req1_data_o    = (m_rsp ? rsp_data_i : y_q) ^ mb0_q;
+  assign m_fire         = req_valid_o[1] && req_ready_i[1];
+
+  // formatted AAD block of this beat: carry || the first 16-p bytes of the beat
+  assign fmt_block = p6_q ? {carry_q, in_masked[127:48]} : {carry_q[15:0], in_masked[127:16]};
+
+  // at most one MAC block is pushed per cycle (B0, AAD, the AAD flush, then payload)
+  always_comb begin : mac_push
+    mb_push      = 1'b0;
+    mb_push_data = in_masked;
+    if (cmd_fire && !c_err && cmd_mode_i == ModeCcm) begin
+      mb_push      = 1'b1;
+      mb_push_data = c_b0;
+    end else if (st_q == StRun && !err_q && is_ccm) begin
+      if (in_fire && in_aad) begin
+        mb_push      = 1'b1;
+        mb_push_data = fmt_block;
+      end else if (flush_q && !in_aad && mb_cnt_q != 2'd2) begin
+        mb_push      = 1'b1;
+        mb_push_data = p6_q ? {carry_q, 80'h0} : {carry_q[15:0], 112'h0};
+      end else if (in_fire && in_pay && !dec_q) begin
+        mb_push      = 1'b1;
+        mb_push_data = in_masked;
+      end else if (d_rsp_pay && dec_q) begin
+        mb_push      = 1'b1;
+        mb_push_data = d_out;
+      end
+    end
+  end
+
+  always_comb begin : mac_fifo
+    mb0_d    = mb0_q;
+    mb1_d    = mb1_q;
+    mb_cnt_d = mb_cnt_q;
+    if (m_fire) begin
+      mb0_d    = mb1_q;
+      mb_cnt_d = mb_cnt_d - 2'd1;
+    end
+    if (mb_push) begin
+      if (mb_cnt_d == 2'd0) mb0_d = mb_push_data;
+      else                  mb1_d = mb_push_data;
+      mb_cnt_d = mb_cnt_d + 2'd1;
+    end
+  end
+
+  // ------------------------------------------------------------------------------
+  // Output FIFO: payload results, then the CCM tag
+  // ------------------------------------------------------------------------------
+  assign tag_calc = keep_bytes(y_q ^ s0_q, tlen_q);
+  assign ccm_done = is_ccm && (mac_left_q == 32'd0) && !m_busy_q && (pay_left_q == 32'd0) &&
+                    !s0_need_q && !d_busy_q;
+
+  always_comb begin : out_push
+    of_push      = 1'b0;
+    of_push_data = d_out;
+    of_push_tag  = 1'b0;
+    if (st_q == StRun && !err_q) begin
+      if (d_rsp_pay) begin
+        of_push = 1'b1;
+      end else if (chained_ok && ccm_done && !dec_q && of_cnt_q != 2'd2) begin
+        of_push      = 1'b1;
+        of_push_data = tag_calc;
+        of_push_tag  = 1'b1;
+      end
+    end
+  end
+
+  always_comb begin : out_fifo
+    of0_d    = of0_q;
+    of1_d    = of1_q;
+    oft0_d   = oft0_q;
+    oft1_d   = oft1_q;
+    of_cnt_d = of_cnt_q;
+    if (out_fire) begin
+      of0_d    = of1_q;
+      oft0_d   = oft1_q;
+      of_cnt_d = of_cnt_d - 2'd1;
+    end
+    if (of_push) begin
+      if (of_cnt_d == 2'd0) begin
+        of0_d  = of_push_data;
+        oft0_d = of_push_tag;
+      end else begin
+        of1_d  = of_push_data;
+        oft1_d = of_push_tag;
+      end
+      of_cnt_d = of_cnt_d + 2'd1;
+    end
+  end
+
+  // ------------------------------------------------------------------------------
+  // Message state
+  // ------------------------------------------------------------------------------
+  // every beat is in and every result is out (CCM: the tag too, or it was compared)
+  assign chained_ok = (aad_left_q == 32'd0) && (msg_left_q == 32'd0) && !rtag_need_q &&
+                      (err_q || ((pay_left_q == 32'd0) && !d_busy_q && !s0_need_q &&
+                                 (!is_ccm || !flush_q)));
+
+  always_comb begin : message
+    st_d        = st_q;
+    mode_d      = mode_q;
+    dec_d       = dec_q;
+    err_d       = err_q;
+    pass_d      = pass_q;
+    tlen_d      = tlen_q;
+    p6_d        = p6_q;
+    aad_left_d  = aad_left_q;
+    msg_left_d  = msg_left_q;
+    rtag_need_d = rtag_need_q;
+    rtag_d      = rtag_q;
+    pay_left_d  = pay_left_q;
+    flush_d     = flush_q;
+    carry_d     = carry_q;
+    nxt_v_d     = nxt_v_q;
+    nxt_d       = nxt_q;
+    nxt_n_d     = nxt_n_q;
+    cur_d       = cur_q;
+    cur_n_d     = cur_n_q;
+    chain_d     = chain_q;
+    d_busy_d    = d_busy_q;
+    s0_need_d   = s0_need_q;
+    s0_fly_d    = s0_fly_q;
+    s0_d        = s0_q;
+    y_d         = y_q;
+    m_busy_d    = m_busy_q;
+    mac_left_d  = mac_left_q;
+
+    unique case (st_q)
+      StIdle: begin
+        if (cmd_fire) begin
+          st_d        = StRun;
+          mode_d      = cmd_mode_i;
+          dec_d       = cmd_decrypt_i;
+          err_d       = c_err;
+          pass_d      = !c_err;
+          tlen_d      = cmd_tag_len_i;
+          p6_d        = c_p6;
+          aad_left_d  = (cmd_mode_i == ModeCcm) ? cmd_aad_len_i : 32'd0;
+          msg_left_d  = cmd_msg_len_i;
+          rtag_need_d = (cmd_mode_i == ModeCcm) && cmd_decrypt_i;
+          pay_left_d  = c_pay_blocks;
+          flush_d     = 1'b0;
+          carry_d     = c_p6 ? {16'hfffe, cmd_aad_len_i} : {32'h0, cmd_aad_len_i[15:0]};
+          nxt_v_d     = 1'b0;
+          chain_d     = (cmd_mode_i == ModeCcm) ? c_ctr0 : cmd_iv_i;
+          d_busy_d    = 1'b0;
+          s0_need_d   = (cmd_mode_i == ModeCcm) && !c_err;
+          s0_fly_d    = 1'b0;
+          s0_d        = '0;
+          y_d         = '0;
+          m_busy_d    = 1'b0;
+          mac_left_d  = 32'd1 + c_aad_blocks + c_pay_blocks;
+        end
+      end
+
+      StRun: begin
+        // input beats
+        if (in_fire) begin
+          if (in_aad) begin
+            aad_left_d = aad_left_q - {27'd0, in_n};
+            carry_d    = p6_q ? in_masked[47:0] : {32'h0, in_masked[15:0]};
+            // the last AAD beat: one more block if prefix + its bytes exceed 16
+            if (aad_left_q <= 32'd16)
+              flush_d = ({1'b0, in_n} + (p6_q ? 6'd6 : 6'd2)) > 6'd16;
+          end else if (in_pay) begin
+            msg_left_d = msg_left_q - {27'd0, in_n};
+            nxt_v_d    = !err_q;
+            nxt_d      = in_masked;
+            nxt_n_d    = in_n;
+          end else begin
+            rtag_need_d = 1'b0;
+            rtag_d      = in_masked;
+          end
+        end
+        if (mb_push && flush_q && !in_aad) flush_d = 1'b0;
+
+        // data lane
+        if (d_rsp) begin
+          chain_d  = chain_rsp;
+          d_busy_d = 1'b0;
+          if (s0_fly_q) begin
+            s0_d     = rsp_data_i;
+            s0_fly_d = 1'b0;
+          end else begin
+            pay_left_d = pay_left_q - 32'd1;
+          end
+        end
+        if (d_fire) begin
+          d_busy_d = 1'b1;
+          if (s0_need_q) begin
+            s0_need_d = 1'b0;
+            s0_fly_d  = 1'b1;
+          end else begin
+            cur_d   = nxt_q;
+            cur_n_d = nxt_n_q;
+            nxt_v_d = 1'b0;
+          end
+        end
+
+        // MAC lane
+        if (m_rsp) begin
+          y_d        = rsp_data_i;
+          m_busy_d   = 1'b0;
+          mac_left_d = mac_left_q - 32'd1;
+        end
+        if (m_fire) m_busy_d = 1'b1;
+
+        // end of the message
+        if (chained_ok) begin
+          if (err_q || !is_ccm) begin
+            st_d = StSts;
+          end else if (ccm_done) begin
+            if (dec_q) begin
+              pass_d = (tag_calc == rtag_q);
+              st_d   = StSts;
+            end else if (of_push) begin
+              st_d = StSts;  // the tag goes into the output FIFO now
+            end
+          end
+        end
+      end
+
+      StSts: begin
+        if (sts_fire) st_d = StIdle;
+      end
+
+      default: st_d = StIdle;
+    endcase
+  end
+
+  // ------------------------------------------------------------------------------
+  // Registers
+  // ------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin : ctrl_regs
+    if (!rst_ni) begin
+      st_q        <= StIdle;
+      mode_q      <= ModeEcb;
+      dec_q       <= 1'b0;
+      err_q       <= 1'b0;
+      pass_q      <= 1'b0;
+      tlen_q      <= 5'd0;
+      p6_q        <= 1'b0;
+      aad_left_q  <= 32'd0;
+      msg_left_q  <= 32'd0;
+      rtag_need_q <= 1'b0;
+      rtag_q      <= '0;
+      pay_left_q  <= 32'd0;
+      flush_q     <= 1'b0;
+      carry_q     <= 48'd0;
+    end else begin
+      st_q        <= st_d;
+      mode_q      <= mode_d;
+      dec_q       <= dec_d;
+      err_q       <= err_d;
+      pass_q      <= pass_d;
+      tlen_q      <= tlen_d;
+      p6_q        <= p6_d;
+      aad_left_q  <= aad_left_d;
+      msg_left_q  <= msg_left_d;
+      rtag_need_q <= rtag_need_d;
+      rtag_q      <= rtag_d;
+      pay_left_q  <= pay_left_d;
+      flush_q     <= flush_d;
+      carry_q     <= carry_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : data_lane_regs
+    if (!rst_ni) begin
+      nxt_v_q   <= 1'b0;
+      nxt_q     <= '0;
+      nxt_n_q   <= 5'd0;
+      cur_q     <= '0;
+      cur_n_q   <= 5'd0;
+      chain_q   <= '0;
+      d_busy_q  <= 1'b0;
+      s0_need_q <= 1'b0;
+      s0_fly_q  <= 1'b0;
+      s0_q      <= '0;
+    end else begin
+      nxt_v_q   <= nxt_v_d;
+      nxt_q     <= nxt_d;
+      nxt_n_q   <= nxt_n_d;
+      cur_q     <= cur_d;
+      cur_n_q   <= cur_n_d;
+      chain_q   <= chain_d;
+      d_busy_q  <= d_busy_d;
+      s0_need_q <= s0_need_d;
+      s0_fly_q  <= s0_fly_d;
+      s0_q      <= s0_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : mac_lane_regs
+    if (!rst_ni) begin
+      y_q        <= '0;
+      m_busy_q   <= 1'b0;
+      mac_left_q <= 32'd0;
+      mb0_q      <= '0;
+      mb1_q      <= '0;
+      mb_cnt_q   <= 2'd0;
+    end else begin
+      y_q        <= y_d;
+      m_busy_q   <= m_busy_d;
+      mac_left_q <= mac_left_d;
+      mb0_q      <= mb0_d;
+      mb1_q      <= mb1_d;
+      mb_cnt_q   <= mb_cnt_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : out_fifo_regs
+    if (!rst_ni) begin
+      of0_q    <= '0;
+      of1_q    <= '0;
+      oft0_q   <= 1'b0;
+      oft1_q   <= 1'b0;
+      of_cnt_q <= 2'd0;
+    end else begin
+      of0_q    <= of0_d;
+      of1_q    <= of1_d;
+      oft0_q   <= oft0_d;
+      oft1_q   <= oft1_d;
+      of_cnt_q <= of_cnt_d;
+    end
+  end
+
+endmodule
+
+`default_nettype wire
