@@ -140,6 +140,10 @@ class Harness {
     Msg* act[2] = {nullptr, nullptr};
     size_t beat[2] = {0, 0};
     bool offering[2] = {false, false};
+    // an output beat or status offered and not taken must stay, unchanged
+    bool out_held[2] = {false, false}, sts_held[2] = {false, false};
+    Blk held[2];
+    int held_tag[2] = {0, 0}, held_sts[2] = {0, 0};
     uint64_t start = cycle_, last_progress = cycle_;
     size_t done = 0;
     while (done < msgs.size()) {
@@ -173,6 +177,22 @@ class Harness {
         bool in_fire = offering[s] && get_field(top_->in_ready_o, s, 1);
         bool out_fire = get_field(top_->out_valid_o, s, 1) && get_field(top_->out_ready_i, s, 1);
         bool sts_fire = get_field(top_->sts_valid_o, s, 1) && get_field(top_->sts_ready_i, s, 1);
+        bool out_v = get_field(top_->out_valid_o, s, 1), sts_v = get_field(top_->sts_valid_o, s, 1);
+        Blk now;
+        for (int i = 0; i < 4; ++i) now.w[i] = top_->out_data_o[4 * s + i];
+        int now_tag = static_cast<int>(get_field(top_->out_tag_o, s, 1));
+        int now_sts = static_cast<int>(get_field(top_->sts_pass_o, s, 1) |
+                                       (get_field(top_->sts_error_o, s, 1) << 1));
+        if (out_held[s] && (!out_v || std::memcmp(&now, &held[s], sizeof now) ||
+                            now_tag != held_tag[s]))
+          fail("out beat changed or dropped under stall on stream " + std::to_string(s));
+        if (sts_held[s] && (!sts_v || now_sts != held_sts[s]))
+          fail("status changed or dropped under stall on stream " + std::to_string(s));
+        out_held[s] = out_v && !out_fire;
+        held[s] = now;
+        held_tag[s] = now_tag;
+        sts_held[s] = sts_v && !sts_fire;
+        held_sts[s] = now_sts;
         if (out_fire) {
           if (!act[s]) fail("output beat with no message on stream " + std::to_string(s));
           Blk b;
