@@ -39,30 +39,50 @@ def cmd_cores(args: argparse.Namespace) -> int:
 
 
 def cmd_crypt(args: argparse.Namespace, decrypt: bool) -> int:
-    from aeskit.filecrypt import CryptInputError, check_args, crypt_bytes, parse_hex, reference_crypt
+    from aeskit.filecrypt import (CryptInputError, TagMismatch, check_args, crypt_bytes,
+                                  parse_hex, reference_crypt)
 
     try:
         core = get_core(args.core)
         key = parse_hex(args.key, "--key")
         iv = parse_hex(args.iv, "--iv") if args.iv is not None else None
+        nonce = parse_hex(args.nonce, "--nonce") if args.nonce is not None else None
+        tag_len = args.tag_len if args.tag_len is not None else (16 if args.mode == "ccm"
+                                                                 else None)
         src, dst = Path(args.input), Path(args.output)
         if not src.is_file():
             raise CryptInputError(f"input file {src} does not exist")
         if dst.exists() and not args.force:
             raise CryptInputError(f"output file {dst} exists; pass --force to overwrite")
+        aad = b""
+        if args.aad_file is not None:
+            if not Path(args.aad_file).is_file():
+                raise CryptInputError(f"AAD file {args.aad_file} does not exist")
+            aad = Path(args.aad_file).read_bytes()
+        if args.tag_len is not None and args.mode != "ccm":
+            raise CryptInputError(f"--tag-len is for CCM, not {args.mode.upper()}")
         data = src.read_bytes()
-        check_args(core, args.mode, key, iv, decrypt, len(data))
+        check_args(core, args.mode, key, iv, decrypt, len(data), nonce=nonce, tag_len=tag_len,
+                   aad_len=len(aad) if args.aad_file is not None else 0)
     except (CryptInputError, UnknownCoreError) as exc:
         print(f"aeskit: error: {exc}", file=sys.stderr)
         return 2
+    extra = {"nonce": nonce, "aad": aad, "tag_len": tag_len}
     t0 = time.monotonic()
-    out = crypt_bytes(core, args.mode, key, iv, data, decrypt, progress=_progress,
-                      stall_pct=args.stall, gap_pct=args.stall)
+    try:
+        out = crypt_bytes(core, args.mode, key, iv, data, decrypt, progress=_progress,
+                          stall_pct=args.stall, gap_pct=args.stall, **extra)
+    except TagMismatch:
+        print(f"aeskit: error: CCM authentication failed: the tag of {src} does not match "
+              f"(wrong key, nonce, associated data or tag length, or the data was "
+              f"modified); nothing written", file=sys.stderr)
+        return 1
     dt = time.monotonic() - t0
     if args.check:
-        ref = reference_crypt(args.mode, key, iv, data, decrypt)
+        ref = reference_crypt(args.mode, key, iv, data, decrypt, **extra)
         if ref != out:
-            bad = next(i for i in range(len(ref)) if ref[i] != out[i])
+            bad = next((i for i in range(min(len(ref), len(out))) if ref[i] != out[i]),
+                       min(len(ref), len(out)))
             print(f"aeskit: CHECK FAILED: RTL output differs from OpenSSL at byte {bad} "
                   f"(block {bad // 16}); nothing written", file=sys.stderr)
             return 1
@@ -70,8 +90,9 @@ def cmd_crypt(args: argparse.Namespace, decrypt: bool) -> int:
     tmp.write_bytes(out)
     tmp.replace(dst)
     verdict = ", matches OpenSSL" if args.check else ""
-    _progress(f"{'decrypted' if decrypt else 'encrypted'} {len(data)} bytes through core "
-              f"{core.name} ({args.mode.upper()}) in {dt:.1f} s{verdict} -> {dst}")
+    _progress(f"{'decrypted' if decrypt else 'encrypted'} {len(data)} bytes through the mode "
+              f"engine on core {core.name} ({args.mode.upper()}) in {dt:.1f} s{verdict} "
+              f"-> {dst}")
     return 0
 
 
@@ -124,12 +145,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_cores)
 
     for name in ("encrypt", "decrypt"):
-        s = sub.add_parser(name, help=f"{name} a file through an RTL core in simulation")
+        s = sub.add_parser(name, help=f"{name} a file through the RTL mode engine on an RTL "
+                                       f"core in simulation")
         s.add_argument("--core", default="round")
-        s.add_argument("--mode", default="ecb", choices=["ecb", "cbc", "ctr"])
+        s.add_argument("--mode", default="ecb",
+                       choices=["ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3", "ctr", "cfb",
+                                "ofb", "ccm"])
         s.add_argument("--key", required=True, help="hex, 32/48/64 digits")
-        s.add_argument("--iv", help="hex, 32 digits (CBC IV or CTR initial counter block)")
-        s.add_argument("--check", action="store_true", help="compare with OpenSSL")
+        s.add_argument("--iv", help="hex, 32 digits (CBC/CFB/OFB IV or CTR initial counter "
+                                    "block)")
+        s.add_argument("--nonce", help="CCM: hex, 7..13 bytes (14..26 digits)")
+        s.add_argument("--aad-file", metavar="F", help="CCM: associated data (default none)")
+        s.add_argument("--tag-len", type=int, metavar="N",
+                       help="CCM: tag bytes, 4..16 even (default 16); encrypt appends the "
+                            "tag to OUT, decrypt expects it at the end of IN")
+        s.add_argument("--check", action="store_true", help="compare with OpenSSL "
+                                                            "(nothing written on a mismatch)")
         s.add_argument("--force", action="store_true", help="overwrite OUT")
         s.add_argument("--stall", type=int, default=0, metavar="PCT",
                        help="random input gaps and output stalls, percent (default 0)")

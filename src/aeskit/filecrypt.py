@@ -1,13 +1,21 @@
-"""Encrypt or decrypt bytes through an RTL core in simulation (the compiled harness).
+"""Encrypt or decrypt bytes through the RTL mode engine on an RTL core, in simulation.
 
 This is the path behind ``aeskit encrypt`` / ``aeskit decrypt``: the data goes
-through the Verilator model of the core, never through the golden model. Modes:
+through the Verilator model of the mode engine (hw/modes) driving the chosen core
+(aeskit.sim.mode_harness), never through the golden model. Modes:
 
-* ``ecb``: data must be a whole number of 16-byte blocks; blocks are pipelined.
-* ``cbc``: whole blocks; encryption is chained (one block in flight, as CBC
-  requires), decryption is pipelined (the core decrypts all blocks, XOR follows).
+* ``ecb``, ``cbc``: data must be a whole number of 16-byte blocks.
 * ``ctr``: any length; ``iv`` is the initial 128-bit counter block, incremented as a
   128-bit big-endian integer; the core only ever encrypts (decrypt == encrypt).
+* ``cfb`` (CFB-128), ``ofb``: any length.
+* ``cbc-cs1``, ``cbc-cs2``, ``cbc-cs3`` (ciphertext stealing, SP 800-38A addendum):
+  any length >= 16 bytes. The engine does the block work (CBC over the zero-padded
+  data; for decryption one ECB block to recover the stolen bytes, then CBC); only
+  the final reordering of bytes is done here.
+* ``ccm`` (SP 800-38C): ``nonce`` 7..13 bytes, ``aad`` any length, ``tag_len``
+  4..16 (even). Encryption returns ciphertext || tag; decryption takes
+  ciphertext || tag, the engine compares the tag in hardware, and a mismatch raises
+  :class:`TagMismatch` -- no plaintext is returned.
 """
 
 from __future__ import annotations
@@ -15,10 +23,15 @@ from __future__ import annotations
 from typing import Callable
 
 from aeskit.hw.registry import CoreSpec
-from aeskit.sim.harness import Harness, RtlCipher
+from aeskit.model import CCM_NONCE_LENGTHS, CCM_TAG_LENGTHS
+from aeskit.sim.mode_harness import Message, RtlModes, TagMismatch
 
-MODES = ("ecb", "cbc", "ctr")
-CHUNK_BLOCKS = 8192
+MODES = ("ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3", "ctr", "cfb", "ofb", "ccm")
+#: modes that need the core's decryption when decrypting
+_DEC_MODES = ("ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3")
+
+__all__ = ["MODES", "CryptInputError", "TagMismatch", "check_args", "crypt_bytes",
+           "parse_hex", "reference_crypt"]
 
 
 class CryptInputError(ValueError):
@@ -37,7 +50,8 @@ def parse_hex(text: str, what: str) -> bytes:
 
 
 def check_args(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, decrypt: bool,
-               length: int) -> None:
+               length: int, *, nonce: bytes | None = None, tag_len: int | None = None,
+               aad_len: int = 0) -> None:
     if mode not in MODES:
         raise CryptInputError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
     if len(key) not in (16, 24, 32):
@@ -45,6 +59,29 @@ def check_args(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, decrypt:
                               f"got {len(key)} bytes")
     if len(key) * 8 not in core.key_sizes:
         raise CryptInputError(f"core {core.name} does not support {len(key) * 8}-bit keys")
+    if mode == "ccm":
+        if iv is not None:
+            raise CryptInputError("CCM takes --nonce, not --iv")
+        if nonce is None:
+            raise CryptInputError("CCM needs --nonce (7..13 bytes, 14..26 hex digits)")
+        if len(nonce) not in CCM_NONCE_LENGTHS:
+            raise CryptInputError(f"CCM nonce must be 7..13 bytes, got {len(nonce)}")
+        if tag_len not in CCM_TAG_LENGTHS:
+            raise CryptInputError(f"CCM --tag-len must be one of "
+                                  f"{', '.join(map(str, CCM_TAG_LENGTHS))}, got {tag_len}")
+        payload = length - tag_len if decrypt else length
+        if payload < 0:
+            raise CryptInputError(f"CCM input ({length} bytes) is shorter than the "
+                                  f"{tag_len}-byte tag")
+        q = 15 - len(nonce)
+        if payload >= min(1 << (8 * q), 1 << 32):
+            raise CryptInputError(f"CCM payload of {payload} bytes is too long for a "
+                                  f"{len(nonce)}-byte nonce")
+        if aad_len >= 1 << 32:
+            raise CryptInputError("CCM associated data must be shorter than 4 GiB")
+        return
+    if nonce is not None or aad_len:
+        raise CryptInputError(f"--nonce and --aad-file are for CCM, not {mode.upper()}")
     if mode == "ecb":
         if iv is not None:
             raise CryptInputError("ECB takes no IV")
@@ -54,60 +91,102 @@ def check_args(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, decrypt:
         raise CryptInputError(f"IV must be 16 bytes (32 hex digits), got {len(iv)} bytes")
     if mode in ("ecb", "cbc") and length % 16:
         raise CryptInputError(f"{mode.upper()} needs a whole number of 16-byte blocks; the input "
-                              f"is {length} bytes (use --mode ctr, or pad the file)")
-    if decrypt and mode in ("ecb", "cbc") and not core.decrypt:
+                              f"is {length} bytes (use --mode ctr or cbc-cs3, or pad the file)")
+    if mode.startswith("cbc-cs") and length < 16:
+        raise CryptInputError(f"{mode.upper()} needs at least 16 bytes, got {length}")
+    if length >= 1 << 32:
+        raise CryptInputError("inputs of 4 GiB or more are not supported")
+    if decrypt and mode in _DEC_MODES and not core.decrypt:
         raise CryptInputError(f"core {core.name} cannot decrypt; {mode.upper()} decryption needs it")
 
 
-def _xor(a: bytes, b: bytes) -> bytes:
-    return (int.from_bytes(a, "big") ^ int.from_bytes(b, "big")).to_bytes(len(a), "big")
+def _cbc_cs(eng: RtlModes, variant: int, iv: bytes, data: bytes, decrypt: bool) -> bytes:
+    """CBC-CS1/2/3 with all block work in the engine (see the module docstring)."""
+    n = -(-len(data) // 16)
+    d = len(data) - 16 * (n - 1)
+    swaps = variant == 3 or (variant == 2 and d != 16)
+    if not decrypt:
+        ct = eng.crypt("cbc", False, data + bytes(16 - d), iv)
+        if n == 1:
+            return ct
+        head, c_prev, c_last = ct[:16 * (n - 2)], ct[16 * (n - 2):16 * (n - 2) + d], ct[-16:]
+        return head + c_last + c_prev if swaps else head + c_prev + c_last
+    if n == 1:
+        return eng.crypt("cbc", True, data, iv)
+    head, tail = data[:16 * (n - 2)], data[16 * (n - 2):]
+    c_last, c_prev = (tail[:16], tail[16:]) if swaps else (tail[d:], tail[:d])
+    if d != 16:
+        # D(C_n) = (P*_n || 0) ^ C_(n-1): its last 16-d bytes complete C_(n-1)
+        z = eng.crypt("ecb", True, c_last)
+        c_prev = c_prev + z[d:]
+    return eng.crypt("cbc", True, head + c_prev + c_last, iv)[:len(data)]
 
 
 def crypt_bytes(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, data: bytes,
-                decrypt: bool, *, progress: Callable[[str], None] | None = None,
+                decrypt: bool, *, nonce: bytes | None = None, aad: bytes = b"",
+                tag_len: int | None = None, progress: Callable[[str], None] | None = None,
                 stall_pct: int = 0, gap_pct: int = 0, seed: int = 1) -> bytes:
-    """Run ``data`` through ``core`` in ``mode``; returns the result."""
-    check_args(core, mode, key, iv, decrypt, len(data))
-    blocks = [data[i:i + 16] for i in range(0, len(data), 16)]
-    out: list[bytes] = []
-    with Harness(core, progress) as h:
-        cipher = RtlCipher(h, key, gap_pct=gap_pct, stall_pct=stall_pct, seed=seed)
-        n = len(blocks)
-        if mode == "cbc" and not decrypt:
+    """Run ``data`` through the mode engine on ``core`` in ``mode``; return the result.
+
+    CCM decryption raises :class:`TagMismatch` when the hardware tag compare fails."""
+    check_args(core, mode, key, iv, decrypt, len(data), nonce=nonce, tag_len=tag_len,
+               aad_len=len(aad))
+    with RtlModes(core, key, progress) as eng:
+        eng.gap_pct, eng.stall_pct, eng.seed = gap_pct, stall_pct, seed
+        if mode == "ccm":
+            assert nonce is not None and tag_len is not None
+            if decrypt:
+                return eng.ccm_decrypt(nonce, data, aad, tag_len)
+            return eng.ccm_encrypt(nonce, data, aad, tag_len)
+        if mode.startswith("cbc-cs"):
             assert iv is not None
-            prev = iv
-            for i, b in enumerate(blocks):
-                prev = cipher.encrypt(_xor(b, prev))
-                out.append(prev)
-                if progress and i % 16384 == 16383:
-                    progress(f"{i + 1}/{n} blocks")
-            return b"".join(out)
-        ctr = int.from_bytes(iv, "big") if (mode == "ctr" and iv is not None) else 0
-        for start in range(0, n, CHUNK_BLOCKS):
-            chunk = blocks[start:start + CHUNK_BLOCKS]
-            if mode == "ecb":
-                out += cipher.decrypt_many(chunk) if decrypt else cipher.encrypt_many(chunk)
-            elif mode == "cbc":
-                assert iv is not None
-                plain = cipher.decrypt_many(chunk)
-                prevs = [iv if start + j == 0 else blocks[start + j - 1] for j in range(len(chunk))]
-                out += [_xor(p, c) for p, c in zip(plain, prevs)]
-            else:  # ctr
-                counters = [((ctr + start + j) % (1 << 128)).to_bytes(16, "big")
-                            for j in range(len(chunk))]
-                stream = cipher.encrypt_many(counters)
-                out += [_xor(b, s[:len(b)]) for b, s in zip(chunk, stream)]
-            if progress and n > CHUNK_BLOCKS:
-                progress(f"{min(start + CHUNK_BLOCKS, n)}/{n} blocks")
-    return b"".join(out)
+            return _cbc_cs(eng, int(mode[-1]), iv, data, decrypt)
+        return eng.crypt(mode, decrypt, data, iv if iv is not None else bytes(16))
 
 
-def reference_crypt(mode: str, key: bytes, iv: bytes | None, data: bytes, decrypt: bool) -> bytes:
-    """The same operation through OpenSSL (``cryptography``), for ``--check``."""
+class _OpenSSLBlock:
+    """OpenSSL's AES as a ``BlockCipher`` for the golden model's CBC-CS functions."""
+
+    def __init__(self, key: bytes) -> None:
+        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+        self._c = Cipher(algorithms.AES(key), modes.ECB())
+
+    def encrypt(self, block: bytes) -> bytes:
+        e = self._c.encryptor()
+        return e.update(block) + e.finalize()
+
+    def decrypt(self, block: bytes) -> bytes:
+        d = self._c.decryptor()
+        return d.update(block) + d.finalize()
+
+
+def reference_crypt(mode: str, key: bytes, iv: bytes | None, data: bytes, decrypt: bool, *,
+                    nonce: bytes | None = None, aad: bytes = b"",
+                    tag_len: int | None = None) -> bytes:
+    """The same operation through OpenSSL (``cryptography``), for ``--check``. CBC-CS,
+    which OpenSSL lacks, is the golden model's byte reordering over OpenSSL's block
+    cipher. CCM decryption with a bad tag raises ``cryptography``'s InvalidTag."""
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
+    if mode == "ccm":
+        from cryptography.hazmat.primitives.ciphers.aead import AESCCM
+
+        assert nonce is not None and tag_len is not None
+        a = AESCCM(key, tag_length=tag_len)
+        return a.decrypt(nonce, data, aad) if decrypt else a.encrypt(nonce, data, aad)
+    if mode.startswith("cbc-cs"):
+        from aeskit.model import cbc_cs_decrypt, cbc_cs_encrypt
+
+        assert iv is not None
+        f = cbc_cs_decrypt if decrypt else cbc_cs_encrypt
+        return f(_OpenSSLBlock(key), iv, data, int(mode[-1]))
+    try:  # CFB and OFB moved to the "decrepit" module in newer cryptography
+        from cryptography.hazmat.decrepit.ciphers.modes import CFB, OFB
+    except ImportError:  # pragma: no cover - older cryptography
+        CFB, OFB = modes.CFB, modes.OFB
     m = {"ecb": lambda: modes.ECB(), "cbc": lambda: modes.CBC(iv),
-         "ctr": lambda: modes.CTR(iv)}[mode]()
+         "ctr": lambda: modes.CTR(iv), "cfb": lambda: CFB(iv), "ofb": lambda: OFB(iv)}[mode]()
     c = Cipher(algorithms.AES(key), m)
     op = c.decryptor() if decrypt else c.encryptor()
     return op.update(data) + op.finalize()

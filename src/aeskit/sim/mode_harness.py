@@ -274,6 +274,10 @@ class RtlModes:
                  progress: Callable[[str], None] | None = None) -> None:
         self.h = ModeHarness(core, progress)
         self.h.load_key(key)
+        #: random input gaps / output stalls (percent) and their seed
+        self.gap_pct = 0
+        self.stall_pct = 0
+        self.seed = 1
 
     def close(self) -> None:
         self.h.close()
@@ -285,7 +289,8 @@ class RtlModes:
         self.close()
 
     def run(self, msg: Message) -> Message:
-        self.h.run([msg])
+        self.h.run([msg], gap_pct=self.gap_pct, stall_pct=self.stall_pct, seed=self.seed)
+        self.seed += 1
         if msg.error:
             raise ValueError(f"the mode engine rejected the {msg.mode} command "
                              f"(lengths or parameters)")
