@@ -126,10 +126,15 @@ module ak_mode_stream (
   logic         nxt_v_q, nxt_v_d;      // next beat, waiting for its request
   logic [127:0] nxt_q, nxt_d;
   logic [4:0]   nxt_n_q, nxt_n_d;
-  logic [127:0] cur_q, cur_d;          // beat whose block is in the core
-  logic [4:0]   cur_n_q, cur_n_d;
+  // XOR operands of the payload blocks in the core, oldest first (cx[0]): the beat,
+  // or for CBC decryption the previous ciphertext; cn: valid bytes of the beat
+  logic [127:0] cx_q [2];
+  logic [127:0] cx_d [2];
+  logic [4:0]   cn_q [2];
+  logic [4:0]   cn_d [2];
+  logic [1:0]   c_cnt_q, c_cnt_d;
   logic [127:0] chain_q, chain_d;      // IV / chaining value / counter block
-  logic         d_busy_q, d_busy_d;    // a data-lane block is in the core
+  logic [1:0]   d_cnt_q, d_cnt_d;      // data-lane blocks in the core (S0 included)
   logic         s0_need_q, s0_need_d;  // CCM: E(Ctr0) not yet requested
   logic         s0_fly_q, s0_fly_d;    // ... it is the block in the core
   logic [127:0] s0_q, s0_d;
@@ -141,10 +146,13 @@ module ak_mode_stream (
   logic [127:0] mb0_q, mb0_d, mb1_q, mb1_d;  // MAC input FIFO (mb0 the head)
   logic [1:0]   mb_cnt_q, mb_cnt_d;
 
-  // output FIFO (of0 the head)
-  logic [127:0] of0_q, of0_d, of1_q, of1_d;
-  logic         oft0_q, oft0_d, oft1_q, oft1_d;
-  logic [1:0]   of_cnt_q, of_cnt_d;
+  // output FIFO (of[0] the head); of_t marks the CCM tag beat
+  localparam int OfDepth = 4;
+  logic [127:0] of_q [OfDepth];
+  logic [127:0] of_d [OfDepth];
+  logic         of_t_q [OfDepth];
+  logic         of_t_d [OfDepth];
+  logic [2:0]   of_cnt_q, of_cnt_d;
 
   logic         cmd_fire, in_fire, out_fire, sts_fire;
   logic         is_ccm, chained_ok;
@@ -153,7 +161,9 @@ module ak_mode_stream (
   logic [127:0] in_masked;
   logic         d_rsp, m_rsp, d_fire, m_fire;
   logic         d_rsp_pay;             // a payload result leaves the core now
-  logic [127:0] chain_rsp, chain_now, d_out;
+  logic [127:0] chain_rsp, chain_req, chain_now, d_out;
+  logic         chained;               // the next block needs this block's result
+  logic [1:0]   d_lim;                 // data-lane blocks allowed in the core
   logic [127:0] fmt_block;             // CCM: formatted AAD block of this beat
   logic         mb_push;
   logic [127:0] mb_push_data;
@@ -232,13 +242,13 @@ module ak_mode_stream (
   end
   assign in_fire = in_valid_i && in_ready_o;
 
-  assign out_valid_o = (of_cnt_q != 2'd0);
-  assign out_data_o  = of0_q;
-  assign out_tag_o   = oft0_q;
+  assign out_valid_o = (of_cnt_q != 3'd0);
+  assign out_data_o  = of_q[0];
+  assign out_tag_o   = of_t_q[0];
   assign out_fire    = out_valid_o && out_ready_i;
 
   // the status waits for the last output beat of its message to leave
-  assign sts_valid_o = (st_q == StSts) && (of_cnt_q == 2'd0);
+  assign sts_valid_o = (st_q == StSts) && (of_cnt_q == 3'd0);
   assign sts_pass_o  = pass_q;
   assign sts_error_o = err_q;
   assign sts_fire    = sts_valid_o && sts_ready_i;
@@ -250,36 +260,50 @@ module ak_mode_stream (
   assign m_rsp     = rsp_valid_i[1];
   assign d_rsp_pay = d_rsp && !s0_fly_q;
 
-  // result and next chaining value of the block leaving the core now
+  // Chained flows (CBC and CFB encryption, OFB) need a block's result for the next
+  // block: one block in the core, the chaining value is updated when the result
+  // leaves and bypassed into the next request in the same cycle. The other flows
+  // (ECB, CBC and CFB decryption, CTR) update it when a block is sent and keep up to
+  // two blocks in the core, so one stream fills a two-block core; CCM's CTR lane
+  // keeps one (the CBC-MAC lane is the other).
+  assign chained = (mode_q == ModeOfb) ||
+                   (((mode_q == ModeCbc) || (mode_q == ModeCfb)) && !dec_q);
+  assign d_lim   = (chained || is_ccm) ? 2'd1 : 2'd2;
+
+  // result of the payload block leaving the core now, and (chained flows) the next
+  // chaining value
   always_comb begin : data_result
-    d_out     = keep_bytes(rsp_data_i ^ cur_q, cur_n_q);
-    chain_rsp = chain_q + 128'd1;  // CTR, CCM (and S0)
+    d_out     = keep_bytes(rsp_data_i ^ cx_q[0], cn_q[0]);  // CTR, CFB, OFB, CCM
+    chain_rsp = rsp_data_i;                                 // CBC encryption, OFB
     unique case (mode_q)
-      ModeEcb: begin
-        d_out     = rsp_data_i;
-        chain_rsp = chain_q;
-      end
-      ModeCbc: begin
-        d_out     = dec_q ? (rsp_data_i ^ chain_q) : rsp_data_i;
-        chain_rsp = dec_q ? cur_q : rsp_data_i;
-      end
-      ModeCfb: chain_rsp = dec_q ? cur_q : (rsp_data_i ^ cur_q);
-      ModeOfb: chain_rsp = rsp_data_i;
-      default: ;  // ModeCtr, ModeCcm
+      ModeEcb: d_out = rsp_data_i;
+      ModeCbc: d_out = dec_q ? (rsp_data_i ^ cx_q[0]) : rsp_data_i;
+      ModeCfb: chain_rsp = rsp_data_i ^ cx_q[0];            // the ciphertext
+      default: ;
     endcase
   end
-  assign chain_now = d_rsp ? chain_rsp : chain_q;
+  assign chain_now = (chained && d_rsp) ? chain_rsp : chain_q;
+
+  // next chaining value of the other flows, when a block is sent
+  always_comb begin : data_chain_on_send
+    unique case (mode_q)
+      ModeCbc, ModeCfb: chain_req = nxt_q;  // decryption: this ciphertext
+      ModeEcb:          chain_req = chain_q;
+      default:          chain_req = chain_q + 128'd1;  // CTR, CCM (and S0)
+    endcase
+  end
 
   // a new data-lane block: S0 first (CCM), then one per payload beat; room for its
   // result in the output FIFO (and, CCM decryption, for its plaintext in the MAC FIFO)
   always_comb begin : data_request
     req_valid_o[0] = 1'b0;
-    if (st_q == StRun && !err_q && (!d_busy_q || d_rsp)) begin
+    if (st_q == StRun && !err_q && (d_cnt_q - {1'b0, d_rsp} < d_lim)) begin
       if (s0_need_q) begin
         req_valid_o[0] = 1'b1;
       end else if (nxt_v_q) begin
-        req_valid_o[0] = ({1'b0, of_cnt_q} + {2'b0, d_busy_q} < 3'd2) &&
-                         (!(is_ccm && dec_q) || ({1'b0, mb_cnt_q} + {2'b0, d_busy_q} < 3'd2));
+        req_valid_o[0] = ({1'b0, of_cnt_q} + {2'b0, d_cnt_q} < 4'(OfDepth)) &&
+                         (!(is_ccm && dec_q) ||
+                          ({1'b0, mb_cnt_q} + {1'b0, d_cnt_q} < 3'd2));
       end
     end
   end
@@ -355,7 +379,7 @@ module ak_mode_stream (
   // ------------------------------------------------------------------------------
   assign tag_calc = keep_bytes(y_q ^ s0_q, tlen_q);
   assign ccm_done = is_ccm && (mac_left_q == 32'd0) && !m_busy_q && (pay_left_q == 32'd0) &&
-                    !s0_need_q && !d_busy_q;
+                    !s0_need_q && (d_cnt_q == 2'd0);
 
   always_comb begin : out_push
     of_push      = 1'b0;
@@ -364,7 +388,7 @@ module ak_mode_stream (
     if (st_q == StRun && !err_q) begin
       if (d_rsp_pay) begin
         of_push = 1'b1;
-      end else if (chained_ok && ccm_done && !dec_q && of_cnt_q != 2'd2) begin
+      end else if (chained_ok && ccm_done && !dec_q && of_cnt_q != 3'(OfDepth)) begin
         of_push      = 1'b1;
         of_push_data = tag_calc;
         of_push_tag  = 1'b1;
@@ -373,25 +397,46 @@ module ak_mode_stream (
   end
 
   always_comb begin : out_fifo
-    of0_d    = of0_q;
-    of1_d    = of1_q;
-    oft0_d   = oft0_q;
-    oft1_d   = oft1_q;
+    of_d     = of_q;
+    of_t_d   = of_t_q;
     of_cnt_d = of_cnt_q;
     if (out_fire) begin
-      of0_d    = of1_q;
-      oft0_d   = oft1_q;
-      of_cnt_d = of_cnt_d - 2'd1;
+      for (int i = 0; i < OfDepth - 1; i++) begin
+        of_d[i]   = of_q[i+1];
+        of_t_d[i] = of_t_q[i+1];
+      end
+      of_cnt_d = of_cnt_d - 3'd1;
     end
     if (of_push) begin
-      if (of_cnt_d == 2'd0) begin
-        of0_d  = of_push_data;
-        oft0_d = of_push_tag;
-      end else begin
-        of1_d  = of_push_data;
-        oft1_d = of_push_tag;
+      for (int i = 0; i < OfDepth; i++) begin
+        if (of_cnt_d == 3'(i)) begin
+          of_d[i]   = of_push_data;
+          of_t_d[i] = of_push_tag;
+        end
       end
-      of_cnt_d = of_cnt_d + 2'd1;
+      of_cnt_d = of_cnt_d + 3'd1;
+    end
+  end
+
+  // XOR operands of the payload blocks in the core
+  always_comb begin : xor_fifo
+    cx_d    = cx_q;
+    cn_d    = cn_q;
+    c_cnt_d = c_cnt_q;
+    if (d_rsp_pay) begin
+      cx_d[0] = cx_q[1];
+      cn_d[0] = cn_q[1];
+      c_cnt_d = c_cnt_d - 2'd1;
+    end
+    if (d_fire && !s0_need_q) begin
+      if (c_cnt_d == 2'd0) begin
+        cx_d[0] = (mode_q == ModeCbc) ? chain_q : nxt_q;
+        cn_d[0] = nxt_n_q;
+      end else begin
+        cx_d[1] = (mode_q == ModeCbc) ? chain_q : nxt_q;
+        cn_d[1] = nxt_n_q;
+      end
+      c_cnt_d = c_cnt_d + 2'd1;
     end
   end
 
@@ -400,7 +445,7 @@ module ak_mode_stream (
   // ------------------------------------------------------------------------------
   // every beat is in and every result is out (CCM: the tag too, or it was compared)
   assign chained_ok = (aad_left_q == 32'd0) && (msg_left_q == 32'd0) && !rtag_need_q &&
-                      (err_q || ((pay_left_q == 32'd0) && !d_busy_q && !s0_need_q &&
+                      (err_q || ((pay_left_q == 32'd0) && (d_cnt_q == 2'd0) && !s0_need_q &&
                                  (!is_ccm || !flush_q)));
 
   always_comb begin : message
@@ -421,10 +466,8 @@ module ak_mode_stream (
     nxt_v_d     = nxt_v_q;
     nxt_d       = nxt_q;
     nxt_n_d     = nxt_n_q;
-    cur_d       = cur_q;
-    cur_n_d     = cur_n_q;
     chain_d     = chain_q;
-    d_busy_d    = d_busy_q;
+    d_cnt_d     = d_cnt_q;
     s0_need_d   = s0_need_q;
     s0_fly_d    = s0_fly_q;
     s0_d        = s0_q;
@@ -450,7 +493,7 @@ module ak_mode_stream (
           carry_d     = c_p6 ? {16'hfffe, cmd_aad_len_i} : {32'h0, cmd_aad_len_i[15:0]};
           nxt_v_d     = 1'b0;
           chain_d     = (cmd_mode_i == ModeCcm) ? c_ctr0 : cmd_iv_i;
-          d_busy_d    = 1'b0;
+          d_cnt_d     = 2'd0;
           s0_need_d   = (cmd_mode_i == ModeCcm) && !c_err;
           s0_fly_d    = 1'b0;
           s0_d        = '0;
@@ -483,8 +526,7 @@ module ak_mode_stream (
 
         // data lane
         if (d_rsp) begin
-          chain_d  = chain_rsp;
-          d_busy_d = 1'b0;
+          if (chained) chain_d = chain_rsp;
           if (s0_fly_q) begin
             s0_d     = rsp_data_i;
             s0_fly_d = 1'b0;
@@ -493,16 +535,15 @@ module ak_mode_stream (
           end
         end
         if (d_fire) begin
-          d_busy_d = 1'b1;
+          if (!chained) chain_d = chain_req;
           if (s0_need_q) begin
             s0_need_d = 1'b0;
             s0_fly_d  = 1'b1;
           end else begin
-            cur_d   = nxt_q;
-            cur_n_d = nxt_n_q;
             nxt_v_d = 1'b0;
           end
         end
+        d_cnt_d = d_cnt_q - {1'b0, d_rsp} + {1'b0, d_fire};
 
         // MAC lane
         if (m_rsp) begin
@@ -577,10 +618,11 @@ module ak_mode_stream (
       nxt_v_q   <= 1'b0;
       nxt_q     <= '0;
       nxt_n_q   <= 5'd0;
-      cur_q     <= '0;
-      cur_n_q   <= 5'd0;
+      cx_q      <= '{default: '0};
+      cn_q      <= '{default: '0};
+      c_cnt_q   <= 2'd0;
       chain_q   <= '0;
-      d_busy_q  <= 1'b0;
+      d_cnt_q   <= 2'd0;
       s0_need_q <= 1'b0;
       s0_fly_q  <= 1'b0;
       s0_q      <= '0;
@@ -588,10 +630,11 @@ module ak_mode_stream (
       nxt_v_q   <= nxt_v_d;
       nxt_q     <= nxt_d;
       nxt_n_q   <= nxt_n_d;
-      cur_q     <= cur_d;
-      cur_n_q   <= cur_n_d;
+      cx_q      <= cx_d;
+      cn_q      <= cn_d;
+      c_cnt_q   <= c_cnt_d;
       chain_q   <= chain_d;
-      d_busy_q  <= d_busy_d;
+      d_cnt_q   <= d_cnt_d;
       s0_need_q <= s0_need_d;
       s0_fly_q  <= s0_fly_d;
       s0_q      <= s0_d;
@@ -618,16 +661,12 @@ module ak_mode_stream (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : out_fifo_regs
     if (!rst_ni) begin
-      of0_q    <= '0;
-      of1_q    <= '0;
-      oft0_q   <= 1'b0;
-      oft1_q   <= 1'b0;
-      of_cnt_q <= 2'd0;
+      of_q     <= '{default: '0};
+      of_t_q   <= '{default: 1'b0};
+      of_cnt_q <= 3'd0;
     end else begin
-      of0_q    <= of0_d;
-      of1_q    <= of1_d;
-      oft0_q   <= oft0_d;
-      oft1_q   <= oft1_d;
+      of_q     <= of_d;
+      of_t_q   <= of_t_d;
       of_cnt_q <= of_cnt_d;
     end
   end
