@@ -15,17 +15,21 @@
 // column works one cycle after port j-1). Edge numbers are relative to the edge E at
 // which byte b0 is looked up:
 //   L  edge E+j    addr_i[j] sampled by the block RAM (lookup of byte j)
-//   R  edge E+j+1  block RAM word registered
-//   T  edge E+j+2  word rotated right by j bytes (wiring) and registered
-//   D  edge E+j+3  registered again (the paper's DSP input register)
-//   X0 edge E+4    acc0 = D0 ^ key_i               (key_i presented before E+4)
-//   X1 edge E+5    acc1 = acc0 ^ D1
-//   X2 edge E+6    acc2 = acc1 ^ D2
-//   X3 edge E+7    col_o = acc2 ^ D3 is valid before edge E+7 (the user registers it)
+//   R  edge E+j+1  block RAM word registered (ports 0 .. 3)
+//   T  edge E+j+2  word rotated right by j bytes (wiring) and registered (ports 0 .. 2)
+//   D  edge E+3    port 0 registered again (the paper's DSP input register)
+//   P  edge E+4    p   = D0 ^ T1 ^ key_i          (key_i presented before E+4)
+//   C  edge E+5    c   = p ^ T2 ^ R3
+//   O  edge E+6    col_o = c, registered: valid from E+6 until E+7 (the user
+//                  registers it at E+7)
 // So the user presents byte j of a column (with its table select) before edge E+j,
 // the key word before edge E+4 and takes the column at edge E+7. A new column may
-// start every cycle (one column per cycle). The XORs are LUTs: the DSPs of the ECP5
-// (MULT18X18D/ALU54B) have no bitwise-XOR mode, unlike the Xilinx DSP48 of the paper.
+// start every cycle (one column per cycle). Each stage XORs the freshest register
+// of every port that has arrived, so the five-input XOR (four lookups and the key)
+// is two three-input XORs, one LUT4 per bit each -- half the LUTs of the paper's
+// chain of four two-input XORs, with the same eight stages. The XORs are LUTs: the
+// DSPs of the ECP5 (MULT18X18D/ALU54B) have no bitwise-XOR mode, unlike the Xilinx
+// DSP48 of the paper.
 //
 // en_i low freezes every stage (block RAM outputs included): the user's stall.
 //
@@ -56,9 +60,9 @@ module ak_ttable_lane #(
 
   logic [31:0] rom_q [4];   // block RAM outputs (stage L)
   logic [31:0] r_q   [4];   // stage R
-  logic [31:0] t_q   [4];   // stage T
-  logic [31:0] d_q   [4];   // stage D
-  logic [31:0] acc0_q, acc1_q, acc2_q;
+  logic [31:0] t_q   [3];   // stage T, ports 0 .. 2
+  logic [31:0] d0_q;        // stage D, port 0
+  logic [31:0] p_q, c_q, o_q;
 
   // {dec, t2 = 0, last, byte}
   ak_ttable_ram #(
@@ -93,7 +97,18 @@ module ak_ttable_lane #(
     .b_data_o(rom_q[3])
   );
 
+  logic [31:0] r3_rot;   // port 3's R word rotated right by three bytes: T3
+
+  assign r3_rot = {r_q[3][23:0], r_q[3][31:24]};
+
   for (genvar j = 0; j < 4; j++) begin : g_port
+    always_ff @(posedge clk_i or negedge rst_ni) begin : r_reg
+      if (!rst_ni)   r_q[j] <= '0;
+      else if (en_i) r_q[j] <= rom_q[j];
+    end
+  end
+
+  for (genvar j = 0; j < 3; j++) begin : g_t
     logic [31:0] rot;   // T0 word rotated right by j bytes: Tj
     if (j == 0) begin : g_rot0
       assign rot = r_q[j];
@@ -101,32 +116,27 @@ module ak_ttable_lane #(
       assign rot = {r_q[j][8*j-1:0], r_q[j][31:8*j]};
     end
 
-    always_ff @(posedge clk_i or negedge rst_ni) begin : port_regs
-      if (!rst_ni) begin
-        r_q[j] <= '0;
-        t_q[j] <= '0;
-        d_q[j] <= '0;
-      end else if (en_i) begin
-        r_q[j] <= rom_q[j];
-        t_q[j] <= rot;
-        d_q[j] <= t_q[j];
-      end
+    always_ff @(posedge clk_i or negedge rst_ni) begin : t_reg
+      if (!rst_ni)   t_q[j] <= '0;
+      else if (en_i) t_q[j] <= rot;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : cascade_regs
     if (!rst_ni) begin
-      acc0_q <= '0;
-      acc1_q <= '0;
-      acc2_q <= '0;
+      d0_q <= '0;
+      p_q  <= '0;
+      c_q  <= '0;
+      o_q  <= '0;
     end else if (en_i) begin
-      acc0_q <= d_q[0] ^ key_i;
-      acc1_q <= acc0_q ^ d_q[1];
-      acc2_q <= acc1_q ^ d_q[2];
+      d0_q <= t_q[0];
+      p_q  <= d0_q ^ t_q[1] ^ key_i;
+      c_q  <= p_q ^ t_q[2] ^ r3_rot;
+      o_q  <= c_q;
     end
   end
 
-  assign col_o = acc2_q ^ d_q[3];
+  assign col_o = o_q;
 
 endmodule
 
