@@ -20,13 +20,16 @@
 // block (block init) or the block waiting in S (feedback); stage 2 always takes P.
 //
 // Key generator. Each block carries its own 256-bit key window (ak_key_step, see
-// there) through P and S. The one ak_key_step sits in stage 1: it turns the window
-// of round r-1 (from S, or the stored window 0 / Nr of a new block) into that of
-// round r, registered in P beside the inverter outputs, and stage 2 uses its oldest
-// four words as round key r. So the key generation is pipelined exactly like the
-// data, one step per cycle for the two blocks together. Key setup runs the step
-// forward Nr times once per key load to get window Nr for decryption (as
-// ak_round_core), using the window register of S while no block is in flight.
+// there) through P and S. The one ak_key_step sits in stage 1 beside the inverters:
+// it turns the window of round r-1 of the block fed back from S into that of round
+// r, registered in P beside the inverter outputs, and stage 2 uses its oldest four
+// words as round key r. So the key generation is pipelined exactly like the data, one
+// step per cycle for the two blocks together. A new block needs no step in its first
+// stage 1: the key setup (Nr forward steps once per key load, as ak_round_core, in
+// the window register of S while no block is in flight) keeps round keys 0 and Nr
+// for the block init and the windows of round 1 (encryption) and Nr-1 (decryption,
+// which then steps backwards). So no key step hangs behind the new/feedback
+// selection, and the selection signals come from registers (s_last_q).
 //
 // Timing (edges are rising clock edges; Nr = 10/12/14):
 //   - latency 2*Nr (20/24/28): a block accepted at edge A is in P after A (round 1,
@@ -114,15 +117,24 @@ module ak_pipe2_core #(
 
   key_st_e             key_st_q, key_st_d;
   logic [1:0]          klen_q, klen_d;
-  logic [255:0]        key_enc_q, key_enc_d;    // window 0 (the cipher key)
-  logic [255:0]        key_dec_q, key_dec_d;    // window Nr
-  logic [7:0]          dec_rcon_q, dec_rcon_d;  // Rcon state of window Nr
+  // what a new block needs, kept from the key setup: round keys 0 and Nr (block
+  // init) and the windows of rounds 1 and Nr-1 (with phase and Rcon state), so that
+  // no key step sits behind the new/feedback selection of stage 1
+  logic [127:0]        rk0_q, rk0_d;            // round key 0
+  logic [127:0]        rknr_q, rknr_d;          // round key Nr
+  logic [255:0]        w1_q, w1_d;              // window 1
+  logic [2:0]          w1_phase_q, w1_phase_d;
+  logic [7:0]          w1_rcon_q, w1_rcon_d;
+  logic [255:0]        wd_q, wd_d;              // window Nr-1
+  logic [2:0]          wd_phase_q, wd_phase_d;
+  logic [7:0]          wd_rcon_q, wd_rcon_d;
   logic [3:0]          setup_cnt_q, setup_cnt_d;
 
   // stage register P (after the inverters) and S (the state, after stage 2)
   logic                p_vld_q, p_vld_d, s_vld_q, s_vld_d;
   logic                p_dec_q, p_dec_d, s_dec_q, s_dec_d;
   logic [3:0]          p_cnt_q, p_cnt_d, s_cnt_q, s_cnt_d;   // round of the block
+  logic                p_last_q, p_last_d, s_last_q, s_last_d;  // ... it is round Nr
   logic [TagWidth-1:0] p_tag_q, p_tag_d, s_tag_q, s_tag_d;
   logic [127:0]        p_data_q, p_data_d, s_data_q, s_data_d;
   logic [255:0]        p_win_q, p_win_d, s_win_q, s_win_d;   // key windows
@@ -162,7 +174,7 @@ module ak_pipe2_core #(
   // Handshakes and control
   // ------------------------------------------------------------------------------
   assign nr         = 4'd10 + {1'b0, klen_q, 1'b0};
-  assign s_done     = s_vld_q && (s_cnt_q == nr);
+  assign s_done     = s_vld_q && s_last_q;
   assign advance    = !(s_done && !out_ready_i);
   assign start_sel  = (key_st_q == StReady) && (!s_vld_q || s_done);
   assign feedback   = s_vld_q && !s_done;
@@ -187,12 +199,19 @@ module ak_pipe2_core #(
     endcase
   end
 
+  // key setup: Nr forward steps of the schedule; step 1 gives window 1, step Nr-1
+  // window Nr-1 and step Nr round key Nr
   always_comb begin : key_fsm
     key_st_d    = key_st_q;
     klen_d      = klen_q;
-    key_enc_d   = key_enc_q;
-    key_dec_d   = key_dec_q;
-    dec_rcon_d  = dec_rcon_q;
+    rk0_d       = rk0_q;
+    rknr_d      = rknr_q;
+    w1_d        = w1_q;
+    w1_phase_d  = w1_phase_q;
+    w1_rcon_d   = w1_rcon_q;
+    wd_d        = wd_q;
+    wd_phase_d  = wd_phase_q;
+    wd_rcon_d   = wd_rcon_q;
     setup_cnt_d = setup_cnt_q;
     unique case (key_st_q)
       StNoKey, StReady: begin
@@ -200,7 +219,7 @@ module ak_pipe2_core #(
           if (key_legal) begin
             key_st_d    = StSetup;
             klen_d      = key_len_i;
-            key_enc_d   = key_masked;
+            rk0_d       = key_masked[255:128];
             setup_cnt_d = 4'd1;
           end else begin
             key_st_d    = StNoKey;
@@ -209,10 +228,19 @@ module ak_pipe2_core #(
       end
       StSetup: begin
         setup_cnt_d = setup_cnt_q + 4'd1;
+        if (setup_cnt_q == 4'd1) begin
+          w1_d       = ks_win_o;
+          w1_phase_d = ks_phase_o;
+          w1_rcon_d  = ks_rcon_o;
+        end
+        if (setup_cnt_q == nr - 4'd1) begin
+          wd_d       = ks_win_o;
+          wd_phase_d = ks_phase_o;
+          wd_rcon_d  = ks_rcon_o;
+        end
         if (setup_cnt_q == nr) begin
           key_st_d    = StReady;
-          key_dec_d   = ks_win_o;
-          dec_rcon_d  = ks_rcon_o;
+          rknr_d      = ks_win_o[255:128];
           setup_cnt_d = 4'd0;
         end
       end
@@ -224,21 +252,13 @@ module ak_pipe2_core #(
   // Stage 1: block init or feedback, (Inv)ShiftRows, inverters, key step
   // ------------------------------------------------------------------------------
   // Selects depend on registers and in_decrypt_i only; in_valid_i/out_ready_i reach
-  // nothing but the register enables (through in_fire/advance).
-  always_comb begin : key_step_in
-    if (start_sel) begin
-      ks_win_i   = in_decrypt_i ? key_dec_q  : key_enc_q;
-      ks_phase_i = 3'd0;
-      ks_rcon_i  = in_decrypt_i ? dec_rcon_q : 8'h01;
-      ks_reverse = in_decrypt_i;
-    end else begin
-      // the block in S (feedback), or the key setup (S holds no block then)
-      ks_win_i   = s_win_q;
-      ks_phase_i = s_phase_q;
-      ks_rcon_i  = s_rcon_q;
-      ks_reverse = s_vld_q && s_dec_q;
-    end
-  end
+  // nothing but the register enables (through in_fire/advance). The key step works on
+  // the window in S only (the block fed back, or the key setup while S is empty); a
+  // new block takes the stored window of its round 1 instead.
+  assign ks_win_i   = s_win_q;
+  assign ks_phase_i = s_phase_q;
+  assign ks_rcon_i  = s_rcon_q;
+  assign ks_reverse = s_vld_q && s_dec_q;
 
   ak_key_step u_key_step (
     .win_i    (ks_win_i),
@@ -252,7 +272,7 @@ module ak_pipe2_core #(
   );
 
   assign s1_dec   = start_sel ? in_decrypt_i : s_dec_q;
-  assign init_xor = in_data_i ^ ks_win_i[255:128];
+  assign init_xor = in_data_i ^ (in_decrypt_i ? rknr_q : rk0_q);
 
   for (genvar b = 0; b < 16; b++) begin : g_init_ia
     ak_inv_affine u_inv_affine (
@@ -287,6 +307,7 @@ module ak_pipe2_core #(
     p_vld_d   = p_vld_q;
     p_dec_d   = p_dec_q;
     p_cnt_d   = p_cnt_q;
+    p_last_d  = p_last_q;
     p_tag_d   = p_tag_q;
     p_data_d  = p_data_q;
     p_win_d   = p_win_q;
@@ -297,11 +318,18 @@ module ak_pipe2_core #(
       if (in_fire || feedback) begin
         p_dec_d   = s1_dec;
         p_cnt_d   = feedback ? s_cnt_q + 4'd1 : 4'd1;
+        p_last_d  = feedback && (s_cnt_q + 4'd1 == nr);  // Nr >= 10: never round 1
         p_tag_d   = feedback ? s_tag_q : in_tag_i;
         p_data_d  = s1_inv;
-        p_win_d   = ks_win_o;
-        p_phase_d = ks_phase_o;
-        p_rcon_d  = ks_rcon_o;
+        if (feedback) begin
+          p_win_d   = ks_win_o;
+          p_phase_d = ks_phase_o;
+          p_rcon_d  = ks_rcon_o;
+        end else begin
+          p_win_d   = in_decrypt_i ? wd_q       : w1_q;
+          p_phase_d = in_decrypt_i ? wd_phase_q : w1_phase_q;
+          p_rcon_d  = in_decrypt_i ? wd_rcon_q  : w1_rcon_q;
+        end
       end
     end
   end
@@ -310,7 +338,7 @@ module ak_pipe2_core #(
   // Stage 2: Affine+MixColumns / InvMixColumns+InvAffine, AddRoundKey
   // ------------------------------------------------------------------------------
   assign rk       = p_win_q[255:128];
-  assign s2_final = (p_cnt_q == nr);
+  assign s2_final = p_last_q;
   assign s2_y     = p_data_q ^ rk;
 
   for (genvar c = 0; c < 4; c++) begin : g_s2_col
@@ -352,6 +380,7 @@ module ak_pipe2_core #(
     s_vld_d   = s_vld_q;
     s_dec_d   = s_dec_q;
     s_cnt_d   = s_cnt_q;
+    s_last_d  = s_last_q;
     s_tag_d   = s_tag_q;
     s_data_d  = s_data_q;
     s_win_d   = s_win_q;
@@ -371,6 +400,7 @@ module ak_pipe2_core #(
       if (p_vld_q) begin
         s_dec_d   = p_dec_q;
         s_cnt_d   = p_cnt_q;
+        s_last_d  = p_last_q;
         s_tag_d   = p_tag_q;
         s_data_d  = s2_out;
         s_win_d   = p_win_q;
@@ -387,16 +417,26 @@ module ak_pipe2_core #(
     if (!rst_ni) begin
       key_st_q    <= StNoKey;
       klen_q      <= 2'd0;
-      key_enc_q   <= '0;
-      key_dec_q   <= '0;
-      dec_rcon_q  <= 8'h00;
+      rk0_q       <= '0;
+      rknr_q      <= '0;
+      w1_q        <= '0;
+      w1_phase_q  <= 3'd0;
+      w1_rcon_q   <= 8'h00;
+      wd_q        <= '0;
+      wd_phase_q  <= 3'd0;
+      wd_rcon_q   <= 8'h00;
       setup_cnt_q <= 4'd0;
     end else begin
       key_st_q    <= key_st_d;
       klen_q      <= klen_d;
-      key_enc_q   <= key_enc_d;
-      key_dec_q   <= key_dec_d;
-      dec_rcon_q  <= dec_rcon_d;
+      rk0_q       <= rk0_d;
+      rknr_q      <= rknr_d;
+      w1_q        <= w1_d;
+      w1_phase_q  <= w1_phase_d;
+      w1_rcon_q   <= w1_rcon_d;
+      wd_q        <= wd_d;
+      wd_phase_q  <= wd_phase_d;
+      wd_rcon_q   <= wd_rcon_d;
       setup_cnt_q <= setup_cnt_d;
     end
   end
@@ -406,6 +446,7 @@ module ak_pipe2_core #(
       p_vld_q   <= 1'b0;
       p_dec_q   <= 1'b0;
       p_cnt_q   <= 4'd0;
+      p_last_q  <= 1'b0;
       p_tag_q   <= '0;
       p_data_q  <= '0;
       p_win_q   <= '0;
@@ -415,6 +456,7 @@ module ak_pipe2_core #(
       p_vld_q   <= p_vld_d;
       p_dec_q   <= p_dec_d;
       p_cnt_q   <= p_cnt_d;
+      p_last_q  <= p_last_d;
       p_tag_q   <= p_tag_d;
       p_data_q  <= p_data_d;
       p_win_q   <= p_win_d;
@@ -428,6 +470,7 @@ module ak_pipe2_core #(
       s_vld_q   <= 1'b0;
       s_dec_q   <= 1'b0;
       s_cnt_q   <= 4'd0;
+      s_last_q  <= 1'b0;
       s_tag_q   <= '0;
       s_data_q  <= '0;
       s_win_q   <= '0;
@@ -437,6 +480,7 @@ module ak_pipe2_core #(
       s_vld_q   <= s_vld_d;
       s_dec_q   <= s_dec_d;
       s_cnt_q   <= s_cnt_d;
+      s_last_q  <= s_last_d;
       s_tag_q   <= s_tag_d;
       s_data_q  <= s_data_d;
       s_win_q   <= s_win_d;

@@ -1,0 +1,42 @@
+"""The paper-001 report section (aeskit.report.sections.paper001): the paper's figures
+are self-consistent, the measured mode-engine cycles are what the section renders, and
+its verdict follows from the numbers it is given."""
+
+from __future__ import annotations
+
+from aeskit.hw import get_core
+from aeskit.report.sections import paper001 as sec
+
+
+def test_paper_figures_are_nr_cycles_at_333_mhz() -> None:
+    for ks, nr in sec.ROUNDS.items():
+        assert abs(sec.paper_cycles(ks) - nr) < 0.02, (ks, sec.paper_cycles(ks))
+
+
+def test_measured_modes_on_pipe2() -> None:
+    """The section's measurement through the compiled harness: two streams at Nr,
+    single CBC encryption at 2 Nr, CCM at 2 Nr per 16 bytes."""
+    core = get_core("pipe2")
+    modes = sec.measure_modes(core)
+    rows = [{"core": "pipe2", "key_size": ks, "interval": nr, "latency": 2 * nr,
+             "lut4": 5000, "ff": 1500, "ebr": 0, "fmax_mhz": 100.0}
+            for ks, nr in sec.ROUNDS.items()]
+    md = sec.render(rows, {"pipe2": modes})
+    for ks, nr in sec.ROUNDS.items():
+        assert modes["cbc-enc"][str(ks)] == [2 * nr, nr]
+        assert modes["ccm-dec"][str(ks)] == [2 * nr, 2 * nr]
+        assert f"AES-{ks}: two streams all at Nr = {nr}" in md
+        assert "as in the paper" in md
+    # Mbit/s at Fmax: 128 x 100 MHz / 10 cycles
+    assert "| 128 | 4.27 | 10.0 | 20 | 10 | 5,000 | 1,500 | 0 | 100.0 | 1,280 | 640 |" in md
+
+
+def test_verdict_follows_the_numbers() -> None:
+    modes = {f"{m}-{d}": {str(ks): [2 * nr, nr] for ks, nr in sec.ROUNDS.items()}
+             for m in sec.MODES for d in ("enc", "dec")}
+    for d in ("enc", "dec"):
+        modes[f"ccm-{d}"] = {str(ks): [2 * nr, 2 * nr] for ks, nr in sec.ROUNDS.items()}
+    assert "AES-128: two streams all at Nr" in sec.render([], {"pipe2": modes})
+    modes["ctr-enc"]["128"] = [10, 11]
+    md = sec.render([], {"pipe2": modes})
+    assert "AES-128: two streams NOT all at Nr" in md and "differs from the paper" in md
