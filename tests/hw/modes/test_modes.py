@@ -415,3 +415,61 @@ def test_ccm_long_aad(harnesses, core: str) -> None:
     for want, m in msgs:
         assert m.passed and not m.error, len(m.aad)
         assert (m.out if m.decrypt else m.out + m.out_tag) == want, len(m.aad)
+
+
+# ----------------------------------------------------------------------------------
+# Monte Carlo tests (AESAVS) with every inner step a one-block message of the engine
+# ----------------------------------------------------------------------------------
+def _engine_mct(h: ModeHarness, mode: str, key: bytes, iv: bytes, text: bytes, decrypt: bool,
+                iterations: int) -> list[tuple[bytes, bytes, bytes, bytes]]:
+    """The AESAVS chained loop (as aeskit.model.mct) where each step is a one-block
+    message with the chaining value as its IV: (key, iv, input, output) per outer step."""
+    name = {"CBC": "cbc", "CFB128": "cfb", "OFB": "ofb"}[mode]
+    out = []
+    for _ in range(iterations):
+        h.load_key(key)
+        chain, x, y_prev, y = iv, text, b"", b""
+        for j in range(1000):
+            m = Message(name, decrypt, x, iv=chain)
+            h.run([m])
+            y_prev, y = y, m.out
+            if name == "ofb":
+                chain = bytes(a ^ b for a, b in zip(x, y))
+            elif decrypt:
+                chain = x
+            else:
+                chain = y
+            x = iv if j == 0 else y_prev
+        out.append((key, iv, text, y))
+        mix = {16: y, 24: y_prev[8:] + y, 32: y_prev + y}[len(key)]
+        key = bytes(a ^ b for a, b in zip(key, mix))
+        iv, text = y, y_prev
+    return out
+
+
+def _check_engine_mct(h: ModeHarness, mode: str, ks: int, decrypt: bool, iterations: int):
+    from aeskit.vectors import mct_vectors
+
+    vecs = [v for v in mct_vectors(mode, ks) if v.decrypt == decrypt]
+    assert len(vecs) == 100, f"expected 100 outer iterations in the {mode} MCT file"
+    got = _engine_mct(h, mode, vecs[0].key, vecs[0].iv, vecs[0].input, decrypt, iterations)
+    for (key, iv, inp, out), v in zip(got, vecs):
+        where = f"{Path(v.file).name}:{v.line}"
+        assert (key, iv, inp) == (v.key, v.iv, v.input), f"{where}: MCT inputs diverged"
+        assert out == v.output, f"{where}: {mode}-{ks} decrypt={decrypt}"
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_cbc_mct_first_outer_iteration(harnesses, core: str) -> None:
+    for ks in (128, 192, 256):
+        for dec in (False, True):
+            _check_engine_mct(harnesses(core), "CBC", ks, dec, iterations=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["CBC", "CFB128", "OFB"])
+@pytest.mark.parametrize("core", CORES)
+def test_mct_full(harnesses, core: str, mode: str) -> None:
+    for ks in (128, 192, 256):
+        for dec in (False, True):
+            _check_engine_mct(harnesses(core), mode, ks, dec, iterations=100)
