@@ -5,8 +5,10 @@
 //   lane 0, the data lane: the block cipher call of the mode (CCM: the CTR flow,
 //           including S0 = E(Ctr0) first),
 //   lane 1, the MAC lane (CCM only): the CBC-MAC flow, Y_i = E(Y_{i-1} ^ B_i).
-// Each lane has at most one block in the core, so the two CCM flows run interleaved
-// on a core holding two blocks and alternate on a one-block core.
+// The MAC lane and the chained flows (CBC/CFB encryption, OFB) have one block in the
+// core, the independent flows (ECB, CBC/CFB decryption, CTR) up to two; CCM's CTR lane
+// one. So the two CCM flows run interleaved on a core holding two blocks and
+// alternate on a one-block core.
 // The user interface is documented in docs/modes.md; in short:
 //
 //   command  cmd_valid_i/cmd_ready_o: mode (0 ECB, 1 CBC, 2 CTR, 3 CFB-128, 4 OFB,
@@ -28,11 +30,13 @@
 // it until sts_pass_o (the drivers never hand out plaintext of a failed message).
 //
 // Timing: the response of a lane is used in the cycle it leaves the core (chain
-// values, counters and the next request are computed combinationally from it), so a
-// chained flow issues its next block at the edge its previous result leaves: one
-// chained stream takes exactly the core's latency per block (2*Nr on pipe2, Nr on
-// round), CCM two blocks (one per lane) per 16 payload bytes. Every register is
-// reset by rst_ni. Byte order: FIPS-197 everywhere, byte 0 in [127:120].
+// values and the next request are computed combinationally from it), so a chained
+// flow issues its next block at the edge its previous result leaves: one chained
+// stream takes exactly the core's latency per block (2*Nr on pipe2, Nr on round);
+// independent flows max(latency/2, interval) (Nr on both); CCM two blocks (one per
+// lane) per 16 payload bytes. Output FIFO: 4 beats; a lane sends a block only with
+// room reserved for its result, so results are always taken from the core. Every
+// register is reset by rst_ni. Byte order: FIPS-197 everywhere, byte 0 in [127:120].
 //
 // Parameters: none.
 
