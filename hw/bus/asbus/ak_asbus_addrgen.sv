@@ -1,0 +1,187 @@
+// ak_asbus_addrgen: the ASBUS slave's address generator. For the beat in flight of
+// one ASBUS transfer it gives the word address of every byte lane of a byte-lane
+// banked memory (NB = W/8 lanes, one 8-bit bank per lane, each bank with its own
+// address) and the lane map bus lane -> memory lane.
+//
+//   linear (mode 00): beats at word, word+1, ...; every lane at the same word.
+//   block  (mode 01): H rows of Wd beats; row i starts at word + i*pitch (pitch in
+//                     words); the slave computes every row address.
+//   state  (mode 10): N 16-byte states, each B = 128/W beats. Beat j of a state carries
+//                     the P = W/32 columns c = jP .. jP+P-1, column c in the byte order
+//                       Read = 0 (write, InvShiftRows order): s[r][(c - r) mod 4]
+//                       Read = 1 (read,  ShiftRows order)  : s[r][(c + r) mod 4]
+//                     (paper 000, Fig. 7) with bus byte 4q + r of the beat (q = c - jP)
+//                     taken from / sent to memory byte 16k + 4((c -/+ r) mod 4) + r.
+//                     Every memory lane is used exactly once per beat, so a beat is
+//                     one access of the banked memory.
+//
+// Timing    : outputs are combinational from the registers (latency 0); start_i loads
+//             a command, adv_i steps one beat (both at the clock edge); last_o is high
+//             on the last beat. A new command may be loaded in the cycle of the last
+//             beat (start_i with adv_i), so beats of back-to-back commands stream
+//             without a gap.
+// Byte order: bus lane b = WDATA/RDATA[8b +: 8] is byte b of the beat (byte 0 at the
+//             lowest address in linear and block mode), memory lane m holds the bytes
+//             whose address mod NB is m.
+// Parameters: W (32, 64, 128), AW (word-address bits), Read (0 write, 1 read schedule).
+
+`default_nettype none
+
+module ak_asbus_addrgen #(
+  parameter int unsigned W    = 32,
+  parameter int unsigned AW   = 6,
+  parameter bit          Read = 1'b0,
+  localparam int unsigned NB  = W / 8,
+  localparam int unsigned LW  = $clog2(NB)
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  // command, taken at the edge where start_i is high
+  input  logic               start_i,
+  input  logic [1:0]         mode_i,     // 00 linear, 01 block, 10 state
+  input  logic [AW-1:0]      word_i,     // first beat's word address
+  input  logic [10:0]        count_i,    // linear: beats; state: states (1..1024)
+  input  logic [6:0]         height_i,   // block rows (1..64)
+  input  logic [4:0]         width_i,    // block beats per row (1..16)
+  input  logic [AW-1:0]      pitch_i,    // block row pitch in words
+  // beat stepping
+  input  logic               adv_i,
+  output logic               active_o,
+  output logic               last_o,
+  output logic [1:0]         mode_o,
+  output logic [AW-1:0]      state_word_o,  // word of the current state (state mode)
+  output logic [1:0]         beat_o,        // beat index within the state
+  output logic [NB*AW-1:0]   lane_word_o,   // memory lane m: [m*AW +: AW]
+  output logic [NB*LW-1:0]   bus2mem_o      // bus lane b -> memory lane [b*LW +: LW]
+);
+
+  localparam int unsigned P  = W / 32;       // columns per beat
+  localparam int unsigned B  = 128 / W;      // beats per state
+  localparam int unsigned BW = 16 / NB;      // words per state (= B)
+
+  initial begin
+    if (W != 32 && W != 64 && W != 128) $fatal(1, "ak_asbus_addrgen: W=%0d not 32/64/128", W);
+  end
+
+  logic          active_q, active_d;
+  logic [1:0]    mode_q, mode_d;
+  logic [AW-1:0] word_q, word_d;     // current beat (linear/block), state base (state)
+  logic [AW-1:0] row_q, row_d;       // block: first word of the current row
+  logic [AW-1:0] pitch_q, pitch_d;
+  logic [4:0]    col_q, col_d;       // block: beat in row; state: beat in state
+  logic [4:0]    width_q, width_d;
+  logic [10:0]   rem_q, rem_d;       // linear: beats left; block: rows left; state: states left
+  logic          row_end, last;
+
+  assign row_end = (col_q == width_q - 5'd1);
+
+  always_comb begin : last_beat
+    unique case (mode_q)
+      2'b01:   last = row_end && (rem_q == 11'd1);
+      2'b10:   last = (col_q == 5'(B - 1)) && (rem_q == 11'd1);
+      default: last = (rem_q == 11'd1);
+    endcase
+  end
+
+  always_comb begin : next_state
+    active_d = active_q;
+    mode_d   = mode_q;
+    word_d   = word_q;
+    row_d    = row_q;
+    pitch_d  = pitch_q;
+    col_d    = col_q;
+    width_d  = width_q;
+    rem_d    = rem_q;
+    if (adv_i && active_q) begin
+      if (last) active_d = 1'b0;
+      unique case (mode_q)
+        2'b01: begin
+          if (row_end) begin
+            col_d  = '0;
+            row_d  = row_q + pitch_q;
+            word_d = row_q + pitch_q;
+            rem_d  = rem_q - 11'd1;
+          end else begin
+            col_d  = col_q + 5'd1;
+            word_d = word_q + AW'(1);
+          end
+        end
+        2'b10: begin
+          if (col_q == 5'(B - 1)) begin
+            col_d  = '0;
+            word_d = word_q + AW'(BW);
+            rem_d  = rem_q - 11'd1;
+          end else begin
+            col_d = col_q + 5'd1;
+          end
+        end
+        default: begin
+          word_d = word_q + AW'(1);
+          rem_d  = rem_q - 11'd1;
+        end
+      endcase
+    end
+    if (start_i) begin
+      active_d = 1'b1;
+      mode_d   = mode_i;
+      word_d   = word_i;
+      row_d    = word_i;
+      pitch_d  = pitch_i;
+      col_d    = '0;
+      width_d  = width_i;
+      rem_d    = (mode_i == 2'b01) ? {4'd0, height_i} : count_i;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : regs
+    if (!rst_ni) begin
+      active_q <= 1'b0;
+      mode_q   <= '0;
+      word_q   <= '0;
+      row_q    <= '0;
+      pitch_q  <= '0;
+      col_q    <= '0;
+      width_q  <= '0;
+      rem_q    <= '0;
+    end else begin
+      active_q <= active_d;
+      mode_q   <= mode_d;
+      word_q   <= word_d;
+      row_q    <= row_d;
+      pitch_q  <= pitch_d;
+      col_q    <= col_d;
+      width_q  <= width_d;
+      rem_q    <= rem_d;
+    end
+  end
+
+  // lane addresses and the bus -> memory lane map of the current beat
+  always_comb begin : lanes
+    int r, c, cs, o;
+    r  = 0;
+    c  = 0;
+    cs = 0;
+    o  = 0;
+    for (int m = 0; m < NB; m++) lane_word_o[m*AW +: AW] = word_q;
+    for (int b = 0; b < NB; b++) bus2mem_o[b*LW +: LW] = LW'(b);
+    if (mode_q == 2'b10) begin
+      for (int b = 0; b < NB; b++) begin
+        r  = b % 4;
+        c  = (int'(col_q) * P + b / 4) % 4;
+        cs = (Read ? (c + r) : (c + 4 - r)) % 4;
+        o  = 4 * cs + r;                    // byte offset in the state
+        bus2mem_o[b*LW +: LW] = LW'(o % NB);
+        lane_word_o[(o % NB)*AW +: AW] = word_q + AW'(o / NB);
+      end
+    end
+  end
+
+  assign active_o     = active_q;
+  assign last_o       = last;
+  assign mode_o       = mode_q;
+  assign state_word_o = word_q;
+  assign beat_o       = col_q[1:0];
+
+endmodule
+
+`default_nettype wire

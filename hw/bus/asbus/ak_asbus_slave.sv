@@ -1,0 +1,224 @@
+// ak_asbus_slave: ASBUS slave endpoint for N masters (multi-master, single slave,
+// full duplex). It arbitrates the masters' requests (ak_asbus_arbiter, fixed
+// priority), checks each command, queues it (QueueDepth entries, in order) and
+// multiplexes the data phase: WDATA/WD_VLD of the master that owns the current write,
+// RESP[1] to that master when a beat is taken, RDATA to all masters with RESP[0] to
+// the owner of the read beat, ERR to the owner of a command answered with an error.
+//
+// Command phase: a master holds REQ with ADDR, WR, LEN until it sees GNT; the command
+// is taken at the edge before GNT is high (REQ in cycle t, GNT in t+1, first data beat
+// possible in t+2). Back-to-back commands overlap the data phase of earlier ones.
+// LEN[11:10]: 00 linear (LEN[9:0] beats, 0 = 1024), 01 block (LEN[9:6] beats per row,
+// 0 = 16; LEN[5:0] rows, 0 = 64; row i at ADDR + i*pitch_i), 10 AES states (LEN[9:0]
+// states of 16 bytes, 0 = 1024), 11 reserved.
+// Checked (an error command moves no data; ERR[1] (write) / ERR[0] (read) is pulsed
+// when it reaches the head of the queue and its path is free): reserved mode; linear
+// or block ADDR not aligned to a beat (W/8 bytes) or pitch not a multiple of W/8;
+// state ADDR not 16-byte aligned; any byte of the transfer at or above MemBytes.
+// Commands of one direction are answered in order.
+//
+// Timing    : GNT one cycle after REQ; queue head visible the cycle after GNT.
+// Byte order: WDATA/RDATA byte b (bits 8b+7:8b) is byte lane b, the lowest address
+//             of a linear/block beat in lane 0; WD_VLD[b] qualifies byte b.
+// Parameters: W (32/64/128), N masters, MemBytes (power of two), QueueDepth.
+
+`default_nettype none
+
+module ak_asbus_slave #(
+  parameter int unsigned W          = 32,
+  parameter int unsigned N          = 2,
+  parameter int unsigned MemBytes   = 256,
+  parameter int unsigned QueueDepth = 8,
+  localparam int unsigned NB = W / 8,
+  localparam int unsigned AB = $clog2(MemBytes),      // byte-address bits
+  localparam int unsigned AW = AB - $clog2(NB),       // word-address bits
+  localparam int unsigned MW = (N > 1) ? $clog2(N) : 1,
+  localparam int unsigned LB = $clog2(NB)            // beat-offset bits
+) (
+  input  logic               clk_i,
+  input  logic               rst_ni,
+  // ASBUS, slave side (one set per master, master i in slice i)
+  input  logic [N-1:0]       s_asbus_req,
+  output logic [N-1:0]       s_asbus_gnt,
+  input  logic [N*32-1:0]    s_asbus_addr,
+  input  logic [N-1:0]       s_asbus_wr,
+  input  logic [N*12-1:0]    s_asbus_len,
+  input  logic [N*NB-1:0]    s_asbus_wd_vld,
+  input  logic [N*W-1:0]     s_asbus_wdata,
+  output logic [W-1:0]       s_asbus_rdata,
+  output logic [N*2-1:0]     s_asbus_resp,
+  output logic [N*2-1:0]     s_asbus_err,
+  // configuration
+  input  logic [15:0]        pitch_i,        // block row pitch in bytes
+  // queue head
+  output logic               head_valid_o,
+  output logic [MW-1:0]      head_master_o,
+  output logic               head_wr_o,
+  output logic               head_err_o,
+  output logic [1:0]         head_mode_o,
+  output logic [AW-1:0]      head_word_o,
+  output logic [10:0]        head_count_o,
+  output logic [6:0]         head_height_o,
+  output logic [4:0]         head_width_o,
+  output logic [AB-1:0]      head_lo_o,      // first byte touched
+  output logic [AB-1:0]      head_hi_o,      // last byte touched (bounding range)
+  input  logic               head_pop_i,
+  // write data phase
+  input  logic [MW-1:0]      wr_owner_i,
+  input  logic               wr_take_i,      // a beat is taken this cycle (RESP[1])
+  output logic [W-1:0]       wr_data_o,
+  output logic [NB-1:0]      wr_vld_o,
+  // read data phase
+  input  logic               rd_valid_i,     // RESP[0] this cycle
+  input  logic [MW-1:0]      rd_owner_i,
+  input  logic [W-1:0]       rd_data_i,
+  // error answers
+  input  logic               err_i,
+  input  logic [MW-1:0]      err_owner_i,
+  input  logic               err_wr_i
+);
+
+  initial begin
+    if (W != 32 && W != 64 && W != 128) $fatal(1, "ak_asbus_slave: W=%0d not 32/64/128", W);
+    if (MemBytes < 32 || (MemBytes & (MemBytes - 1)) != 0)
+      $fatal(1, "ak_asbus_slave: MemBytes=%0d not a power of two >= 32", MemBytes);
+    if (QueueDepth < 1 || QueueDepth > 64)
+      $fatal(1, "ak_asbus_slave: QueueDepth=%0d not in 1..64", QueueDepth);
+  end
+
+  localparam int unsigned QW = (QueueDepth > 1) ? $clog2(QueueDepth) : 1;
+  // entry: master, wr, err, mode, word, count, height, width, lo, hi
+  localparam int unsigned EW = MW + 1 + 1 + 2 + AW + 11 + 7 + 5 + AB + AB;
+
+  // ------------------------------------------------------------------------------
+  // arbitration and command capture
+  // ------------------------------------------------------------------------------
+  logic [N-1:0]  gnt_q, gnt_d;
+  logic          any;
+  logic [MW-1:0] win;
+  logic          full;
+
+  ak_asbus_arbiter #(.N(N)) u_arbiter (
+    .req_i   (s_asbus_req),
+    .mask_i  (gnt_q),
+    .enable_i(!full),
+    .gnt_o   (gnt_d),
+    .any_o   (any)
+  );
+
+  always_comb begin : winner
+    win = '0;
+    for (int i = 0; i < N; i++) begin
+      if (gnt_d[i]) win = MW'(i);
+    end
+  end
+
+  logic [31:0] c_addr;
+  logic [11:0] c_len;
+  logic        c_wr;
+  logic [1:0]  c_mode;
+  logic [10:0] c_count;
+  logic [6:0]  c_height;
+  logic [4:0]  c_width;
+  logic [35:0] c_size;      // bytes (linear/state) or block extent
+  logic [35:0] c_end;       // one past the last byte
+  logic        c_err;
+
+  assign c_addr   = s_asbus_addr[32*win +: 32];
+  assign c_len    = s_asbus_len[12*win +: 12];
+  assign c_wr     = s_asbus_wr[win];
+  assign c_mode   = c_len[11:10];
+  assign c_count  = (c_len[9:0] == 10'd0) ? 11'd1024 : {1'b0, c_len[9:0]};
+  assign c_height = (c_len[5:0] == 6'd0) ? 7'd64 : {1'b0, c_len[5:0]};
+  assign c_width  = (c_len[9:6] == 4'd0) ? 5'd16 : {1'b0, c_len[9:6]};
+
+  always_comb begin : command_check
+    unique case (c_mode)
+      2'b01:   c_size = (36'(c_height) - 36'd1) * 36'(pitch_i) + 36'(c_width) * 36'(NB);
+      2'b10:   c_size = 36'(c_count) * 36'd16;
+      default: c_size = 36'(c_count) * 36'(NB);
+    endcase
+    c_end = 36'(c_addr) + c_size;
+    c_err = 1'b0;
+    if (c_mode == 2'b11) c_err = 1'b1;
+    if (c_mode == 2'b10 && c_addr[3:0] != 4'd0) c_err = 1'b1;
+    if (c_mode != 2'b10 && c_addr[LB-1:0] != '0) c_err = 1'b1;
+    if (c_mode == 2'b01 && pitch_i[LB-1:0] != '0) c_err = 1'b1;
+    if (c_end > 36'(MemBytes)) c_err = 1'b1;
+  end
+
+  logic [EW-1:0] c_entry;
+  assign c_entry = {win, c_wr, c_err, c_mode, AW'(c_addr >> LB), c_count, c_height,
+                    c_width, AB'(c_addr), AB'(c_end - 36'd1)};
+
+  // ------------------------------------------------------------------------------
+  // command queue
+  // ------------------------------------------------------------------------------
+  logic [EW-1:0] q_mem_q [QueueDepth];
+  logic [QW-1:0] wp_q, wp_d, rp_q, rp_d;
+  logic [QW:0]   cnt_q, cnt_d;
+  logic          push, pop;
+
+  assign push = any;
+  assign pop  = head_pop_i && (cnt_q != '0);
+  assign full = (cnt_q == (QW+1)'(QueueDepth));
+
+  function automatic logic [QW-1:0] inc(input logic [QW-1:0] p);
+    return (p == QW'(QueueDepth - 1)) ? '0 : p + QW'(1);
+  endfunction
+
+  always_comb begin : queue_next
+    wp_d  = push ? inc(wp_q) : wp_q;
+    rp_d  = pop ? inc(rp_q) : rp_q;
+    cnt_d = cnt_q + (QW+1)'(push) - (QW+1)'(pop);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : queue_regs
+    if (!rst_ni) begin
+      gnt_q <= '0;
+      wp_q  <= '0;
+      rp_q  <= '0;
+      cnt_q <= '0;
+    end else begin
+      gnt_q <= gnt_d;
+      wp_q  <= wp_d;
+      rp_q  <= rp_d;
+      cnt_q <= cnt_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : queue_mem
+    if (!rst_ni) begin
+      for (int i = 0; i < QueueDepth; i++) q_mem_q[i] <= '0;
+    end else if (push) begin
+      q_mem_q[wp_q] <= c_entry;
+    end
+  end
+
+  assign head_valid_o = (cnt_q != '0);
+  assign {head_master_o, head_wr_o, head_err_o, head_mode_o, head_word_o, head_count_o,
+          head_height_o, head_width_o, head_lo_o, head_hi_o} = q_mem_q[rp_q];
+
+  assign s_asbus_gnt = gnt_q;
+
+  // ------------------------------------------------------------------------------
+  // data phase
+  // ------------------------------------------------------------------------------
+  assign wr_data_o     = s_asbus_wdata[W*wr_owner_i +: W];
+  assign wr_vld_o      = s_asbus_wd_vld[NB*wr_owner_i +: NB];
+  assign s_asbus_rdata = rd_data_i;
+
+  always_comb begin : responses
+    s_asbus_resp = '0;
+    s_asbus_err  = '0;
+    for (int i = 0; i < N; i++) begin
+      s_asbus_resp[2*i+1] = wr_take_i && (wr_owner_i == MW'(i));
+      s_asbus_resp[2*i]   = rd_valid_i && (rd_owner_i == MW'(i));
+      s_asbus_err[2*i+1]  = err_i && err_wr_i && (err_owner_i == MW'(i));
+      s_asbus_err[2*i]    = err_i && !err_wr_i && (err_owner_i == MW'(i));
+    end
+  end
+
+endmodule
+
+`default_nettype wire

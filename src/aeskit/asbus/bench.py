@@ -1,0 +1,192 @@
+"""The paper's test cases (Sec. 6) as cocotb routines for ADAM and XDAM.
+
+Used by the tests (``tests/hw/systems``) and by :func:`aeskit.asbus.run.measure`.
+Each routine runs the three cases at the DUT's width, checks returned data and memory
+against the models (raising ``AssertionError``) and returns one
+:class:`aeskit.asbus.cases.CycleRecord` per case.
+
+* ADAM: master 0 writes, master 1 reads back (its read is queued at once and waits for
+  the written bytes); measured = first REQ of the write to the last read beat.
+* XDAM (cocotbext-axi): the write bursts (at most 16 beats; one per block row; one per
+  state for the cipher case, ciphertext in natural order), then, after their B
+  responses, the read bursts; measured = first AWVALID to the last R beat.
+"""
+
+from __future__ import annotations
+
+import cocotb
+from cocotb.clock import Clock
+from cocotb.triggers import FallingEdge, RisingEdge
+
+from aeskit.asbus.cases import TESTS, CycleRecord, block_pitch, paper_case, record
+from aeskit.asbus.model import MODE_LINEAR, AsbusCommand, DamModel, beat_addresses, encode_len
+from aeskit.asbus.tb import AdamTB
+from aeskit.model import AES, expand_key
+
+__all__ = ["XdamTB", "adam_dump", "adam_paper_cases", "check_mem", "xdam_paper_cases"]
+
+MEM = 256
+
+
+async def adam_dump(tb: AdamTB, mem_bytes: int = MEM, master: int = 1) -> list[int]:
+    """All ADAM memory bytes, read in bypass with one linear command (CTRL must be 0
+    or the command is linear anyway: linear transfers always bypass the engines)."""
+    nb = tb.nb
+    ic = tb.issue(master, AsbusCommand(False, 0, encode_len(MODE_LINEAR, mem_bytes // nb)),
+                  mem_bytes // nb)
+    await tb.drain()
+    assert not ic.error, "memory dump refused"
+    out = []
+    for beat in ic.rdata:
+        out.extend((beat >> (8 * b)) & 0xFF for b in range(nb))
+    return out
+
+
+def check_mem(got: list[int], model: DamModel, what: str) -> None:
+    bad = [(a, g, w) for a, (g, w) in enumerate(zip(got, model.mem, strict=True))
+           if w is not None and g != w]
+    assert not bad, f"{what}: memory differs at {len(bad)} bytes, first (addr, got, want) {bad[:4]}"
+
+
+async def adam_paper_cases(tb: AdamTB, seed: int = 0) -> list[tuple[CycleRecord, int, int]]:
+    """Run the three cases on a started :class:`AdamTB`; return
+    ``(record, write_req_cycle_offset, ...)`` as ``(record, write cycles, read cycles)``."""
+    width = tb.width
+    out = []
+    for test in TESTS:
+        model, wcmd, rcmd = paper_case(test, width, seed=seed)
+        tb.configure(model)
+        await tb.mbus_idle()
+        start = tb.cycle + 1
+        w = tb.issue(0, wcmd, model.beats(wcmd.len12), start_after=start)
+        r = tb.issue(1, rcmd, model.beats(rcmd.len12), start_after=start)
+        await tb.drain()
+        assert not w.error and not r.error, f"{test} {width}: refused"
+        model.write(wcmd.addr, wcmd.len12, wcmd.data)
+        want = model.read(rcmd.addr, rcmd.len12)
+        assert None not in want
+        assert r.rdata == want, (f"{test} {width}: returned data differ, first beats "
+                                 f"{[hex(x) for x in r.rdata[:4]]} / {[hex(x) for x in want[:4]]}")
+        check_mem(await adam_dump(tb), model, f"{test} {width}")
+        write_cycles = w.done_cycle - w.req_cycle + 1
+        measured = r.done_cycle - w.req_cycle + 1
+        read_cycles = r.done_cycle - r.req_cycle + 1
+        rec = record(test, "asbus", width, measured, write_cycles=write_cycles,
+                     read_cycles=read_cycles)
+        out.append((rec, write_cycles, measured))
+    return out
+
+
+class XdamTB:
+    """cocotbext-axi master, MBUS writes and a cycle monitor for ``ak_xdam``."""
+
+    def __init__(self, dut, max_burst_len: int = 16) -> None:
+        self.dut = dut
+        self.width = len(dut.s_axi_wdata)
+        self.nb = self.width // 8
+        self.cycle = 0
+        self.first_aw: int | None = None
+        self.last_r: int | None = None
+        self.max_burst_len = max_burst_len
+
+    async def start(self) -> None:
+        from cocotbext.axi import AxiBus, AxiMaster
+
+        d = self.dut
+        cocotb.start_soon(Clock(d.clk_i, 10, unit="ns").start())
+        d.s_mbus_sel.value = 0
+        d.s_mbus_wr.value = 0
+        d.s_mbus_addr.value = 0
+        d.s_mbus_wdata.value = 0
+        d.wait_i.value = 0
+        self.axi = AxiMaster(AxiBus.from_prefix(d, "s_axi"), d.clk_i, d.rst_ni,
+                             reset_active_level=False, max_burst_len=self.max_burst_len)
+        d.rst_ni.value = 0
+        for _ in range(3):
+            await RisingEdge(d.clk_i)
+        d.rst_ni.value = 1
+        await RisingEdge(d.clk_i)
+        cocotb.start_soon(self._monitor())
+
+    async def _monitor(self) -> None:
+        d = self.dut
+        while True:
+            await FallingEdge(d.clk_i)
+            self.cycle += 1
+            if self.first_aw is None and int(d.s_axi_awvalid.value):
+                self.first_aw = self.cycle
+            if int(d.s_axi_rvalid.value) and int(d.s_axi_rready.value):
+                self.last_r = self.cycle
+
+    def mark(self) -> None:
+        self.first_aw = self.last_r = None
+
+    async def mbus_write(self, addr: int, data: int) -> None:
+        d = self.dut
+        await RisingEdge(d.clk_i)
+        d.s_mbus_sel.value = 1
+        d.s_mbus_wr.value = 1
+        d.s_mbus_addr.value = addr
+        d.s_mbus_wdata.value = data
+        await RisingEdge(d.clk_i)
+        d.s_mbus_sel.value = 0
+        d.s_mbus_wr.value = 0
+
+    async def configure(self, key: bytes, dec: bool, enc: bool) -> None:
+        words = b"".join(expand_key(key))
+        for i in range(44):
+            await self.mbus_write(0x40 + 4 * i, int.from_bytes(words[4 * i:4 * i + 4], "big"))
+        await self.mbus_write(0x00, int(dec) | (int(enc) << 1))
+
+    async def dump(self) -> bytes:
+        from cocotbext.axi import AxiResp
+
+        await self.mbus_write(0x00, 0)
+        resp = await self.axi.read(0, MEM)
+        assert resp.resp == AxiResp.OKAY
+        return bytes(resp.data)
+
+
+def _bytes(beats: list[int], nb: int) -> bytes:
+    return b"".join(b.to_bytes(nb, "little") for b in beats)
+
+
+async def xdam_paper_cases(tb: XdamTB, seed: int = 0) -> list[CycleRecord]:
+    """Run the three cases on a started :class:`XdamTB`."""
+    from cocotbext.axi import AxiResp
+
+    width, nb = tb.width, tb.nb
+    out = []
+    for test in TESTS:
+        model, wcmd, _ = paper_case(test, width, seed=seed)
+        payload = _bytes(wcmd.data, nb)
+        await tb.configure(model.key, model.dec_en, model.enc_en)
+        for _ in range(4):
+            await RisingEdge(tb.dut.clk_i)
+        if test == "linear":
+            chunks = [(0, payload)]
+        elif test == "block":
+            pitch = block_pitch(width)
+            chunks = [(r * pitch, payload[16 * r:16 * r + 16]) for r in range(10)]
+        else:
+            # the same ciphertext as the ASBUS case, in natural byte order
+            ct = bytearray(160)
+            for beat, lanes in zip(wcmd.data, beat_addresses(width, 0, wcmd.len12), strict=True):
+                for b, a in enumerate(lanes):
+                    ct[a] = (beat >> (8 * b)) & 0xFF
+            chunks = [(16 * k, bytes(ct[16 * k:16 * k + 16])) for k in range(10)]
+        tb.mark()
+        wr = [cocotb.start_soon(tb.axi.write(a, d)) for a, d in chunks]
+        wres = [await t for t in wr]
+        rd = [cocotb.start_soon(tb.axi.read(a, len(d))) for a, d in chunks]
+        rres = [await t for t in rd]
+        assert all(r.resp == AxiResp.OKAY for r in wres + rres), f"{test} {width}: SLVERR"
+        measured = tb.last_r - tb.first_aw + 1
+        for (a, d), r in zip(chunks, rres, strict=True):
+            assert bytes(r.data) == d, f"{test} {width}: read at {a:#x} differs"
+        mem = await tb.dump()
+        for a, d in chunks:
+            want = AES(model.key).decrypt(d) if test == "cipher" else d
+            assert mem[a:a + len(d)] == want, f"{test} {width}: memory at {a:#x}"
+        out.append(record(test, "axi", width, measured))
+    return out

@@ -1,0 +1,82 @@
+"""The paper's test cases (Sec. 6) as ASBUS command lists, and their cycle records.
+
+Each case writes 160 bytes and reads them back (master 0 writes, like the paper's
+USB 2.0 host; master 1 reads, like its Wi-Fi MAC), at any of the three bus widths:
+
+* ``linear``: 40 32-bit words = 160 bytes at address 0, one linear command each way;
+* ``block``: 10 rows x 4 words (16 bytes per row), row pitch 24 bytes (16 at 128 bits,
+  where the pitch must be a multiple of the beat), one block command each way;
+* ``cipher``: 10 AES states at address 0, one state command each way, DEC_EN and
+  ENC_EN on: ciphertext in, plaintext in memory, ciphertext back out.
+
+:class:`CycleRecord` is what a CLI or the report prints: measured cycles beside the
+static model (:mod:`aeskit.busmodel`, Table IV's workload) and the paper.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass
+
+from aeskit.asbus.model import MODE_BLOCK, MODE_LINEAR, MODE_STATE, AsbusCommand, DamModel, encode_len
+from aeskit.busmodel import PAPER_TABLE_IV_CYCLES, WIDTHS, table_iv_workload
+
+__all__ = ["TESTS", "CycleRecord", "paper_case", "record"]
+
+TESTS = ("linear", "block", "cipher")
+PAYLOAD = 160
+ROWS, ROW_BYTES = 10, 16
+
+
+def block_pitch(width: int) -> int:
+    """Row pitch of the block case: 24 bytes, or 16 where 24 is not a whole beat."""
+    return 24 if 24 % (width // 8) == 0 else 16
+
+
+def paper_case(test: str, width: int, seed: int = 0) -> tuple[DamModel, AsbusCommand, AsbusCommand]:
+    """``(model, write, read)`` for one test case; the model is configured (key, pitch,
+    CTRL) but holds no data yet. Data are random from ``seed``."""
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+    if width not in WIDTHS:
+        raise ValueError(f"width must be one of {WIDTHS}, got {width!r}")
+    rng = random.Random(f"{test}-{width}-{seed}")
+    nb = width // 8
+    model = DamModel(width)
+    if test == "linear":
+        ln = encode_len(MODE_LINEAR, PAYLOAD // nb)
+    elif test == "block":
+        model.pitch = block_pitch(width)
+        ln = encode_len(MODE_BLOCK, rows=ROWS, words=ROW_BYTES // nb)
+    else:
+        model.key = rng.randbytes(16)
+        model.dec_en = model.enc_en = True
+        ln = encode_len(MODE_STATE, PAYLOAD // 16)
+    beats = model.beats(ln)
+    data = [rng.getrandbits(width) for _ in range(beats)]
+    return model, AsbusCommand(True, 0, ln, data), AsbusCommand(False, 0, ln)
+
+
+@dataclass(frozen=True)
+class CycleRecord:
+    """One test case on one bus at one width."""
+
+    test: str
+    bus: str
+    width: int
+    measured_cycles: int
+    model_cycles: float
+    paper_cycles: int
+    write_cycles: int | None = None   # first REQ to the write's last beat
+    read_cycles: int | None = None    # the read's REQ to its last beat
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def record(test: str, bus: str, width: int, measured: int, *, write_cycles: int | None = None,
+           read_cycles: int | None = None) -> CycleRecord:
+    """A record with the model and paper numbers filled in."""
+    model = table_iv_workload(test, width).cycles(bus)  # type: ignore[arg-type]
+    paper = PAPER_TABLE_IV_CYCLES[(test, bus)][WIDTHS.index(width)]  # type: ignore[index]
+    return CycleRecord(test, bus, width, measured, model, paper, write_cycles, read_cycles)
