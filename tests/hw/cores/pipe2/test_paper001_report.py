@@ -40,3 +40,10 @@ def test_verdict_follows_the_numbers() -> None:
     modes["ctr-enc"]["128"] = [10, 11]
     md = sec.render([], {"pipe2": modes})
     assert "AES-128: two streams NOT all at Nr" in md and "differs from the paper" in md
+
+
+def test_engine_area_line() -> None:
+    md = sec.render([], {"synth": {"mode_sys_pipe2": {"lut4": 12345, "ff": 4321, "ebr": 0,
+                                                      "fmax_mhz": 55.55}}})
+    assert "12,345 LUT4, 4,321 FF, 0 EBR, Fmax 55.5 MHz" in md or \
+        "12,345 LUT4, 4,321 FF, 0 EBR, Fmax 55.6 MHz" in md
