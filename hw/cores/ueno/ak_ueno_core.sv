@@ -55,13 +55,17 @@
 //
 // Parameters:
 //   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration).
+//   Demux     1 (default): the paper's 1:2 demultiplexer after the inversion and
+//             bit-parallel XORs; 0: an FPGA variant with output multiplexers instead
+//             (registry entry ueno_mux; see ak_ueno_round).
 //
 // Tools: lints clean with verilator --lint-only -Wall; Yosys read_slang; Icarus 11.
 
 `default_nettype none
 
 module ak_ueno_core #(
-  parameter int TagWidth = 1
+  parameter int TagWidth = 1,
+  parameter bit Demux    = 1'b1
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -155,7 +159,9 @@ module ak_ueno_core #(
   end
 
   // round datapath; its direction comes from a register (the block in flight)
-  ak_ueno_round u_round (
+  ak_ueno_round #(
+    .Demux(Demux)
+  ) u_round (
     .state_i(state_q),
     .rk_i   (rk),
     .dec_i  (blk_dec),

@@ -26,16 +26,24 @@
 // V(0) = delta(05) per byte) that a direction-dependent constant cancels.
 // The round key is mapped by 16 ak_ueno_iso (the key input isomorphism).
 //
+// Demux = 0 (an FPGA variant, not the paper's): no demultiplexer; both paths see the
+// inverses and a 2:1 multiplexer per output bit picks the active one. On LUT4 FPGAs the
+// AND gating of the demultiplexer widens every leaf of the unified-affine XOR trees,
+// while a multiplexer at the end shares a LUT with the last XOR.
+//
 // Timing    : purely combinational (latency 0). Longest path: ak_nb_inv, the
 //             demultiplexer AND, ak_ueno_enc_column (or ak_ueno_dec_column after
 //             one XOR), one XOR.
 // Byte order: FIPS-197 state order, byte 4c+r (s[r][c]) in [127-8(4c+r) -: 8], for
 //             the state (tower-field bytes) and the round key (AES-field bytes).
-// Parameters: none. dec_i: 0 encryption, 1 decryption.
+// Parameters: Demux (1: the paper's 1:2 demultiplexer and bit-parallel XOR, default;
+//             0: output multiplexers). dec_i: 0 encryption, 1 decryption.
 
 `default_nettype none
 
-module ak_ueno_round (
+module ak_ueno_round #(
+  parameter bit Demux = 1'b1
+) (
   input  logic [127:0] state_i,   // d (encryption) or s (decryption), tower field
   input  logic [127:0] rk_i,      // round key, AES field
   input  logic         dec_i,
@@ -57,13 +65,18 @@ module ak_ueno_round (
   logic [127:0] enc_u;       // unified affine U of enc_sr
   logic [127:0] dec_v;       // unified affine V of dec_y
   logic [127:0] enc_a;       // tower-field Affine of enc_sr (final round)
-  logic [127:0] round_c;     // constant that cancels the inactive path (round)
-  logic [127:0] final_c;     // ... (final round)
 
-  assign rk_e  = dec_i ? 128'h0 : rk_t;
-  assign inv_e = dec_i ? 128'h0 : inv;
-  assign inv_d = dec_i ? inv : 128'h0;
-  assign dec_y = dec_isr ^ (dec_i ? rk_t : 128'h0);
+  if (Demux) begin : g_demux
+    assign rk_e  = dec_i ? 128'h0 : rk_t;
+    assign inv_e = dec_i ? 128'h0 : inv;
+    assign inv_d = dec_i ? inv : 128'h0;
+    assign dec_y = dec_isr ^ (dec_i ? rk_t : 128'h0);
+  end else begin : g_no_demux
+    assign rk_e  = rk_t;
+    assign inv_e = inv;
+    assign inv_d = inv;
+    assign dec_y = dec_isr ^ rk_t;
+  end
 
   for (genvar b = 0; b < 16; b++) begin : g_byte
     ak_ueno_iso u_rk_iso (
@@ -106,11 +119,17 @@ module ak_ueno_round (
     );
   end
 
-  assign round_c = dec_i ? {16{DeltaC}} : {16{DeltaCi}};
-  assign final_c = dec_i ? {16{DeltaC}} : 128'h0;
-
-  assign round_o = enc_u ^ dec_v ^ rk_e ^ round_c;
-  assign final_o = enc_a ^ dec_y ^ rk_e ^ final_c;
+  if (Demux) begin : g_xor
+    logic [127:0] round_c;   // constant that cancels the inactive path (round)
+    logic [127:0] final_c;   // ... (final round)
+    assign round_c = dec_i ? {16{DeltaC}} : {16{DeltaCi}};
+    assign final_c = dec_i ? {16{DeltaC}} : 128'h0;
+    assign round_o = enc_u ^ dec_v ^ rk_e ^ round_c;
+    assign final_o = enc_a ^ dec_y ^ rk_e ^ final_c;
+  end else begin : g_mux
+    assign round_o = dec_i ? dec_v : (enc_u ^ rk_e);
+    assign final_o = dec_i ? dec_y : (enc_a ^ rk_e);
+  end
 
 endmodule
 

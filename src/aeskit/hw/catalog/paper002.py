@@ -88,6 +88,20 @@ CORES: tuple[CoreSpec, ...] = (
         key_setup=KEY_SETUP,
     ),
     CoreSpec(
+        name="ueno_mux",
+        top="ak_ueno_core",
+        files=UENO_FILES,
+        description="ueno with output multiplexers instead of the 1:2 demultiplexer and "
+                    "bit-parallel XORs (FPGA variant, Demux = 0): on LUT4s the AND gating "
+                    "widens every leaf of the unified-affine XOR trees",
+        paper=PAPER,
+        sbox="tower-nb",
+        parameters={"Demux": 0},
+        latency=_cycles(1),
+        interval=_cycles(1),
+        key_setup=KEY_SETUP,
+    ),
+    CoreSpec(
         name="satoh",
         top="ak_satoh_core",
         files=SATOH_FILES,

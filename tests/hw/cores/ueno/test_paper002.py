@@ -1,6 +1,7 @@
 """The paper-002 cores on Verilator: ``ueno`` (Ueno et al.'s unified datapath) and the
 conventional datapaths of the paper's Section 2 that it is compared with
-(``satoh``, ``lutz``, ``liu``). One parametrized bench (cocotb tests in
+(``satoh``, ``lutz``, ``liu``), and ``ueno_mux`` (ueno with output multiplexers instead of
+the demultiplexer, an FPGA variant). One parametrized bench (cocotb tests in
 ``p002_cocotb.py``) for all of them; the claims (latency, interval, key setup) are
 read from the registry and checked exactly:
 
@@ -34,7 +35,7 @@ from aeskit.vectors import mct_vectors
 HERE = Path(__file__).resolve().parent
 PAPER = "002 Ueno et al."
 #: the paper-002 cores of the registry (the test fails if one is missing)
-NAMES = ["ueno", "satoh", "lutz", "liu"]
+NAMES = ["ueno", "ueno_mux", "satoh", "lutz", "liu"]
 P002 = [c.name for c in CORES if c.paper == PAPER]
 
 
