@@ -524,6 +524,23 @@ async def cocotb_illegal_access(dut) -> None:
     assert seen[first:first + 3] == [(0, 1), (1, 1), (1, 0)], seen
     assert all(s == (0, 0) for s in seen[:first]), seen
 
+    # an OKAY read: exactly one wait state (HREADY low one cycle), data in the next
+    await b.write("AAD_LEN", 0x12345678)
+    await FallingEdge(d.clk_i)
+    d.ahb_haddr.value = a["AAD_LEN"]
+    d.ahb_hwrite.value = 0
+    d.ahb_hsize.value = 2
+    d.ahb_htrans.value = 2
+    await FallingEdge(d.clk_i)
+    d.ahb_htrans.value = 0
+    seen = []
+    for _ in range(3):
+        seen.append((int(d.ahb_hready.value), int(d.ahb_hresp.value)))
+        if seen[-1] == (1, 0) and len(seen) == 2:
+            assert int(d.ahb_hrdata.value) == 0x12345678
+        await FallingEdge(d.clk_i)
+    assert seen == [(0, 0), (1, 0), (1, 0)], seen
+
 
 @cocotb.test()
 async def cocotb_ccm_too_long_and_irq(dut) -> None:

@@ -130,3 +130,20 @@ def test_c_header_matches_rdl(tmp_path) -> None:
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert len(checks) > 40
+
+
+def test_yosys_read_slang(tmp_path) -> None:
+    """Yosys (read_slang) elaborates the whole top: hierarchy, proc, check -assert,
+    no warning."""
+    from aeskit.tools import yosys
+
+    files = " ".join(str(p) for p in _sources())
+    script = (f"read_slang -j 1 --top ak_cipher_ahb {files}; "
+              "hierarchy -check -top ak_cipher_ahb; proc; check -assert")
+    r = subprocess.run([*yosys(), "-p", script], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=600)
+    log = r.stdout + r.stderr
+    assert r.returncode == 0, log[-3000:]
+    warnings = [ln for ln in log.splitlines()
+                if "warning" in ln.lower() and "0 warnings" not in ln]
+    assert not warnings, warnings
