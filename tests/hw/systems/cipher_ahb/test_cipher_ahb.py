@@ -20,7 +20,9 @@ DATA_IN / DATA_OUT windows while polling STATUS, then DONE / PASS / ERROR.
   DATA_OUT, byte and halfword transfers, unaligned addresses, a read of an empty
   DATA_OUT window (wait limit): each gets the two-cycle ERROR response, sets
   ERROR.BUS_ERROR, and the next transfer works;
-* the CCM decryption longer than the output FIFO is refused (ERROR.CMD_REJECT).
+* the CCM decryption longer than the output FIFO is refused (ERROR.CMD_REJECT); an
+  illegal mode ends with ERROR.CMD_ILLEGAL; the DONE interrupt;
+* reset with both streams mid-message: registers back at reset, then new messages work.
 
 Register addresses and bit positions come from cipher_ahb.rdl (compiled here with
 systemrdl-compiler), not from the RTL. The file is both the pytest module and the
@@ -576,6 +578,44 @@ async def cocotb_ccm_too_long_and_irq(dut) -> None:
     assert int(dut.irq_o.value) == 1
 
 
+@cocotb.test()
+async def cocotb_reset_mid_message(dut) -> None:
+    """Reset with both streams in the middle of messages (blocks in both FIFOs and in
+    the core): afterwards every register is back at its reset value, nothing is
+    readable, and after a new key the next messages are right."""
+    b = await _bench(dut, 7)
+    rng = random.Random(7)
+    key = rng.randbytes(24)
+    await b.load_key(key, b.f("CTRL.INTERLEAVE"))
+    for s in (0, 1):
+        m = random_message(rng, key, "cbc", False, 8)
+        m["data"] = rng.randbytes(16 * 8)
+        await b.load_cmd(m, s, b.f("CTRL.INTERLEAVE"))
+        for beat in _pad(m["data"])[:3]:
+            await b.write_block(s, beat)
+    status = await b.status()
+    assert b.has(status, "STATUS.BUSY0") and b.has(status, "STATUS.BUSY1")
+    await FallingEdge(dut.clk_i)
+    dut.rst_ni.value = 0
+    await ClockCycles(dut.clk_i, 2)
+    dut.rst_ni.value = 1
+    await RisingEdge(dut.clk_i)
+    status = await b.status()
+    free = b.f("STATUS.IN_FREE0") | b.f("STATUS.IN_FREE1")
+    assert status == free, f"STATUS after reset: 0x{status:x}"
+    for reg, want in (("CTRL", 0), ("ERROR", 0), ("INTR_STATE", 0), ("MSG_LEN", 0),
+                      ("CCM", b.f("CCM.NONCE_LEN", 13) | b.f("CCM.TAG_LEN", 8))):
+        assert (await b.read(reg))[1] == want, reg
+    assert int(dut.irq_o.value) == 0
+    key = rng.randbytes(16)
+    await b.load_key(key, b.f("CTRL.INTERLEAVE"))
+    a = random_message(rng, key, "ctr", False, 3)
+    c = random_message(rng, key, "ecb", True, 3)
+    res = await b.run([(0, a), (1, c)])
+    for (got, ok), m in zip(res, (a, c)):
+        assert ok and got == expected(m)[0], m["mode"]
+
+
 # ----------------------------------------------------------------------------------
 # pytest
 # ----------------------------------------------------------------------------------
@@ -605,7 +645,8 @@ def _run(testcase: str, env: dict | None = None, seed: int = 1) -> None:
 
 @pytest.mark.parametrize("testcase", ["cocotb_fips_example", "cocotb_modes",
                                       "cocotb_ccm_tag_mismatch", "cocotb_two_streams",
-                                      "cocotb_illegal_access", "cocotb_ccm_too_long_and_irq"])
+                                      "cocotb_illegal_access", "cocotb_ccm_too_long_and_irq",
+                                      "cocotb_reset_mid_message"])
 def test_cipher_ahb(testcase: str) -> None:
     _run(testcase)
 
