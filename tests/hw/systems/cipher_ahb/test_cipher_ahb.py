@@ -15,7 +15,8 @@ DATA_IN / DATA_OUT windows while polling STATUS, then DONE / PASS / ERROR.
   these situations and the test fails if one never happened;
 * CCM decryption with a wrong tag: no plaintext readable (OUT_AVAIL stays 0, a read of
   DATA_OUT ends in an AHB ERROR), STATUS.PASS0 = 0, ERROR.TAG_FAIL set, interrupt;
-* two interleaved streams (INTERLEAVE = 1), and stream 1 refused without it;
+* two interleaved streams (INTERLEAVE = 1), and stream 1 refused without it; a key
+  change while a stream is busy (REKEY waits, a later command waits for the key);
 * illegal accesses: unmapped addresses, read of KEY / DATA_IN, write of STATUS /
   DATA_OUT, byte and halfword transfers, unaligned addresses, a read of an empty
   DATA_OUT window (wait limit): each gets the two-cycle ERROR response, sets
@@ -303,12 +304,16 @@ class Bench:
             out += (await self.read(base + 4 * i))[1].to_bytes(4, "little")
         return out
 
-    async def run(self, msgs: list[tuple[int, dict]], *, lag: float = 0.3) -> list:
+    async def run(self, msgs: list[tuple[int, dict]], *, lag: float = 0.3,
+                  issued: bool = False, blind: bool = True) -> list:
         """Run messages [(stream, m)] at once; return [(beats, pass)] per message.
-        The reader falls behind with probability ``lag`` per step (back-pressure)."""
+        The reader falls behind with probability ``lag`` per step (back-pressure).
+        ``issued``: the commands were given already (LOAD_IV); ``blind``: allow writes
+        into a full input FIFO (wait states)."""
         st = []
         for s, m in msgs:
-            await self.load_cmd(m, s, self.f("CTRL.INTERLEAVE") if len(msgs) > 1 else 0)
+            if not issued:
+                await self.load_cmd(m, s, self.f("CTRL.INTERLEAVE") if len(msgs) > 1 else 0)
             st.append({"s": s, "m": m, "in": in_beats(m), "out": []})
         status = 0
         for _ in range(20_000):
@@ -333,7 +338,7 @@ class Bench:
                 x["out"].append(await self.read_block(s))
             elif can_in:
                 await self.write_block(s, x["in"].pop(0))
-            elif x["in"] and not (x["m"]["mode"] == "ccm" and x["m"]["dec"]) \
+            elif blind and x["in"] and not (x["m"]["mode"] == "ccm" and x["m"]["dec"]) \
                     and out_due <= 2 and self.rng.random() < 0.5:
                 # blind write into a full input FIFO: wait states until the engine
                 # takes a block (the output side -- engine FIFO of 4, ours of
@@ -477,6 +482,22 @@ async def cocotb_two_streams(dut) -> None:
         for (got, ok), m in zip(res, (a, c)):
             want, want_pass = expected(m)
             assert ok == want_pass and got == want, f"{m['mode']} dec={m['dec']}"
+    # a new key while stream 0 is busy: REKEY waits for both streams to be idle, and a
+    # command for stream 1 given after REKEY waits for the key (so it runs on it)
+    ileave = b.f("CTRL.INTERLEAVE")
+    a = random_message(rng, key, "cbc", False, 6)
+    a["data"] = rng.randbytes(16 * 6)
+    await b.load_cmd(a, 0, ileave)
+    key2 = rng.randbytes(16)
+    await b.load_key(key2, ileave)
+    assert b.has(await b.status(), "STATUS.KEY_BUSY")
+    c = random_message(rng, key2, "ecb", False, 3)
+    c["data"] = rng.randbytes(48)
+    await b.load_cmd(c, 1, ileave)
+    res = await b.run([(0, a), (1, c)], issued=True, blind=False)
+    for (got, ok), m in zip(res, (a, c)):
+        assert ok and got == expected(m)[0], f"stream key {len(m['key'])}"
+    assert not b.has(await b.status(), "STATUS.KEY_BUSY")
     b.check_cover(skip=("hold_wait",))  # (cocotb_modes covers the FIFO wait states)
 
 
