@@ -59,18 +59,25 @@ def _access(field) -> str:
 def _regs(top):
     from systemrdl.node import RegNode
 
-    for node in top.descendants(unroll=True):
+    for node in top.descendants(unroll=False):
         if isinstance(node, RegNode):
             yield node
 
 
 def register_table(top) -> str:
-    """The Markdown register table (one row per field)."""
+    """The Markdown register table (one row per field; a register array is one row
+    per field with its element addresses)."""
     rows = ["| offset | register | bits | field | access | reset | description |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
     for reg in _regs(top):
-        name = reg.inst_name + ("".join(f"[{i}]" for i in reg.current_idx)
-                                if reg.current_idx else "")
+        base = reg.raw_absolute_address
+        if reg.is_array:
+            n = reg.array_dimensions[0]
+            offset = f"0x{base:02x} + {reg.array_stride}·i"
+            name = f"{reg.inst_name}[i], i = 0..{n - 1}"
+        else:
+            offset = f"0x{base:02x}"
+            name = reg.inst_name
         ext = " (external)" if reg.external else ""
         for f in reg.fields():
             bits = f"{f.msb}" if f.msb == f.lsb else f"{f.msb}:{f.lsb}"
@@ -78,7 +85,7 @@ def register_table(top) -> str:
             reset_s = "-" if reset is None else hex(reset)
             desc = (f.get_property("desc") or reg.get_property("desc") or "").replace("\n", " ")
             desc = " ".join(desc.split()).replace("|", "\\|")
-            rows.append(f"| 0x{reg.absolute_address:02x} | {name}{ext} | {bits} | {f.inst_name} "
+            rows.append(f"| {offset} | {name}{ext} | {bits} | {f.inst_name} "
                         f"| {_access(f)} | {reset_s} | {desc} |")
     return "\n".join(rows) + "\n"
 
