@@ -55,6 +55,12 @@ def test_render_computes_gains_from_the_numbers() -> None:
         in md
     assert "| This work (ueno) | 11 / 11 | 11 / 11 | 4,000 |" in md
     assert "| Lutz et al. [15] | 10 / 10 | 10 / 10 | 5,000 |" in md
+    # the depth model: 128e6 / (cycles x depth x GE), best baseline by that measure
+    dm = {c: 128e6 / ((10 if c == "lutz" else 11) * (20 + lut4[c] % 7) * 10.0 * lut4[c])
+          for c in lut4}
+    best = max(("satoh", "lutz", "liu"), key=dm.get)
+    assert f"depth model {round(100 * (dm['ueno'] / dm[best] - 1))} % vs the best " \
+        f"conventional ({best})" in md
     # a different measurement gives a different verdict
     fmax2 = {"ueno": 60.0, "ueno_mux": 30.0, "satoh": 50.0, "lutz": 40.0, "liu": 45.0}
     md2 = sec.render(_rows(fmax2, lut4), None)
