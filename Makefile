@@ -26,7 +26,7 @@ report: $(STAMP) warm
 
 ## CI test suite: unit tests, lint, cocotb tests (< 30 min on 2 cores)
 test: $(STAMP) warm
-	$(PY) -m pytest -n $(JOBS) -q
+	$(PY) -m pytest -n $(JOBS) -q --durations=25
 
 ## Long regression: also MCTs and >= 1,000,000 random blocks through the compiled harness
 test-full: $(STAMP) warm
