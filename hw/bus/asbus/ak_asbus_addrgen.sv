@@ -59,8 +59,13 @@ module ak_asbus_addrgen #(
   localparam int unsigned B  = 128 / W;      // beats per state
   localparam int unsigned BW = 16 / NB;      // words per state (= B)
 
-  initial begin
-    if (W != 32 && W != 64 && W != 128) $fatal(1, "ak_asbus_addrgen: W=%0d not 32/64/128", W);
+  // parameter checks: elaboration-time $fatal (Icarus 11 lacks those: time 0 there)
+  if (W != 32 && W != 64 && W != 128) begin : g_bad_param_0
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_asbus_addrgen: W=%0d not 32/64/128", W);
+`else
+    $fatal(1, "ak_asbus_addrgen: W=%0d not 32/64/128", W);
+`endif
   end
 
   logic          active_q, active_d;

@@ -19,8 +19,13 @@ module ak_asbus_arbiter #(
   output logic         any_o
 );
 
-  initial begin
-    if (N < 1 || N > 16) $fatal(1, "ak_asbus_arbiter: N=%0d not in 1..16", N);
+  // parameter checks: elaboration-time $fatal (Icarus 11 lacks those: time 0 there)
+  if (N < 1 || N > 16) begin : g_bad_param_0
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_asbus_arbiter: N=%0d not in 1..16", N);
+`else
+    $fatal(1, "ak_asbus_arbiter: N=%0d not in 1..16", N);
+`endif
   end
 
   logic [N-1:0] cand;

@@ -78,12 +78,27 @@ module ak_asbus_slave #(
   input  logic               err_wr_i
 );
 
-  initial begin
-    if (W != 32 && W != 64 && W != 128) $fatal(1, "ak_asbus_slave: W=%0d not 32/64/128", W);
-    if (MemBytes < 32 || (MemBytes & (MemBytes - 1)) != 0)
-      $fatal(1, "ak_asbus_slave: MemBytes=%0d not a power of two >= 32", MemBytes);
-    if (QueueDepth < 1 || QueueDepth > 64)
-      $fatal(1, "ak_asbus_slave: QueueDepth=%0d not in 1..64", QueueDepth);
+  // parameter checks: elaboration-time $fatal (Icarus 11 lacks those: time 0 there)
+  if (W != 32 && W != 64 && W != 128) begin : g_bad_param_0
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_asbus_slave: W=%0d not 32/64/128", W);
+`else
+    $fatal(1, "ak_asbus_slave: W=%0d not 32/64/128", W);
+`endif
+  end
+  if (MemBytes < 32 || (MemBytes & (MemBytes - 1)) != 0) begin : g_bad_param_1
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_asbus_slave: MemBytes=%0d not a power of two >= 32", MemBytes);
+`else
+    $fatal(1, "ak_asbus_slave: MemBytes=%0d not a power of two >= 32", MemBytes);
+`endif
+  end
+  if (QueueDepth < 1 || QueueDepth > 64) begin : g_bad_param_2
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_asbus_slave: QueueDepth=%0d not in 1..64", QueueDepth);
+`else
+    $fatal(1, "ak_asbus_slave: QueueDepth=%0d not in 1..64", QueueDepth);
+`endif
   end
 
   localparam int unsigned QW = (QueueDepth > 1) ? $clog2(QueueDepth) : 1;

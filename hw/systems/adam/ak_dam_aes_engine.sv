@@ -55,9 +55,20 @@ module ak_dam_aes_engine #(
   localparam int unsigned NB = W / 8;
   localparam int unsigned CW = (B > 1) ? (B - 1) * W : W;  // collected beats
 
-  initial begin
-    if (W != 32 && W != 64 && W != 128) $fatal(1, "ak_dam_aes_engine: W=%0d not 32/64/128", W);
-    if (TagW < 1) $fatal(1, "ak_dam_aes_engine: TagW=%0d < 1", TagW);
+  // parameter checks: elaboration-time $fatal (Icarus 11 lacks those: time 0 there)
+  if (W != 32 && W != 64 && W != 128) begin : g_bad_param_0
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_dam_aes_engine: W=%0d not 32/64/128", W);
+`else
+    $fatal(1, "ak_dam_aes_engine: W=%0d not 32/64/128", W);
+`endif
+  end
+  if (TagW < 1) begin : g_bad_param_1
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_dam_aes_engine: TagW=%0d < 1", TagW);
+`else
+    $fatal(1, "ak_dam_aes_engine: TagW=%0d < 1", TagW);
+`endif
   end
 
   // round key k (bus-lane byte order)

@@ -7,8 +7,8 @@
 //
 // Timing    : a command started at an edge takes its first beat in the next cycle;
 //             bypass beats are written at the edge that takes them; decrypted states
-//             reach memory 47 / 29 / 20 cycles (W = 32 / 64 / 128) after their first
-//             beat. A new command can start at the edge of the last beat (no gap),
+//             reach memory 47 / 29 / 20 cycles (W = 32 / 64 / 128; PreScheduled = 0:
+//             51 / 31 / 21) after their first beat. A new command can start at the edge of the last beat (no gap),
 //             except a bypass command behind cipher states still in the engine.
 // Byte order: bus lane b = bits [8b+7:8b] (see ak_asbus_addrgen).
 // Parameters: W, MemBytes, MW (master-id bits), PreScheduled (1: ASBUS state transfers

@@ -27,6 +27,7 @@ from pathlib import Path
 import cocotb
 import pytest
 
+from aeskit import BUILD_ROOT
 from aeskit.asbus.bench import adam_dump, adam_paper_cases, check_mem
 from aeskit.asbus.cases import paper_case
 from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, AsbusCommand, DamModel,
@@ -311,12 +312,18 @@ async def cocotb_mbus_registers(dut) -> None:
 # ----------------------------------------------------------------------------------
 # pytest
 # ----------------------------------------------------------------------------------
+#: the paper cases leave their cycle records here (docs/asbus.md quotes them)
+RESULTS = BUILD_ROOT / "asbus"
+
+
 def _run(width: int, tests: list[str], **env) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
 
+    RESULTS.mkdir(parents=True, exist_ok=True)
     run_cocotb(toplevel="ak_adam", sources=SOURCES, test_module="test_adam", test_dir=HERE,
                parameters={"W": width}, testcase=tests,
-               extra_env={k: str(v) for k, v in env.items()})
+               extra_env={"AK_RESULTS": str(RESULTS / f"adam-{width}.json"),
+                          **{k: str(v) for k, v in env.items()}})
 
 
 @pytest.mark.parametrize("width", [32, 64, 128])
