@@ -44,7 +44,8 @@ from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 ROOT = Path(__file__).resolve().parents[4]
 HERE = Path(__file__).resolve().parent
 RDL = ROOT / "hw" / "systems" / "cipher_ahb" / "cipher_ahb.rdl"
-FIFO_DEPTH = 2
+#: FifoDepth of the build (the cocotb side gets it through the environment)
+FIFO_DEPTH = int(os.environ.get("AK_FIFO_DEPTH", "2"))
 WAIT_LIMIT = 96
 DUMMY = 0x1000  # the dummy slave of the bench
 
@@ -375,7 +376,7 @@ async def cocotb_modes(dut) -> None:
     key = rng.randbytes(32)
     await b.load_key(key)
     m = {"key": key, "mode": "ccm", "dec": False, "data": rng.randbytes(40),
-         "iv": rng.randbytes(13), "aad": rng.randbytes(16 * 8), "tag_len": 16, "tag": b""}
+         "iv": rng.randbytes(13), "aad": rng.randbytes(16 * 16), "tag_len": 16, "tag": b""}
     b.gaps = False  # a fast writer
     (got, ok), = await b.run([(0, m)], lag=0.0)
     b.gaps = True
@@ -387,9 +388,10 @@ async def cocotb_modes(dut) -> None:
             for dec in (False, True):
                 for _ in range(n_msgs):
                     m = random_message(rng, key, mode, dec,
-                                       max_blocks=FIFO_DEPTH if mode == "ccm" and dec else 5)
+                                       max_blocks=FIFO_DEPTH if mode == "ccm" and dec
+                                       else FIFO_DEPTH + 5)
                     want, want_pass = expected(m)
-                    (got, ok), = await b.run([(0, m)])
+                    (got, ok), = await b.run([(0, m)], lag=rng.choice([0.3, 0.95]))
                     tag = f"{mode} {'dec' if dec else 'enc'} AES-{8 * ks} len {len(m['data'])}"
                     assert ok == want_pass, f"{tag}: pass {ok}, expected {want_pass}"
                     assert got == want, f"{tag}: got {[g.hex() for g in got]}, " \
@@ -476,9 +478,11 @@ async def cocotb_two_streams(dut) -> None:
         (rng.choice(list(MODE_CODE)), rng.random() < 0.5,
          rng.choice(list(MODE_CODE)), rng.random() < 0.5) for _ in range(4)]
     for m0, d0, m1, d1 in pairs:
-        a = random_message(rng, key, m0, d0, FIFO_DEPTH if m0 == "ccm" and d0 else 5)
-        c = random_message(rng, key, m1, d1, FIFO_DEPTH if m1 == "ccm" and d1 else 5)
-        res = await b.run([(0, a), (1, c)])
+        a = random_message(rng, key, m0, d0, FIFO_DEPTH if m0 == "ccm" and d0
+                           else FIFO_DEPTH + 5)
+        c = random_message(rng, key, m1, d1, FIFO_DEPTH if m1 == "ccm" and d1
+                           else FIFO_DEPTH + 5)
+        res = await b.run([(0, a), (1, c)], lag=0.9)
         for (got, ok), m in zip(res, (a, c)):
             want, want_pass = expected(m)
             assert ok == want_pass and got == want, f"{m['mode']} dec={m['dec']}"
@@ -665,13 +669,14 @@ def sources() -> list[Path]:
             g / "ak_cipher_ahb.sv"]
 
 
-def _run(testcase: str, env: dict | None = None, seed: int = 1) -> None:
+def _run(testcase: str, env: dict | None = None, seed: int = 1, depth: int = 2) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
 
     run_cocotb(toplevel="tb_cipher_ahb", sources=[*sources(), HERE / "tb_cipher_ahb.sv"],
                test_module="test_cipher_ahb", test_dir=HERE,
-               parameters={"FifoDepth": FIFO_DEPTH, "WaitLimit": WAIT_LIMIT},
-               testcase=testcase, extra_env=env or {}, seed=seed)
+               parameters={"FifoDepth": depth, "WaitLimit": WAIT_LIMIT},
+               testcase=testcase, extra_env={**(env or {}), "AK_FIFO_DEPTH": depth},
+               seed=seed)
 
 
 @pytest.mark.parametrize("testcase", ["cocotb_fips_example", "cocotb_modes",
@@ -688,3 +693,12 @@ def test_cipher_ahb_random_long(seed: int) -> None:
     """More random messages: 25 per mode, direction and key size, per seed
     (8 x 900 messages; make test-full)."""
     _run("cocotb_modes", {"AK_SEED": seed, "AK_MSGS": 25}, seed=seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("testcase", ["cocotb_modes", "cocotb_ccm_tag_mismatch",
+                                      "cocotb_two_streams", "cocotb_ccm_too_long_and_irq"])
+def test_cipher_ahb_depth4(testcase: str) -> None:
+    """FifoDepth = 4 (a second build): CCM decryptions of up to 4 blocks, the limit
+    moves with the parameter (make test-full)."""
+    _run(testcase, depth=4)
