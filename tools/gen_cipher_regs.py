@@ -13,7 +13,9 @@ The one description is ``hw/systems/cipher_ahb/cipher_ahb.rdl`` (SystemRDL). Fro
 
 Usage: ``python tools/gen_cipher_regs.py`` writes the files; ``--check`` writes nothing
 and exits 1 if a committed file differs from what it would write (the test
-``tests/hw/systems/cipher_ahb/test_cipher_regs_gen.py`` runs the same check).
+``tests/hw/systems/cipher_ahb/test_cipher_ahb_static.py`` runs the same check);
+``--html DIR`` also writes the browsable register documentation (peakrdl-html) to DIR
+(not committed: it is a generated web site, e.g. ``build/doc/cipher_ahb_regs``).
 """
 
 from __future__ import annotations
@@ -157,7 +159,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true",
                     help="write nothing; exit 1 if a generated file is out of date")
+    ap.add_argument("--html", metavar="DIR",
+                    help="also write the peakrdl-html register documentation to DIR")
     args = ap.parse_args(argv)
+    if args.html:
+        from peakrdl_html import HTMLExporter
+
+        HTMLExporter().export(_compile(), args.html)
+        print(f"wrote {args.html}/index.html")
     if args.check:
         bad = differences()
         for rel in bad:
