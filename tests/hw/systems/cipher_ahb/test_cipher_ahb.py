@@ -561,6 +561,21 @@ async def cocotb_illegal_access(dut) -> None:
     assert seen[first:first + 3] == [(0, 1), (1, 1), (1, 0)], seen
     assert all(s == (0, 0) for s in seen[:first]), seen
 
+    # a size error: the two ERROR cycles at once (no register-block cycle)
+    await FallingEdge(d.clk_i)
+    d.ahb_haddr.value = a["CTRL"]
+    d.ahb_hwrite.value = 0
+    d.ahb_hsize.value = 0
+    d.ahb_htrans.value = 2
+    await FallingEdge(d.clk_i)
+    d.ahb_htrans.value = 0
+    d.ahb_hsize.value = 2
+    seen = []
+    for _ in range(3):
+        seen.append((int(d.ahb_hready.value), int(d.ahb_hresp.value)))
+        await FallingEdge(d.clk_i)
+    assert seen == [(0, 1), (1, 1), (1, 0)], seen
+
     # an OKAY read: exactly one wait state (HREADY low one cycle), data in the next
     await b.write("AAD_LEN", 0x12345678)
     await FallingEdge(d.clk_i)
