@@ -78,6 +78,22 @@ def engine_design(core: Any) -> Any:
     return Design(f"mode_sys_{core.name}", "ak_mode_sys", tuple(files))
 
 
+def cipher_ahb_design() -> Any:
+    """``ak_cipher_ahb`` (hw/systems/cipher_ahb: AHB-Lite registers generated from
+    SystemRDL, FIFOs, the mode engine on ``pipe2``) as a synthesis Design."""
+    from aeskit import HW_ROOT
+    from aeskit.hw import get_core
+    from aeskit.synth import Design
+
+    g = HW_ROOT / "systems" / "cipher_ahb"
+    files = (*get_core("pipe2").file_paths(),
+             HW_ROOT / "modes" / "ak_mode_stream.sv", HW_ROOT / "modes" / "ak_mode_engine.sv",
+             g / "gen" / "ak_cipher_ahb_regs_pkg.sv", g / "gen" / "ak_cipher_ahb_map_pkg.sv",
+             g / "gen" / "ak_cipher_ahb_regs.sv", g / "ak_cipher_ahb_bridge.sv",
+             g / "ak_cipher_ahb_fifo.sv", g / "ak_cipher_ahb.sv")
+    return Design("cipher_ahb", "ak_cipher_ahb", files)
+
+
 def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool) -> Any:
     from aeskit.synth import synthesize
 
@@ -100,6 +116,10 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
             r = synthesize(engine_design(core), CACHE_DIR / "synth" / "mode_sys_pipe2",
                            force=force, progress=lambda m: say(f"mode_sys_pipe2: {m}"))
             out["synth"]["mode_sys_pipe2"] = r.to_json()
+            say("cipher_ahb: synthesis")
+            r = synthesize(cipher_ahb_design(), CACHE_DIR / "synth" / "cipher_ahb",
+                           force=force, progress=lambda m: say(f"cipher_ahb: {m}"))
+            out["synth"]["cipher_ahb"] = r.to_json()
     return out
 
 
@@ -152,6 +172,12 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
                 "tag compare in hardware) with `pipe2` under it (`ak_mode_sys`): "
                 f"{_fmt(eng.get('lut4'))} LUT4, {_fmt(eng.get('ff'))} FF, "
                 f"{_fmt(eng.get('ebr'))} EBR, Fmax {_fmt(eng.get('fmax_mhz'), 1)} MHz."]
+    top = (data.get("synth") or {}).get("cipher_ahb")
+    if top:
+        out += ["", "The whole cipher `cipher_ahb` (docs/cipher_ahb.md: AHB-Lite slave, "
+                "registers generated from SystemRDL, two-block FIFOs per stream, the mode",
+                f"engine and `pipe2`): {_fmt(top.get('lut4'))} LUT4, {_fmt(top.get('ff'))} FF, "
+                f"{_fmt(top.get('ebr'))} EBR, Fmax {_fmt(top.get('fmax_mhz'), 1)} MHz."]
     for core in CORES:
         modes = data.get(core)
         if not modes:

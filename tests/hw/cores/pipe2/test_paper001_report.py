@@ -47,3 +47,18 @@ def test_engine_area_line() -> None:
                                                       "fmax_mhz": 55.55}}})
     assert "12,345 LUT4, 4,321 FF, 0 EBR, Fmax 55.5 MHz" in md or \
         "12,345 LUT4, 4,321 FF, 0 EBR, Fmax 55.6 MHz" in md
+
+
+def test_cipher_ahb_area_line() -> None:
+    md = sec.render([], {"synth": {"cipher_ahb": {"lut4": 23456, "ff": 7654, "ebr": 0,
+                                                  "fmax_mhz": 33.25}}})
+    assert "`cipher_ahb`" in md and "23,456 LUT4, 7,654 FF, 0 EBR, Fmax 33.2 MHz" in md
+    assert "cipher_ahb" not in sec.render([], {"synth": {}})
+
+
+def test_cipher_ahb_design_files_exist() -> None:
+    d = sec.cipher_ahb_design()
+    assert d.top == "ak_cipher_ahb"
+    assert all(p.is_file() for p in d.file_paths())
+    names = [p.name for p in d.file_paths()]
+    assert names.index("ak_cipher_ahb_regs_pkg.sv") < names.index("ak_cipher_ahb_regs.sv")
