@@ -405,11 +405,12 @@ def _why(meas: dict[str, dict[str, Any]], data: dict[str, Any]) -> list[str]:
         "the paper's area is NAND2 equivalents without registers, ours include the state, "
         "key and round-key registers and the key schedule.")
     out.append(
-        "5. *Placement noise.* nextpnr's Fmax moves by several MHz between netlists that "
-        "differ only in names: `ueno` measured 42.9 MHz and 39.0 MHz for the same logic "
-        "(9,226 LUT4 both times) before and after a parameter was added around it. "
-        "Fmax differences of 10 % between the full cores are within that noise; the gate "
-        "depth (generic library, no placement) is the steadier measure of the critical path.")
+        "5. *Place-and-route sensitivity.* The shared flow's router changed while these "
+        "cores were measured (router2, then router1 again: commits c530909, 6c8d615); the "
+        "same `ueno` netlist (9,226 LUT4) measured 39.0 MHz with router2 and 42.9 MHz with "
+        "router1, its datapath 53.4 and 66.8 MHz. Fmax differences of 10-20 % between the "
+        "cores are within what the router alone changes; the gate depth (generic library, no "
+        "placement) is the steadier measure of the critical path.")
     return out
 
 
