@@ -421,10 +421,11 @@ def _sentences(meas: dict[str, dict[str, Any]]) -> list[str]:
         if c not in meas:
             continue
         m = meas[c]
-        cyc = (f"{m['ecb_enc']}/{m['ecb_dec']} cycles per block in ECB and "
+        cyc = (f"{_fmt(m['ecb_enc'], 0)}/{_fmt(m['ecb_dec'], 0)} cycles per block in ECB and "
                f"{m['cbc_enc']}/{m['cbc_dec']} in CBC (enc/dec), as the paper counts "
                f"({m['claimed']})" if m["cbc_enc"] else
-               f"{m['ecb_enc']}/{m['ecb_dec']} cycles per block in ECB (CBC not measured)")
+               f"{_fmt(m['ecb_enc'], 0)}/{_fmt(m['ecb_dec'], 0)} cycles per block in ECB "
+               f"(CBC not measured)")
         if c in ("ueno", "ueno_mux"):
             parts = [f"- **{PAPER_NAME[c]}**: {cyc}."]
             for kind, what in (("full", "full core"), ("dp", "datapath")):
@@ -435,8 +436,11 @@ def _sentences(meas: dict[str, dict[str, Any]]) -> list[str]:
                 bl, bv = _best(meas, kind, "per_lut")
                 bg, bgv = _best(meas, kind, "per_kge")
                 gl, gg = _pct(k["per_lut"], bv), _pct(k["per_kge"], bgv)
-                fm = [(x, meas[x][kind]["fmax"]) for x in CORES if meas.get(x, {}).get(kind, {}).get("fmax")]
-                dp = [(x, meas[x][kind]["depth"]) for x in CORES if meas.get(x, {}).get(kind, {}).get("depth")]
+                peers = (c, *BASELINES)  # the row against the conventional datapaths
+                fm = [(x, meas[x][kind]["fmax"]) for x in peers
+                      if meas.get(x, {}).get(kind, {}).get("fmax")]
+                dp = [(x, meas[x][kind]["depth"]) for x in peers
+                      if meas.get(x, {}).get(kind, {}).get("depth")]
                 fastest = max(fm, key=lambda t: t[1])[0] if fm else None
                 shallow = min(dp, key=lambda t: t[1])[0] if dp else None
                 verdict = ("inside" if gl is not None and CLAIM_LO <= gl <= CLAIM_HI else
