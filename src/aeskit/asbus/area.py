@@ -1,0 +1,80 @@
+"""Area and speed of ADAM and XDAM (paper 000, Table II) in the project's ECP5 flow.
+
+Each (bus, width) is one run of :func:`aeskit.synth.synthesize` (Yosys ``synth_ecp5``,
+nextpnr-ecp5 out of context, router1, seed 1), cached by the flow in
+``build/asbus/synth/<adam|xdam>_<W>/``. The I/O count is the sum of the top-level
+port widths of the synthesized netlist (``netlist.json``): what the paper's "IOs"
+column counts for a design with every port at a pin.
+
+>>> from aeskit.asbus.area import synth_area
+>>> a = synth_area("asbus", 32)          # doctest: +SKIP
+>>> a.lut4, a.ff, a.fmax_mhz, a.io       # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from aeskit import BUILD_ROOT
+from aeskit.asbus.run import ADAM_SOURCES, XDAM_SOURCES
+
+__all__ = ["AREA_DIR", "AreaRecord", "dam_design", "netlist_io_count", "synth_area"]
+
+AREA_DIR = BUILD_ROOT / "asbus" / "synth"
+#: bus -> (system name, top module)
+SYSTEMS: dict[str, tuple[str, str]] = {"asbus": ("adam", "ak_adam"), "axi": ("xdam", "ak_xdam")}
+
+
+@dataclass(frozen=True)
+class AreaRecord:
+    """One system at one width after place and route."""
+
+    bus: str
+    system: str
+    width: int
+    lut4: int
+    ff: int
+    ebr: int
+    fmax_mhz: float | None
+    io: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def dam_design(bus: str, width: int) -> Any:
+    """``ak_adam`` (``bus="asbus"``) or ``ak_xdam`` (``"axi"``) at ``W = width`` as a
+    synthesis :class:`aeskit.synth.Design`."""
+    from aeskit.synth import Design
+
+    if bus not in SYSTEMS:
+        raise ValueError(f"bus must be one of {sorted(SYSTEMS)}, got {bus!r}")
+    name, top = SYSTEMS[bus]
+    files = ADAM_SOURCES if bus == "asbus" else XDAM_SOURCES
+    return Design(f"{name}_{width}", top, tuple(files), parameters={"W": width})
+
+
+def netlist_io_count(netlist: Path, top: str) -> int:
+    """Sum of the bit widths of ``top``'s ports in a Yosys JSON netlist."""
+    data = json.loads(Path(netlist).read_text())
+    modules = data.get("modules", {})
+    if top not in modules:
+        raise ValueError(f"{netlist}: no module {top!r} (has {sorted(modules)[:5]} ...)")
+    return sum(len(p["bits"]) for p in modules[top].get("ports", {}).values())
+
+
+def synth_area(bus: str, width: int, *, force: bool = False,
+               progress: Callable[[str], None] | None = None) -> AreaRecord:
+    """Synthesize (or load from the cache) one system; see the module doc."""
+    from aeskit.synth import synthesize
+
+    design = dam_design(bus, width)
+    out = AREA_DIR / design.name
+    r = synthesize(design, out, seed=1, force=force, progress=progress)
+    io = netlist_io_count(r.path("netlist") if "netlist" in r.files else out / "netlist.json",
+                          design.top)
+    return AreaRecord(bus, SYSTEMS[bus][0], width, r.lut4, r.ff, r.ebr, r.fmax_mhz, io)
