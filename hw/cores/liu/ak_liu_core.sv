@@ -1,7 +1,7 @@
 // ak_liu_core: the conventional unified round-based AES enc/dec datapath of Liu et al.
 // [14] as paper 002 (Ueno et al., CHES 2016) describes it for its comparison
 // (Sec. 2.1, Tables 1-2) -- one round per cycle, 128/192/256-bit keys, the shared
-// on-the-fly key schedule of ak_p002_ctrl. Core contract: docs/core-contract.md;
+// on-the-fly key schedule of ak_round_ctrl. Core contract: docs/core-contract.md;
 // comparison: docs/cores/paper002.md.
 //
 // What it follows from paper 002, Sec. 2:
@@ -70,7 +70,7 @@ module ak_liu_core #(
   logic         start, load, dec, blk_dec, fin;
   logic [127:0] start_key, rk, rk_next;
 
-  ak_p002_ctrl #(
+  ak_round_ctrl #(
     .TagWidth(TagWidth),
     .PreRound(1)
   ) u_ctrl (

@@ -2,7 +2,7 @@
 // (Ueno et al., CHES 2016) describes and re-implements it for its comparison
 // (Sec. 2.1, Fig. 1-2, Tables 1-2), adjusted, as the paper did, to a round-based
 // non-pipelined core: one round per cycle, 128/192/256-bit keys, the shared
-// on-the-fly key schedule of ak_p002_ctrl (the paper also gave [15] its own key
+// on-the-fly key schedule of ak_round_ctrl (the paper also gave [15] its own key
 // schedule, "because there is no description"). Core contract:
 // docs/core-contract.md; comparison: docs/cores/paper002.md.
 //
@@ -72,7 +72,7 @@ module ak_lutz_core #(
   logic         start, load, dec, blk_dec, fin;
   logic [127:0] start_key, rk_reg, rk;
 
-  ak_p002_ctrl #(
+  ak_round_ctrl #(
     .TagWidth(TagWidth),
     .PreRound(0)
   ) u_ctrl (

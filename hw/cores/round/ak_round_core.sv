@@ -13,9 +13,9 @@
 // computed, and otherwise from in_data_i ^ (round key 0, or Nr when decrypting):
 // the initial AddRoundKey and round 1 happen in the cycle that accepts a block.
 //
-// Key schedule. One shared ak_key_step works on a window of the last Nk expanded
-// words that moves 4 words per cycle, forward for encryption and backward for
-// decryption (see ak_key_step for why this covers all three key sizes, 192 bits
+// Control and key schedule: ak_round_ctrl (PreRound = 0), shared with the paper-002
+// cores. One ak_key_step works on a window of the last Nk expanded words that moves
+// 4 words per cycle, forward for encryption and backward for decryption (see ak_key_step for why this covers all three key sizes, 192 bits
 // included, with one SubWord per step). Round key r is the oldest four words of
 // window r. Three 256-bit windows are kept:
 //   key_enc_q  window 0 (the cipher key),
@@ -121,47 +121,49 @@ module ak_round_core #(
   end
 
   // ------------------------------------------------------------------------------
-  // Declarations
+  // Control and key schedule (shared with the paper-002 cores)
   // ------------------------------------------------------------------------------
-  typedef enum logic [1:0] {
-    StNoKey,   // no usable key (after reset or an illegal key_len_i)
-    StSetup,   // running the schedule forward to window Nr
-    StReady    // key_enc_q/key_dec_q valid, blocks may be accepted
-  } key_st_e;
-
-  key_st_e             key_st_q, key_st_d;
-  logic [1:0]          klen_q, klen_d;          // key_len_i of the loaded key
-  logic [255:0]        key_enc_q, key_enc_d;    // window 0 (the cipher key)
-  logic [255:0]        key_dec_q, key_dec_d;    // window Nr
-  logic [7:0]          dec_rcon_q, dec_rcon_d;  // Rcon state of window Nr
-  logic [255:0]        rk_q, rk_d;              // window of the last round (setup step)
-  logic [2:0]          rk_phase_q, rk_phase_d;
-  logic [7:0]          rk_rcon_q, rk_rcon_d;
-  logic [3:0]          cnt_q, cnt_d;            // rounds done (block) / steps done (setup)
-  logic                busy_q, busy_d;          // a block is in the state register
-  logic                dec_q, dec_d;            // ... it is being decrypted
-  logic [TagWidth-1:0] tag_q, tag_d;            // ... its tag
-  logic [127:0]        state_q, state_d;
-
-  logic [3:0]   nr;          // rounds of the loaded key
-  logic         done;        // the block in the state register is finished (out_valid_o)
-  logic         start_sel;   // the round logic works on in_data_i (a block may start)
-  logic         key_fire;    // key handshake at this edge
-  logic         key_legal;   // key_len_i is 0, 1 or 2
-  logic [255:0] key_masked;  // key_i with the unused low bits cleared
-  logic         in_fire;     // block handshake at this edge
-  logic         out_fire;    // result handshake at this edge
-  logic         setup_step;  // a key-setup step happens at this edge
-
-  logic [255:0] ks_win_i, ks_win_o;
-  logic [2:0]   ks_phase_i, ks_phase_o;
-  logic [7:0]   ks_rcon_i, ks_rcon_o;
-  logic         ks_reverse;
-
+  logic         start;       // the round works on in_data_i (a block may be accepted)
+  logic         load;        // the state register takes the round result
   logic         rnd_dec;     // the round decrypts
   logic         rnd_final;   // the round is round Nr (no (Inv)MixColumns)
-  logic [127:0] rnd_in;      // round input
+  logic [127:0] start_key;   // round key 0 (encrypt) or Nr (decrypt)
   logic [127:0] rk;          // round key of the round
+  logic         blk_dec;     // unused: equals rnd_dec whenever the state loads
+  logic [127:0] rk_reg;      // unused: the registered round key of pre-round cores
+  logic [127:0] state_q, state_d;
+
+  ak_round_ctrl #(
+    .TagWidth(TagWidth),
+    .PreRound(0)
+  ) u_ctrl (
+    .clk_i,
+    .rst_ni,
+    .key_valid_i,
+    .key_ready_o,
+    .key_i,
+    .key_len_i,
+    .in_valid_i,
+    .in_ready_o,
+    .in_decrypt_i,
+    .in_tag_i,
+    .out_valid_o,
+    .out_ready_i,
+    .out_tag_o,
+    .start_o    (start),
+    .load_o     (load),
+    .dec_o      (rnd_dec),
+    .blk_dec_o  (blk_dec),
+    .final_o    (rnd_final),
+    .start_key_o(start_key),
+    .rk_reg_o   (rk_reg),
+    .rk_next_o  (rk)
+  );
+
+  // ------------------------------------------------------------------------------
+  // Round datapath
+  // ------------------------------------------------------------------------------
+  logic [127:0] rnd_in;      // round input
   logic [127:0] enc_sr;      // ShiftRows(rnd_in)
   logic [127:0] enc_sb;      // SubBytes(ShiftRows(rnd_in))
   logic [127:0] enc_mc;      // MixColumns(...)
@@ -171,127 +173,9 @@ module ak_round_core #(
   logic [127:0] dec_imc;     // InvMixColumns(...)
   logic [127:0] rnd_out;     // result of the round
 
-  // ------------------------------------------------------------------------------
-  // Handshakes and control
-  // ------------------------------------------------------------------------------
-  assign nr         = 4'd10 + {1'b0, klen_q, 1'b0};  // 10 / 12 / 14
-  assign done       = busy_q && (cnt_q == nr);
-  assign start_sel  = (key_st_q == StReady) && (!busy_q || done);
-  assign key_legal  = (key_len_i != 2'd3);
-  assign setup_step = (key_st_q == StSetup);
-
-  assign key_ready_o = (key_st_q != StSetup) && !busy_q;
-  assign in_ready_o  = (key_st_q == StReady) && !key_valid_i &&
-                       (!busy_q || (done && out_ready_i));
-  assign out_valid_o = done;
-  assign out_data_o  = state_q;
-  assign out_tag_o   = tag_q;
-
-  assign key_fire = key_valid_i && key_ready_o;
-  assign in_fire  = in_valid_i && in_ready_o;
-  assign out_fire = done && out_ready_i;
-
-  always_comb begin : key_mask
-    unique case (key_len_i)
-      2'd0:    key_masked = {key_i[255:128], 128'h0};
-      2'd1:    key_masked = {key_i[255:64], 64'h0};
-      default: key_masked = key_i;
-    endcase
-  end
-
-  always_comb begin : key_fsm
-    key_st_d   = key_st_q;
-    klen_d     = klen_q;
-    key_enc_d  = key_enc_q;
-    key_dec_d  = key_dec_q;
-    dec_rcon_d = dec_rcon_q;
-    unique case (key_st_q)
-      StNoKey, StReady: begin
-        if (key_fire) begin
-          if (key_legal) begin
-            key_st_d  = StSetup;
-            klen_d    = key_len_i;
-            key_enc_d = key_masked;
-          end else begin
-            key_st_d  = StNoKey;
-          end
-        end
-      end
-      StSetup: begin
-        if (cnt_q == nr) begin
-          key_st_d   = StReady;
-          key_dec_d  = ks_win_o;
-          dec_rcon_d = ks_rcon_o;
-        end
-      end
-      default: key_st_d = StNoKey;
-    endcase
-  end
-
-  always_comb begin : counter
-    cnt_d = cnt_q;
-    if (key_fire && key_legal)  cnt_d = 4'd1;
-    else if (setup_step)        cnt_d = (cnt_q == nr) ? 4'd0 : cnt_q + 4'd1;
-    else if (in_fire)           cnt_d = 4'd1;
-    else if (busy_q && !done)   cnt_d = cnt_q + 4'd1;
-    else if (out_fire)          cnt_d = 4'd0;
-  end
-
-  // ------------------------------------------------------------------------------
-  // Key schedule: one step per cycle
-  // ------------------------------------------------------------------------------
-  // When a block may start, the step begins at the stored window of its direction
-  // (phase 0) and yields round key 1 (Nr-1); otherwise it continues the running
-  // window (a block in flight, or the key setup, which always runs forward).
-  always_comb begin : key_step_in
-    if (start_sel) begin
-      ks_win_i   = in_decrypt_i ? key_dec_q  : key_enc_q;
-      ks_phase_i = 3'd0;
-      ks_rcon_i  = in_decrypt_i ? dec_rcon_q : 8'h01;
-      ks_reverse = in_decrypt_i;
-    end else begin
-      ks_win_i   = rk_q;
-      ks_phase_i = rk_phase_q;
-      ks_rcon_i  = rk_rcon_q;
-      ks_reverse = busy_q && dec_q;
-    end
-  end
-
-  ak_key_step u_key_step (
-    .win_i    (ks_win_i),
-    .key_len_i(klen_q),
-    .phase_i  (ks_phase_i),
-    .rcon_i   (ks_rcon_i),
-    .reverse_i(ks_reverse),
-    .win_o    (ks_win_o),
-    .phase_o  (ks_phase_o),
-    .rcon_o   (ks_rcon_o)
-  );
-
-  always_comb begin : round_key_next
-    rk_d       = rk_q;
-    rk_phase_d = rk_phase_q;
-    rk_rcon_d  = rk_rcon_q;
-    if (key_fire && key_legal) begin
-      rk_d       = key_masked;
-      rk_phase_d = 3'd0;
-      rk_rcon_d  = 8'h01;
-    end else if (in_fire || setup_step || (busy_q && !done)) begin
-      rk_d       = ks_win_o;
-      rk_phase_d = ks_phase_o;
-      rk_rcon_d  = ks_rcon_o;
-    end
-  end
-
-  // ------------------------------------------------------------------------------
-  // Round datapath
-  // ------------------------------------------------------------------------------
-  // The multiplexer selects below depend on registers and in_decrypt_i only, so
+  // The multiplexer selects depend on registers and in_decrypt_i only, so
   // out_ready_i/in_valid_i reach nothing but the register enables.
-  assign rnd_dec   = start_sel ? in_decrypt_i : dec_q;
-  assign rnd_final = !start_sel && (cnt_q == nr - 4'd1);
-  assign rnd_in    = start_sel ? (in_data_i ^ ks_win_i[255:128]) : state_q;
-  assign rk        = ks_win_o[255:128];
+  assign rnd_in = start ? (in_data_i ^ start_key) : state_q;
 
   for (genvar c = 0; c < 4; c++) begin : g_col
     for (genvar r = 0; r < 4; r++) begin : g_row
@@ -341,72 +225,20 @@ module ak_round_core #(
     endcase
   end
 
-  always_comb begin : datapath
+  always_comb begin : state_next
     state_d = state_q;
-    busy_d  = busy_q;
-    dec_d   = dec_q;
-    tag_d   = tag_q;
-    if (in_fire) begin
-      state_d = rnd_out;
-      busy_d  = 1'b1;
-      dec_d   = in_decrypt_i;
-      tag_d   = in_tag_i;
-    end else if (busy_q && !done) begin
-      state_d = rnd_out;
-    end else if (out_fire) begin
-      busy_d  = 1'b0;
-    end
-  end
-
-  // ------------------------------------------------------------------------------
-  // Registers
-  // ------------------------------------------------------------------------------
-  always_ff @(posedge clk_i or negedge rst_ni) begin : key_regs
-    if (!rst_ni) begin
-      key_st_q   <= StNoKey;
-      klen_q     <= 2'd0;
-      key_enc_q  <= '0;
-      key_dec_q  <= '0;
-      dec_rcon_q <= 8'h00;
-    end else begin
-      key_st_q   <= key_st_d;
-      klen_q     <= klen_d;
-      key_enc_q  <= key_enc_d;
-      key_dec_q  <= key_dec_d;
-      dec_rcon_q <= dec_rcon_d;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : round_key_regs
-    if (!rst_ni) begin
-      rk_q       <= '0;
-      rk_phase_q <= 3'd0;
-      rk_rcon_q  <= 8'h00;
-    end else begin
-      rk_q       <= rk_d;
-      rk_phase_q <= rk_phase_d;
-      rk_rcon_q  <= rk_rcon_d;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : control_regs
-    if (!rst_ni) begin
-      cnt_q  <= 4'd0;
-      busy_q <= 1'b0;
-      dec_q  <= 1'b0;
-      tag_q  <= '0;
-    end else begin
-      cnt_q  <= cnt_d;
-      busy_q <= busy_d;
-      dec_q  <= dec_d;
-      tag_q  <= tag_d;
-    end
+    if (load) state_d = rnd_out;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : state_reg
     if (!rst_ni) state_q <= '0;
     else         state_q <= state_d;
   end
+
+  assign out_data_o = state_q;
+
+  logic unused;
+  assign unused = blk_dec ^ (^rk_reg);
 
 endmodule
 

@@ -29,7 +29,7 @@
 //               round, final round).
 //   post-round  out_data_o = delta^-1(state): the only inverse isomorphism, on the
 //               register output, never inside the round loop.
-// Round keys come from ak_p002_ctrl in the AES field, one cycle ahead (rk_reg_o), and
+// Round keys come from ak_round_ctrl in the AES field, one cycle ahead (rk_reg_o), and
 // are mapped once per round by 16 ak_ueno_iso (the key input isomorphism), so the
 // key path to the round's XOR starts at a register.
 //
@@ -45,7 +45,7 @@
 //   state      -- |pre| r1 | ... | rNr = result |
 //   out_valid  ___________________/~~~~~~~~\___   (taken at A+Nr+1 if out_ready_i)
 //
-// Back-pressure, key loads, key_len_i = 3, reset: see ak_p002_ctrl (as ak_round_core).
+// Back-pressure, key loads, key_len_i = 3, reset: see ak_round_ctrl (as ak_round_core).
 // out_data_o holds still while out_valid_o && !out_ready_i (it is a fixed map of the
 // state register, which holds).
 //
@@ -98,7 +98,7 @@ module ak_ueno_core #(
   logic         start, load, dec, blk_dec, fin;
   logic [127:0] start_key, rk, rk_next;
 
-  ak_p002_ctrl #(
+  ak_round_ctrl #(
     .TagWidth(TagWidth),
     .PreRound(1)
   ) u_ctrl (

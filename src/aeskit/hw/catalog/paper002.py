@@ -2,7 +2,7 @@
 encryption/decryption datapath ``ueno`` and the conventional datapaths it is compared
 with in the paper's Section 2 and Tables 1-2 (hw/cores/ueno, satoh, lutz, liu).
 
-All four share ak_p002_ctrl (handshakes, counter, on-the-fly key schedule with the
+All four share ak_round_ctrl (handshakes, counter, on-the-fly key schedule with the
 decryption start key computed once per key load), so the comparison measures the
 datapaths. Theory, timing and what each baseline follows: docs/cores/paper002.md.
 """
@@ -22,7 +22,7 @@ CTRL_FILES: tuple[str, ...] = (
     PRIM + "ak_sub_word.sv",
     PRIM + "ak_xtime.sv",
     PRIM + "ak_key_step.sv",
-    "cores/ueno/ak_p002_ctrl.sv",
+    "cores/round/ak_round_ctrl.sv",
 )
 
 
@@ -30,7 +30,7 @@ def _cycles(extra: int) -> dict[int, int]:
     return {128: 10 + extra, 192: 12 + extra, 256: 14 + extra}
 
 
-#: key setup of ak_p002_ctrl: Nr forward steps after the handshake cycle
+#: key setup of ak_round_ctrl: Nr forward steps after the handshake cycle
 KEY_SETUP = _cycles(1)
 
 UENO_FILES: tuple[str, ...] = (

@@ -15,6 +15,7 @@ _ROUND_FILES: tuple[str, ...] = (
     PRIM + "ak_mix_column.sv",
     PRIM + "ak_inv_mix_column.sv",
     PRIM + "ak_key_step.sv",
+    "cores/round/ak_round_ctrl.sv",
     "cores/round/ak_round_core.sv",
 )
 

@@ -1,5 +1,5 @@
 """cocotb tests shared by the paper-002 cores (``ueno`` and the conventional datapaths
-``satoh``, ``lutz``, ``liu``): all speak the core contract through ak_p002_ctrl, so one
+``satoh``, ``lutz``, ``liu``): all speak the core contract through ak_round_ctrl, so one
 set of tests, steered by environment variables that test_paper002.py sets from the
 registry entry of the core under test:
 

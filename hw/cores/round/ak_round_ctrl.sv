@@ -1,9 +1,10 @@
-// ak_p002_ctrl: handshakes, round counter and on-the-fly key schedule shared by the
-// round-based enc/dec cores of paper 002 (Ueno et al., CHES 2016) -- ak_ueno_core and
-// the conventional datapaths it is compared with (ak_satoh_core, ak_lutz_core,
-// ak_liu_core). The cores keep their own state register and datapath; this module
-// is the rest of the core contract (docs/core-contract.md), written once so that the
-// comparison measures the datapaths and nothing else.
+// ak_round_ctrl: handshakes, round counter and on-the-fly key schedule of the
+// round-per-cycle enc/dec cores: the reference core ak_round_core and the cores of
+// paper 002 (Ueno et al., CHES 2016) -- ak_ueno_core and the conventional datapaths
+// it is compared with (ak_satoh_core, ak_lutz_core, ak_liu_core). The cores keep
+// their own state register and datapath; this module is the rest of the core
+// contract (docs/core-contract.md), written once: the paper-002 comparison measures
+// the datapaths and nothing else, and the reference core shares the same control.
 //
 // Key schedule. One shared ak_key_step on a window of the last Nk expanded words,
 // forward for encryption and backward for decryption (see ak_key_step); the
@@ -14,8 +15,8 @@
 // Round keys are AES-field words; a core that works over a tower field maps them.
 //
 // Two schedules, chosen by PreRound:
-//   PreRound = 0 (ak_lutz_core): the cycle that accepts a block does the initial
-//     AddRoundKey and round 1 (start_key_o, then rk_next_o = round key 1 or Nr-1);
+//   PreRound = 0 (ak_round_core, ak_lutz_core): the cycle that accepts a block does
+//     the initial AddRoundKey and round 1 (start_key_o, then rk_next_o = round key 1 or Nr-1);
 //     rounds 2 .. Nr follow. Latency Nr, interval Nr.
 //   PreRound = 1 (ak_ueno_core, ak_satoh_core, ak_liu_core): the accepting cycle runs
 //     the pre-round datapath only (initial AddRoundKey with start_key_o, field
@@ -43,7 +44,7 @@
 //   key setup Nr+1 (11/13/15): key taken at edge K, schedule forward at
 //   K+1 .. K+Nr, in_ready_o first high at edge K+Nr+1.
 //
-// Back-pressure, key loads, illegal key_len_i = 3 and reset exactly as ak_round_core:
+// Back-pressure, key loads, illegal key_len_i = 3 and reset:
 // key_ready_o only when no block is in flight; in_ready_o low while key_valid_i is
 // high; key_len_i = 3 completes the handshake and leaves the core keyless; rst_ni
 // (asynchronous, active low) resets every register. in_ready_o depends
@@ -58,7 +59,7 @@
 
 `default_nettype none
 
-module ak_p002_ctrl #(
+module ak_round_ctrl #(
   parameter int TagWidth = 1,
   parameter int PreRound = 1
 ) (
@@ -92,16 +93,16 @@ module ak_p002_ctrl #(
   // ------------------------------------------------------------------------------
   if (TagWidth < 1) begin : g_bad_tag_width
 `ifdef __ICARUS__
-    initial $fatal(1, "ak_p002_ctrl: TagWidth must be >= 1, got %0d", TagWidth);
+    initial $fatal(1, "ak_round_ctrl: TagWidth must be >= 1, got %0d", TagWidth);
 `else
-    $fatal(1, "ak_p002_ctrl: TagWidth must be >= 1, got %0d", TagWidth);
+    $fatal(1, "ak_round_ctrl: TagWidth must be >= 1, got %0d", TagWidth);
 `endif
   end
   if (PreRound != 0 && PreRound != 1) begin : g_bad_pre_round
 `ifdef __ICARUS__
-    initial $fatal(1, "ak_p002_ctrl: PreRound must be 0 or 1, got %0d", PreRound);
+    initial $fatal(1, "ak_round_ctrl: PreRound must be 0 or 1, got %0d", PreRound);
 `else
-    $fatal(1, "ak_p002_ctrl: PreRound must be 0 or 1, got %0d", PreRound);
+    $fatal(1, "ak_round_ctrl: PreRound must be 0 or 1, got %0d", PreRound);
 `endif
   end
 
