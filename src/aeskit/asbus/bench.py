@@ -23,7 +23,8 @@ from aeskit.asbus.model import MODE_LINEAR, AsbusCommand, DamModel, beat_address
 from aeskit.asbus.tb import AdamTB
 from aeskit.model import AES, expand_key
 
-__all__ = ["XdamTB", "adam_dump", "adam_paper_cases", "check_mem", "xdam_paper_cases"]
+__all__ = ["XdamTB", "adam_backdoor_dump", "adam_dump", "adam_paper_cases", "check_mem",
+           "xdam_paper_cases"]
 
 MEM = 256
 
@@ -39,6 +40,18 @@ async def adam_dump(tb: AdamTB, mem_bytes: int = MEM, master: int = 1) -> list[i
     out = []
     for beat in ic.rdata:
         out.extend((beat >> (8 * b)) & 0xFF for b in range(nb))
+    return out
+
+
+def adam_backdoor_dump(dut, width: int, mem_bytes: int = MEM) -> list[int]:
+    """All SRAM bytes of ADAM read through the hierarchy (``u_mem.g_lane[m].lane_q``,
+    byte ``a`` in lane ``a mod W/8``, word ``a div W/8``): no bus cycles, no clock."""
+    nb = width // 8
+    out = [0] * mem_bytes
+    for m in range(nb):
+        lane = dut.u_mem.g_lane[m].lane_q
+        for w in range(mem_bytes // nb):
+            out[w * nb + m] = int(lane[w].value)
     return out
 
 

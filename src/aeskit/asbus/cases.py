@@ -21,7 +21,8 @@ from dataclasses import asdict, dataclass
 from aeskit.asbus.model import MODE_BLOCK, MODE_LINEAR, MODE_STATE, AsbusCommand, DamModel, encode_len
 from aeskit.busmodel import PAPER_TABLE_IV_CYCLES, WIDTHS, table_iv_workload
 
-__all__ = ["TESTS", "CycleRecord", "paper_case", "record"]
+__all__ = ["ENGINE_LATENCY", "TESTS", "CycleRecord", "expected_asbus_cycles", "paper_case",
+           "record"]
 
 TESTS = ("linear", "block", "cipher")
 PAYLOAD = 160
@@ -55,6 +56,37 @@ def paper_case(test: str, width: int, seed: int = 0) -> tuple[DamModel, AsbusCom
     beats = model.beats(ln)
     data = [rng.getrandbits(width) for _ in range(beats)]
     return model, AsbusCommand(True, 0, ln, data), AsbusCommand(False, 0, ln)
+
+
+#: ADAM engine latency, first beat in to first beat out (ak_dam_aes_engine header)
+ENGINE_LATENCY = {32: 47, 64: 29, 128: 20}
+
+
+def expected_asbus_cycles(test: str, width: int) -> tuple[int, int]:
+    """Cycle-accurate expectation for a paper case on ADAM: ``(write, whole test)``, the
+    write from its REQ to its last beat, the test from the write's REQ to the last read
+    beat (write and read REQ in the same cycle, no wait states). The write takes 2
+    command cycles + its beats (+ the engine latency until the last state is in memory,
+    cipher); the read is queued behind it (same bytes) and starts the cycle after the
+    write path is free, then 1 memory cycle (+ the engine latency, cipher) and its
+    beats. See docs/asbus.md, "Measured cycles"."""
+    model, wcmd, _ = paper_case(test, width)
+    n = model.beats(wcmd.len12)
+    write = 2 + n                      # REQ, GNT, n beats (no wait states)
+    lat = ENGINE_LATENCY[width]
+    if test == "cipher":
+        # the last write beat is taken in cycle write - 1; the last plaintext beat
+        # leaves the engine lat cycles later (beat j of a state leaves lat + j cycles
+        # after the state's first beat); the read is dispatched in the cycle after
+        # that, issues its first memory read one cycle later, whose data enter the
+        # encrypting engine one cycle later again and leave it lat cycles after that
+        last_mem = (write - 1) + lat
+        first_out = last_mem + 3 + lat
+    else:
+        # the read is dispatched the cycle after the last write beat, issues its
+        # first memory read one cycle later, data on RDATA one cycle after that
+        first_out = (write - 1) + 3
+    return write, first_out + n        # cycles 0 .. first_out + n - 1
 
 
 @dataclass(frozen=True)

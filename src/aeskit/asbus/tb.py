@@ -22,16 +22,21 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import FallingEdge, RisingEdge
+from cocotb.triggers import Event, FallingEdge, RisingEdge
 
 from aeskit.asbus.model import AsbusCommand, DamModel
 from aeskit.model import expand_key
 
-__all__ = ["AdamTB", "IssuedCommand", "MasterState"]
+__all__ = ["AdamTB", "IssuedCommand", "MasterState", "MbusAccess"]
+
+#: the DUT inputs the loop drives
+_INPUTS = ("s_asbus_req", "s_asbus_addr", "s_asbus_wr", "s_asbus_len", "s_asbus_wd_vld",
+           "s_asbus_wdata", "s_mbus_sel", "s_mbus_wr", "s_mbus_addr", "s_mbus_wdata", "wait_i")
 
 
 @dataclass
@@ -48,10 +53,31 @@ class IssuedCommand:
     error: bool = False
     rdata: list[int] = field(default_factory=list)
     taken: int = 0                     # write beats taken
+    on_done: Callable[[IssuedCommand], None] | None = None   # called once, when done
 
     @property
     def done(self) -> bool:
         return self.done_cycle is not None
+
+    def finish(self, cycle: int, error: bool = False) -> None:
+        self.error, self.done_cycle = error, cycle
+        if self.on_done is not None:
+            self.on_done(self)
+
+
+@dataclass
+class MbusAccess:
+    """One queued MBUS access; ``cycle`` once driven, ``rdata`` once a read returned."""
+
+    wr: bool
+    addr: int
+    data: int = 0
+    cycle: int | None = None
+    rdata: int | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.cycle is not None and (self.wr or self.rdata is not None)
 
 
 @dataclass
@@ -68,8 +94,9 @@ class AdamTB:
     """Drive ``ak_adam`` with ``masters`` ASBUS masters and an MBUS processor."""
 
     def __init__(self, dut, *, masters: int = 2, wait_prob: tuple[float, float] = (0.0, 0.0),
-                 seed: int = 1) -> None:
+                 seed: int = 1, mem_bytes: int = 256) -> None:
         self.dut = dut
+        self.mem_bytes = mem_bytes
         self.width = int(dut.W.value) if hasattr(dut, "W") else len(dut.s_asbus_rdata)
         self.nb = self.width // 8
         self.n = masters
@@ -79,9 +106,11 @@ class AdamTB:
         self.rng = random.Random(seed)
         self.mbus_q: deque = deque()
         self.mbus_rdata: list[int] = []
-        self._mbus_reads: deque = deque()   # cycles in which an MBUS read was driven
+        self._mbus_reads: deque[MbusAccess] = deque()   # MBUS reads driven, data pending
         self.errors: list[str] = []
         self.wait_cycles = [0, 0]
+        self.reset_done = Event()              # set once reset is released
+        self._driven: dict[str, int] = {}      # last value written to each input
 
     # ------------------------------------------------------------------ set-up
     async def start(self) -> None:
@@ -99,18 +128,26 @@ class AdamTB:
         d.s_mbus_addr.value = 0
         d.s_mbus_wdata.value = 0
         d.wait_i.value = 0
+        self._driven = dict.fromkeys(_INPUTS, 0)
+        self._handles = {n: getattr(d, n) for n in _INPUTS}
         for _ in range(3):
             await RisingEdge(d.clk_i)
         d.rst_ni.value = 1
         await RisingEdge(d.clk_i)
+        self.reset_done.set()
         cocotb.start_soon(self._loop())
 
     # ------------------------------------------------------------------ MBUS
-    def mbus_write(self, addr: int, data: int) -> None:
-        self.mbus_q.append((True, addr, data))
+    def mbus_write(self, addr: int, data: int) -> MbusAccess:
+        acc = MbusAccess(True, addr, data)
+        self.mbus_q.append(acc)
+        return acc
 
-    def mbus_read(self, addr: int) -> None:
-        self.mbus_q.append((False, addr, 0))
+    def mbus_read(self, addr: int) -> MbusAccess:
+        """Queue a read; its data go to ``mbus_rdata`` (in order) and the access."""
+        acc = MbusAccess(False, addr)
+        self.mbus_q.append(acc)
+        return acc
 
     def configure(self, model: DamModel) -> None:
         """Queue the MBUS writes that put ``model``'s key, pitch and CTRL in the DUT."""
@@ -127,8 +164,9 @@ class AdamTB:
 
     # ------------------------------------------------------------------ ASBUS
     def issue(self, master: int, cmd: AsbusCommand, beats: int, *, start_after: int = 0,
-              after: IssuedCommand | None = None) -> IssuedCommand:
-        ic = IssuedCommand(cmd, beats, start_after=start_after, after=after)
+              after: IssuedCommand | None = None,
+              on_done: Callable[[IssuedCommand], None] | None = None) -> IssuedCommand:
+        ic = IssuedCommand(cmd, beats, start_after=start_after, after=after, on_done=on_done)
         self.m[master].pending.append(ic)
         return ic
 
@@ -160,9 +198,10 @@ class AdamTB:
             err = int(d.s_asbus_err.value)
             rdata = int(d.s_asbus_rdata.value) if (resp & int("01" * self.n, 2)) else 0
             # MBUS read data: registered, valid the cycle after the read
-            if self._mbus_reads and self._mbus_reads[0] == self.cycle - 1:
-                self._mbus_reads.popleft()
-                self.mbus_rdata.append(int(d.s_mbus_rdata.value))
+            if self._mbus_reads and self._mbus_reads[0].cycle == self.cycle - 1:
+                acc = self._mbus_reads.popleft()
+                acc.rdata = int(d.s_mbus_rdata.value)
+                self.mbus_rdata.append(acc.rdata)
             for ms in self.m:
                 i = ms.index
                 if ms.current is not None and (gnt >> i) & 1:
@@ -178,15 +217,14 @@ class AdamTB:
                         ic = ms.writes[0]
                         ic.taken += 1
                         if ic.taken == ic.beats:
-                            ic.done_cycle = self.cycle
                             ms.writes.popleft()
+                            ic.finish(self.cycle)
                 if (err >> (2 * i + 1)) & 1:
                     if not ms.writes or ms.writes[0].taken:
                         self.errors.append(f"cycle {self.cycle}: ERR[1] to master {i} "
                                            "without a fresh write")
                     else:
-                        ic = ms.writes.popleft()
-                        ic.error, ic.done_cycle = True, self.cycle
+                        ms.writes.popleft().finish(self.cycle, error=True)
                 if (resp >> (2 * i)) & 1:
                     if not ms.reads:
                         self.errors.append(f"cycle {self.cycle}: RESP[0] to master {i} "
@@ -195,15 +233,14 @@ class AdamTB:
                         ic = ms.reads[0]
                         ic.rdata.append(rdata)
                         if len(ic.rdata) == ic.beats:
-                            ic.done_cycle = self.cycle
                             ms.reads.popleft()
+                            ic.finish(self.cycle)
                 if (err >> (2 * i)) & 1:
                     if not ms.reads or ms.reads[0].rdata:
                         self.errors.append(f"cycle {self.cycle}: ERR[0] to master {i} "
                                            "without a fresh read")
                     else:
-                        ic = ms.reads.popleft()
-                        ic.error, ic.done_cycle = True, self.cycle
+                        ms.reads.popleft().finish(self.cycle, error=True)
             # ---- drive the next cycle
             await RisingEdge(d.clk_i)
             self.cycle += 1
@@ -227,26 +264,34 @@ class AdamTB:
                     wdata |= c.data[ic.taken] << (self.width * i)
                     v = c.vld[ic.taken] if c.vld else (1 << self.nb) - 1
                     vld |= v << (self.nb * i)
-            d.s_asbus_req.value = req
-            d.s_asbus_addr.value = addr
-            d.s_asbus_wr.value = wr
-            d.s_asbus_len.value = ln
-            d.s_asbus_wdata.value = wdata
-            d.s_asbus_wd_vld.value = vld
+            drive = self._drive
+            drive("s_asbus_req", req)
+            drive("s_asbus_addr", addr)
+            drive("s_asbus_wr", wr)
+            drive("s_asbus_len", ln)
+            drive("s_asbus_wdata", wdata)
+            drive("s_asbus_wd_vld", vld)
             w = 0
             for bit in (0, 1):
                 if self.wait_prob[bit] and self.rng.random() < self.wait_prob[bit]:
                     w |= 1 << bit
                     self.wait_cycles[bit] += 1
-            d.wait_i.value = w
+            drive("wait_i", w)
             if self.mbus_q:
-                is_wr, a, v = self.mbus_q.popleft()
-                d.s_mbus_sel.value = 1
-                d.s_mbus_wr.value = int(is_wr)
-                d.s_mbus_addr.value = a
-                d.s_mbus_wdata.value = v
-                if not is_wr:
-                    self._mbus_reads.append(self.cycle)
+                acc = self.mbus_q.popleft()
+                acc.cycle = self.cycle
+                drive("s_mbus_sel", 1)
+                drive("s_mbus_wr", int(acc.wr))
+                drive("s_mbus_addr", acc.addr)
+                drive("s_mbus_wdata", acc.data)
+                if not acc.wr:
+                    self._mbus_reads.append(acc)
             else:
-                d.s_mbus_sel.value = 0
-                d.s_mbus_wr.value = 0
+                drive("s_mbus_sel", 0)
+                drive("s_mbus_wr", 0)
+
+    def _drive(self, name: str, value: int) -> None:
+        """Write an input only when it changes (most inputs hold most cycles)."""
+        if self._driven.get(name) != value:
+            self._driven[name] = value
+            self._handles[name].value = value

@@ -26,21 +26,21 @@ from pathlib import Path
 
 import cocotb
 import pytest
+from cocotb.triggers import ClockCycles
 
 from aeskit import BUILD_ROOT
-from aeskit.asbus.bench import adam_dump, adam_paper_cases, check_mem
-from aeskit.asbus.cases import paper_case
+from aeskit.asbus.bench import adam_backdoor_dump, adam_paper_cases, check_mem
+from aeskit.asbus.cases import expected_asbus_cycles
 from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, AsbusCommand, DamModel,
                                 ProtocolError, beat_addresses, encode_len)
-from aeskit.asbus.run import ADAM_SOURCES
+from aeskit.asbus.run import ADAM_BUILD_ARGS, ADAM_SOURCES
 from aeskit.asbus.tb import AdamTB
 
 HERE = Path(__file__).resolve().parent
 SOURCES = list(ADAM_SOURCES)
-
-#: engine latency, first beat in to first beat out (ak_dam_aes_engine header)
-ENGINE_LATENCY = {32: 47, 64: 29, 128: 20}
-
+#: cycles after the last write beat until the decrypting engine has written its last
+#: plaintext (engine latency + one state, rounded up)
+DRAIN_CYCLES = 64
 
 # ----------------------------------------------------------------------------------
 # helpers
@@ -56,38 +56,15 @@ async def _configure(tb: AdamTB, model: DamModel) -> None:
     await tb.mbus_idle()
 
 
-async def _dump(tb: AdamTB, model: DamModel, master: int = 1) -> list[int]:
-    """All memory bytes, read in bypass with one linear command."""
-    return await adam_dump(tb, model.mem_bytes, master)
+async def _dump(tb: AdamTB, model: DamModel) -> list[int]:
+    """All memory bytes, read through the hierarchy once the engines have drained (no
+    bus transfer: the bus reads are checked by the paper cases and the random reads)."""
+    await ClockCycles(tb.dut.clk_i, DRAIN_CYCLES)
+    return adam_backdoor_dump(tb.dut, tb.width, model.mem_bytes)
 
 
 def _check_mem(got: list[int], model: DamModel, what: str) -> None:
     check_mem(got, model, what)
-
-
-def _expected_cycles(test: str, width: int) -> tuple[int, int]:
-    """Cycle-accurate expectation for a paper case (write, whole test): the write takes
-    2 command cycles + its beats (+ the engine latency until the last state is in
-    memory, cipher); the read is queued behind it (same bytes) and starts the cycle
-    after the write path is free, then 1 memory cycle (+ the engine latency, cipher) and
-    its beats. See docs/asbus.md, "Measured cycles"."""
-    model, wcmd, _ = paper_case(test, width)
-    n = model.beats(wcmd.len12)
-    write = 2 + n                      # REQ, GNT, n beats (no wait states)
-    lat = ENGINE_LATENCY[width]
-    if test == "cipher":
-        # the last write beat is taken in cycle write - 1; the last plaintext beat
-        # leaves the engine lat cycles later (beat j of a state leaves lat + j cycles
-        # after the state's first beat); the read is dispatched in the cycle after
-        # that, issues its first memory read one cycle later, whose data enter the
-        # encrypting engine one cycle later again and leave it lat cycles after that
-        last_mem = (write - 1) + lat
-        first_out = last_mem + 3 + lat
-    else:
-        # the read is dispatched the cycle after the last write beat, issues its
-        # first memory read one cycle later, data on RDATA one cycle after that
-        first_out = (write - 1) + 3
-    return write, first_out + n        # cycles 0 .. first_out + n - 1
 
 
 # ----------------------------------------------------------------------------------
@@ -101,7 +78,7 @@ async def cocotb_paper_cases(dut) -> None:
     width = tb.width
     results = await adam_paper_cases(tb, seed=int(os.environ.get("AK_SEED", "0")))
     for rec, write_cycles, measured in results:
-        exp_write, exp_whole = _expected_cycles(rec.test, width)
+        exp_write, exp_whole = expected_asbus_cycles(rec.test, width)
         assert (write_cycles, measured) == (exp_write, exp_whole), (
             f"{rec.test} {width}: measured write {write_cycles} / whole {measured} cycles, "
             f"expected {exp_write} / {exp_whole}")
@@ -321,7 +298,7 @@ def _run(width: int, tests: list[str], **env) -> None:
 
     RESULTS.mkdir(parents=True, exist_ok=True)
     run_cocotb(toplevel="ak_adam", sources=SOURCES, test_module="test_adam", test_dir=HERE,
-               parameters={"W": width}, testcase=tests,
+               parameters={"W": width}, testcase=tests, build_args=ADAM_BUILD_ARGS,
                extra_env={"AK_RESULTS": str(RESULTS / f"adam-{width}.json"),
                           **{k: str(v) for k, v in env.items()}})
 
