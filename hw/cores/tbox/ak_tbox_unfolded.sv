@@ -20,22 +20,24 @@
 // refused like key_len_i = 3 (the handshake completes, no key, in_ready_o low).
 //
 // Timing (edges are rising clock edges; L = Nr (IntraPipe 0) or 3 Nr (IntraPipe 1)):
-//   - latency L: a block accepted at edge A is valid in the last register of unit Nr
-//     after edge A+L-1; the first edge at which out_valid_o is high is A+L
-//     (10/12/14, or 30/36/42).
+//   - latency L+2: a block accepted at edge A leaves unit Nr after edge A+L-1, is
+//     written into the output buffer (ak_pipe_outbuf) at edge A+L and is in its head
+//     register after edge A+L+1; the first edge at which out_valid_o is high is
+//     A+L+2 (12/14/16, or 32/38/44).
 //   - interval 1: a never-stalled stream moves one block per cycle.
 //   - key setup 57 (AES-128; 63/76 for 192/256): ak_rk_store's word-serial fill;
 //     in_ready_o is first high 57 edges after the key handshake edge K.
 //
-// Back-pressure: the whole pipeline stalls. en = !(out_valid_o && !out_ready_i)
-// enables every register and RAM (the RAM read enables are the clock enables of
-// their output latches), so nothing moves while the result is not taken; in_ready_o
-// = key ready && en (combinational from out_ready_i, as the contract allows). A
-// bubble-free full-rate stream flows at one block per cycle whenever out_ready_i is
-// high; no block is dropped, doubled or reordered.
+// Back-pressure: the pipeline never stalls (no clock enable on its registers and
+// RAMs, whose fan-out would set the clock period). The output buffer holds
+// ObDepth >= D+2 blocks and the core admits a block only while fewer than ObDepth
+// are in the pipeline or the buffer (credits), so every block leaving unit Nr finds
+// a free entry. in_ready_o = key ready && !key_valid_i && credit (combinational
+// from out_ready_i, as the contract allows). A full-rate stream flows at one block
+// per cycle whenever out_ready_i is high; no block is dropped, doubled or reordered.
 //
-// Keys: key_ready_o is high when the store is not filling and no valid block is in
-// any pipeline stage. While key_valid_i is high in_ready_o is low.
+// Keys: key_ready_o is high when the store is not filling and no block is in the
+// pipeline or the output buffer. While key_valid_i is high in_ready_o is low.
 //
 // Reset: asynchronous, active low, every flip-flop (the RAM output latches are not
 // reset; the valid bits are).
@@ -97,15 +99,20 @@ module ak_tbox_unfolded #(
 
   localparam int S = (IntraPipe == 1) ? 3 : 1;   // cycles per round
   localparam int D = NrMax * S;           // pipeline levels
+  // output buffer: one block per cycle needs Depth >= pipeline latency + 2
+  localparam int ObDepth = 1 << $clog2(D + 2);
 
   // levels 1 .. D: valid bit and tag of the block in the last register of each level
   logic [D:1]          vld_q, vld_d;
   logic [TagWidth-1:0] tag_q [D+1];        // index 0 unused
   logic [TagWidth-1:0] tag_d [D+1];
 
-  logic               en;
   logic               in_fire;
-  logic               busy;               // a valid block in some level
+  logic               ob_space;           // the output buffer admits a block
+  logic               ob_empty;           // no block in the pipeline or the buffer
+  logic               p_vld;              // a block leaves unit Nr
+  logic [127:0]       p_data;
+  logic [TagWidth-1:0] p_tag;
   logic               key_fire_ok;        // the store may see the key
   logic [1:0]         ks_len;             // key_len_i, 3 if too long for the build
   logic               ks_key_ready, ks_ready;
@@ -122,11 +129,9 @@ module ak_tbox_unfolded #(
   // ------------------------------------------------------------------------------
   // Handshakes
   // ------------------------------------------------------------------------------
-  assign busy        = |vld_q;
-  assign en          = !(out_valid_o && !out_ready_i);
-  assign key_ready_o = ks_key_ready && !busy;
-  assign key_fire_ok = key_valid_i && !busy;
-  assign in_ready_o  = ks_ready && !key_valid_i && en;
+  assign key_ready_o = ks_key_ready && ob_empty;
+  assign key_fire_ok = key_valid_i && ob_empty;
+  assign in_ready_o  = ks_ready && !key_valid_i && ob_space;
   assign in_fire     = in_valid_i && in_ready_o;
 
   always_comb begin : key_len_check
@@ -183,7 +188,7 @@ module ak_tbox_unfolded #(
     ) u_round (
       .clk_i  (clk_i),
       .rst_ni (rst_ni),
-      .en_i   (en),
+      .en_i   (1'b1),
       .state_i(rnd_in[k]),
       .dec_i  (rnd_din[k]),
       .final_i(nr == 4'(k)),
@@ -199,32 +204,45 @@ module ak_tbox_unfolded #(
   // Output: unit Nr (the last register level of round Nr)
   // ------------------------------------------------------------------------------
   always_comb begin : output_select
-    out_valid_o = vld_q[NrMax*S];
-    out_tag_o   = tag_q[NrMax*S];
-    out_data_o  = last[NrMax] ^ key_after[NrMax];
+    p_vld  = vld_q[NrMax*S];
+    p_tag  = tag_q[NrMax*S];
+    p_data = last[NrMax] ^ key_after[NrMax];
     for (int k = 10; k < NrMax; k += 2) begin
       if (nr == 4'(k)) begin
-        out_valid_o = vld_q[k*S];
-        out_tag_o   = tag_q[k*S];
-        out_data_o  = last[k] ^ key_after[k];
+        p_vld  = vld_q[k*S];
+        p_tag  = tag_q[k*S];
+        p_data = last[k] ^ key_after[k];
       end
     end
   end
 
+  ak_pipe_outbuf #(
+    .Width(128 + TagWidth),
+    .Depth(ObDepth)
+  ) u_outbuf (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .accept_i   (in_fire),
+    .space_o    (ob_space),
+    .empty_o    (ob_empty),
+    .wvalid_i   (p_vld),
+    .wdata_i    ({p_tag, p_data}),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .out_data_o ({out_tag_o, out_data_o})
+  );
+
   // ------------------------------------------------------------------------------
-  // Valid bits and tags: move one level per enabled cycle; the block in the output
-  // level leaves (it is being taken whenever en is high)
+  // Valid bits and tags: move one level per cycle (the pipeline never stalls); the
+  // block in the output level leaves into the output buffer
   // ------------------------------------------------------------------------------
   always_comb begin : valid_next
-    vld_d = vld_q;
-    for (int j = 0; j <= D; j++) tag_d[j] = tag_q[j];
-    if (en) begin
-      vld_d[1] = in_fire;
-      tag_d[1] = in_tag_i;
-      for (int j = 2; j <= D; j++) begin
-        vld_d[j] = vld_q[j-1] && (32'(j - 1) != 32'(S) * 32'(nr));
-        tag_d[j] = tag_q[j-1];
-      end
+    tag_d[0] = tag_q[0];
+    vld_d[1] = in_fire;
+    tag_d[1] = in_tag_i;
+    for (int j = 2; j <= D; j++) begin
+      vld_d[j] = vld_q[j-1] && (32'(j - 1) != 32'(S) * 32'(nr));
+      tag_d[j] = tag_q[j-1];
     end
   end
 

@@ -52,4 +52,7 @@ PRIMITIVES: tuple[PrimitiveSpec, ...] = (
                   RK_FILL_FILES + (PRIM + "ak_rk_ram.sv",),
                   "Round-key RAM bank addressed by {decrypt, round}, read latency 1, plus "
                   "the two round-0 keys in registers"),
+    PrimitiveSpec("pipe_outbuf", "flow", "ak_pipe_outbuf", (PRIM + "ak_pipe_outbuf.sv",),
+                  "Credit-counted output buffer (block or distributed RAM) that lets a deep "
+                  "pipeline run without a clock enable; 2 cycles, 1 block/cycle"),
 )

@@ -18,7 +18,7 @@ _ROUND_FILES: tuple[str, ...] = (PRIM + "ak_tbox_ram.sv", TBOX + "ak_tbox_round.
 FOLDED_FILES: tuple[str, ...] = (RK_FILL_FILES + (PRIM + "ak_rk_ram.sv",) + _ROUND_FILES
                                  + (TBOX + "ak_tbox_folded.sv",))
 UNFOLDED_FILES: tuple[str, ...] = (RK_FILL_FILES + (PRIM + "ak_rk_store.sv",) + _ROUND_FILES
-                                   + (TBOX + "ak_tbox_unfolded.sv",))
+                                   + (PRIM + "ak_pipe_outbuf.sv", TBOX + "ak_tbox_unfolded.sv"))
 
 CORES: tuple[CoreSpec, ...] = (
     CoreSpec(
@@ -43,31 +43,31 @@ CORES += (
         top="ak_tbox_unfolded",
         files=UNFOLDED_FILES,
         description="Unfolded memory-based core: one T-box round unit per round (8 dual-port "
-                    "RAMs each), RAM outputs as inter-round registers, 1 block/cycle; "
-                    "built for AES-128 (NrMax = 10)",
+                    "RAMs each), RAM outputs as inter-round registers, 1 block/cycle, no stall "
+                    "(credit-based output buffer); built for AES-128 (NrMax = 10)",
         paper=PAPER,
         key_sizes=(128,),
         sbox="tbox-ram",
         parameters={"IntraPipe": 0, "NrMax": 10},
-        latency={128: 10},
+        latency={128: 12},
         interval={128: 1},
         key_setup={128: RK_FILL_SETUP[128]},
-        in_flight=10,
+        in_flight=16,
     ),
     CoreSpec(
         name="tbox_unfolded_pp",
         top="ak_tbox_unfolded",
         files=UNFOLDED_FILES,
         description="Unfolded memory-based core with two extra registers inside each round "
-                    "(before the RAMs, in the XOR tree): latency 3 per round, 1 block/cycle; "
+                    "(before the RAMs, in the XOR tree): 3 cycles per round, 1 block/cycle; "
                     "built for AES-128 (NrMax = 10)",
         paper=PAPER,
         key_sizes=(128,),
         sbox="tbox-ram",
         parameters={"IntraPipe": 1, "NrMax": 10},
-        latency={128: 30},
+        latency={128: 32},
         interval={128: 1},
         key_setup={128: RK_FILL_SETUP[128]},
-        in_flight=30,
+        in_flight=32,
     ),
 )

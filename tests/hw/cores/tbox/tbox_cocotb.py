@@ -4,6 +4,7 @@ by environment variables set by the pytest side of each file:
 
 * ``AK_KEY_SIZES``  key sizes (bits) the build supports, e.g. ``128,192,256``;
 * ``AK_LAT_ROUND``  cycles of latency per round (1, or 3 for intra-round pipelining);
+* ``AK_LAT_EXTRA``  cycles added after the rounds (the unfolded cores' output buffer: 2);
 * ``AK_PIPELINED``  1 for the unfolded cores (interval 1), 0 for the folded one (Nr);
 * ``AK_KEY_SIZE``, ``AK_BLOCKS``, ``AK_GAP``, ``AK_STALL``, ``AK_SEED`` per test.
 
@@ -42,7 +43,7 @@ def key_sizes() -> list[int]:
 
 
 def latency(ks: int) -> int:
-    return _env_int("AK_LAT_ROUND", 1) * NR[ks]
+    return _env_int("AK_LAT_ROUND", 1) * NR[ks] + _env_int("AK_LAT_EXTRA", 0)
 
 
 def interval(ks: int) -> int:

@@ -1,0 +1,129 @@
+// ak_pipe_outbuf: the output buffer that lets a deep pipeline run without a clock
+// enable. The pipeline in front of it never stalls; instead the core admits a new
+// block only while fewer than Depth blocks are in the pipeline or in this buffer
+// (credit counting), so every block that leaves the pipeline finds a free entry.
+// Back-pressure (out_ready_i low) then reaches only this buffer and the credit
+// counter -- not the enables of thousands of pipeline registers and block RAMs,
+// whose fan-out would otherwise set the clock period.
+//
+// Storage. A Depth x Width memory written in pipeline order and read with a
+// registered read port (the head register, which holds while out_ready_i is low),
+// so synthesis maps it to block RAM (DP16KD on ECP5) or distributed RAM by size.
+// The read never addresses the entry being written: a read is only issued while
+// the memory holds an unread entry, and a write only happens with a free entry.
+//
+// Timing (rising edges):
+//   - a block on wvalid_i/wdata_i at edge W is in the memory after W, in the head
+//     register after W+1: out_valid_o is first high at edge W+2 (two cycles added to
+//     the pipeline's latency);
+//   - one block per cycle in and out at full rate as long as out_ready_i is high;
+//   - space_o = (count < Depth) || (out_valid_o && out_ready_i), where count is the
+//     number of blocks admitted (accept_i) and not yet taken: a pipeline of latency
+//     L (accept edge to wvalid_i edge) runs at one block per cycle for Depth >= L+2.
+//     space_o depends combinationally on out_ready_i.
+//   - empty_o: no admitted block is in the pipeline or in the buffer.
+//
+// Contract with the core: accept_i only while space_o is high; wvalid_i once for
+// every accepted block, in order (the buffer does not check; the core's tests do).
+//
+// Reset: asynchronous, active low: pointers, counters and valid flag. The memory
+// and the head register's data are not reset (block RAM contents and output latch);
+// out_valid_o is low after reset.
+//
+// Byte order: none (data pass through unchanged).
+//
+// Parameters:
+//   Width  bits per entry (>= 1).
+//   Depth  entries, a power of two >= 2 (checked at elaboration).
+
+`default_nettype none
+
+module ak_pipe_outbuf #(
+  parameter int Width = 128,
+  parameter int Depth = 16
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // admission (the core's input handshake)
+  input  logic             accept_i,
+  output logic             space_o,
+  output logic             empty_o,
+  // from the last pipeline register (never stalls)
+  input  logic             wvalid_i,
+  input  logic [Width-1:0] wdata_i,
+  // to the consumer
+  output logic             out_valid_o,
+  input  logic             out_ready_i,
+  output logic [Width-1:0] out_data_o
+);
+
+  if (Width < 1) begin : g_bad_width
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_pipe_outbuf: Width must be >= 1, got %0d", Width);
+`else
+    $fatal(1, "ak_pipe_outbuf: Width must be >= 1, got %0d", Width);
+`endif
+  end
+  if (Depth < 2 || (Depth & (Depth - 1)) != 0) begin : g_bad_depth
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_pipe_outbuf: Depth must be a power of two >= 2, got %0d", Depth);
+`else
+    $fatal(1, "ak_pipe_outbuf: Depth must be a power of two >= 2, got %0d", Depth);
+`endif
+  end
+
+  localparam int Aw = $clog2(Depth);
+
+  // no_rw_check: the read never addresses the entry being written (see above), so
+  // synthesis need not add collision bypass logic (132 FF + 137 LUT4 at 128 x 130)
+  (* no_rw_check *)
+  logic [Width-1:0] mem_q [Depth];
+  logic [Width-1:0] head_q;
+  logic             head_vld_q, head_vld_d;
+  logic [Aw-1:0]    wptr_q, wptr_d, rptr_q, rptr_d;
+  logic [Aw:0]      stored_q, stored_d;   // entries in the memory, not yet read
+  logic [Aw:0]      count_q, count_d;     // admitted and not yet taken
+  logic             rd_en, out_fire;
+
+  assign out_fire    = head_vld_q && out_ready_i;
+  assign rd_en       = (stored_q != '0) && (!head_vld_q || out_ready_i);
+  assign out_valid_o = head_vld_q;
+  assign out_data_o  = head_q;
+  assign space_o     = (count_q != (Aw+1)'(Depth)) || out_fire;
+  assign empty_o     = (count_q == '0);
+
+  always_comb begin : pointers
+    wptr_d     = wvalid_i ? wptr_q + 1'b1 : wptr_q;
+    rptr_d     = rd_en ? rptr_q + 1'b1 : rptr_q;
+    stored_d   = stored_q + (Aw+1)'(wvalid_i) - (Aw+1)'(rd_en);
+    count_d    = count_q + (Aw+1)'(accept_i) - (Aw+1)'(out_fire);
+    head_vld_d = rd_en ? 1'b1 : (out_fire ? 1'b0 : head_vld_q);
+  end
+
+  always_ff @(posedge clk_i) begin : mem_write
+    if (wvalid_i) mem_q[wptr_q] <= wdata_i;
+  end
+
+  always_ff @(posedge clk_i) begin : mem_read
+    if (rd_en) head_q <= mem_q[rptr_q];
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : regs
+    if (!rst_ni) begin
+      wptr_q     <= '0;
+      rptr_q     <= '0;
+      stored_q   <= '0;
+      count_q    <= '0;
+      head_vld_q <= 1'b0;
+    end else begin
+      wptr_q     <= wptr_d;
+      rptr_q     <= rptr_d;
+      stored_q   <= stored_d;
+      count_q    <= count_d;
+      head_vld_q <= head_vld_d;
+    end
+  end
+
+endmodule
+
+`default_nettype wire
