@@ -58,6 +58,7 @@ class AdamUvmBase(uvm_test):
                          ("phy_active", self.phy_active)):
             ConfigDB().set(None, "*", key, val)
         self.env = AdamEnv("env", self)
+        self.sent: list[AsbusItem] = []         # every command the sequences sent
 
     async def run_phase(self) -> None:
         self.raise_objection()
@@ -65,6 +66,25 @@ class AdamUvmBase(uvm_test):
         await self.scenario()
         await self.quiesce()                           # monitors see the last SRAM writes
         self.drop_objection()
+
+    def check_phase(self) -> None:
+        seen = len(self.env.scoreboard.asbus)
+        assert seen == len(self.sent), (f"the ASBUS monitors rebuilt {seen} commands, the "
+                                        f"sequences sent {len(self.sent)}")
+        # the monitors, which only watch pins, agree with what the drivers did
+        seen_at = {(it.master, it.gnt_cycle): it for it in self.env.scoreboard.asbus}
+        full = (1 << (self.tb.width // 8)) - 1
+        for item in self.sent:
+            assert item.done_cycle is not None, f"{item}: no response"
+            mon = seen_at.get((item.master, item.gnt_cycle))
+            assert mon is not None, f"{item}: not seen by the monitor"
+            assert (mon.wr, mon.addr, mon.len12, mon.error, mon.rdata, mon.req_cycle,
+                    mon.done_cycle) == (item.wr, item.addr, item.len12, item.error,
+                                        item.rdata, item.req_cycle, item.done_cycle), \
+                f"monitor {mon} / driver {item}"
+            if item.wr and not item.error:
+                assert mon.data == item.data, f"{item}: write beats on the pins differ"
+                assert mon.vld == (item.vld or [full] * len(item.data)), f"{item}: WD_VLD"
 
     async def quiesce(self) -> None:
         """Wait until no command is outstanding and the engines have drained."""
@@ -79,6 +99,7 @@ class AdamUvmBase(uvm_test):
 
     async def both(self, writer: list[AsbusItem], reader: list[AsbusItem]) -> None:
         """Run a command list on each master at once; return when both are done."""
+        self.sent.extend(writer + reader)
         tasks = [cocotb.start_soon(AsbusCommandSeq("writer", writer).start(self.env.writer.seqr)),
                  cocotb.start_soon(AsbusCommandSeq("reader", reader).start(self.env.reader.seqr))]
         for t in tasks:
@@ -123,6 +144,8 @@ class AdamRandomUvm(AdamUvmBase):
             await self.both(random_commands(rng, width, n, pitch=pitch),
                             random_commands(rng, width, n, pitch=pitch))
             await WaitSeq("nowait", 0.0, 0.0).start(self.env.phy.seqr)
+        if wait:
+            assert all(self.tb.wait_cycles), f"no wait states driven: {self.tb.wait_cycles}"
         # every illegal command as a write and as a read, with a good read beside it
         good = encode_len(MODE_LINEAR, 2)
         for k, (_, addr, ln) in enumerate(ILLEGAL):
