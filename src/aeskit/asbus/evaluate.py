@@ -1,0 +1,226 @@
+"""Paper 000's evaluation on the RTL: cycles, toggles and area of ADAM and XDAM.
+
+:func:`evaluate` runs, for every bus and width asked for, the paper's three cases on a
+traced Verilator build (:func:`aeskit.asbus.run.measure` with ``toggles=True``) and,
+unless ``synth=False``, the ECP5 flow (:func:`aeskit.asbus.area.synth_area`). Both
+are cached: simulation records in ``build/asbus/runs/<bus>-<W>.json`` (keyed on the
+RTL, the bench and the counter), synthesis by the flow in ``build/asbus/synth/``.
+The simulator's output goes to ``build/asbus/runs/<bus>-<W>.log``.
+
+:mod:`aeskit.asbus.tables` renders the three tables (cycles, efficiency, area) that
+``aeskit asbus`` prints and the report shows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aeskit import BUILD_ROOT
+from aeskit.asbus.area import AreaRecord, synth_area
+from aeskit.asbus.cases import TESTS, CycleRecord
+
+__all__ = ["BUSES", "RUNS_DIR", "AsbusRecord", "Evaluation", "EvaluationError", "WIDTHS",
+           "evaluate", "parse_buses", "parse_widths"]
+
+WIDTHS = (32, 64, 128)
+BUSES = ("asbus", "axi")
+RUNS_DIR = BUILD_ROOT / "asbus" / "runs"
+_PKG = Path(__file__).resolve().parent
+#: the modules of this package a simulation result depends on (the cache key)
+_SIM_MODULES = ("bench", "cases", "model", "paper_bench", "run", "tb")
+
+Progress = Callable[[str], None]
+
+
+class EvaluationError(ValueError):
+    """A bad width or bus name; the message names it and what is allowed."""
+
+
+@dataclass(frozen=True)
+class AsbusRecord:
+    """One test case on one bus at one width (the ``aeskit asbus --json`` record)."""
+
+    test: str
+    bus: str
+    width: int
+    measured_cycles: int
+    model_cycles: float
+    paper_cycles: int
+    toggles: int
+    lut4: int | None
+    fmax: float | None
+    ff: int | None = None
+    io: int | None = None
+    write_cycles: int | None = None
+    read_cycles: int | None = None
+    t_start_ps: int | None = None
+    t_end_ps: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Evaluation:
+    """Records of every (test, bus, width) and the area of every (bus, width)."""
+
+    widths: list[int]
+    buses: list[str]
+    records: list[AsbusRecord]
+    areas: dict[tuple[str, int], AreaRecord] = field(default_factory=dict)
+
+    def record(self, test: str, bus: str, width: int) -> AsbusRecord | None:
+        for r in self.records:
+            if (r.test, r.bus, r.width) == (test, bus, width):
+                return r
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"widths": self.widths, "buses": self.buses,
+                "records": [r.as_dict() for r in self.records],
+                "areas": [a.as_dict() for a in self.areas.values()]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Evaluation:
+        areas = [AreaRecord(**a) for a in data.get("areas", [])]
+        return cls(list(data["widths"]), list(data["buses"]),
+                   [AsbusRecord(**r) for r in data["records"]],
+                   {(a.bus, a.width): a for a in areas})
+
+
+def parse_widths(text: str | Iterable[int]) -> list[int]:
+    """``"32,64"`` (or ints) -> ``[32, 64]``; raises :class:`EvaluationError`."""
+    items = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
+    out: list[int] = []
+    for it in items:
+        try:
+            w = int(it)
+        except (TypeError, ValueError):
+            raise EvaluationError(f"width must be one of 32, 64, 128, got {it!r}") from None
+        if w not in WIDTHS:
+            raise EvaluationError(f"width must be one of 32, 64, 128, got {w}")
+        if w not in out:
+            out.append(w)
+    if not out:
+        raise EvaluationError("no width given (allowed: 32, 64, 128)")
+    return out
+
+
+def parse_buses(text: str | Iterable[str]) -> list[str]:
+    """``"asbus,axi"`` -> ``["asbus", "axi"]``; raises :class:`EvaluationError`."""
+    items = [s.strip() for s in text.split(",")] if isinstance(text, str) else list(text)
+    out: list[str] = []
+    for b in items:
+        if b not in BUSES:
+            raise EvaluationError(f"bus must be 'asbus' or 'axi', got {b!r}")
+        if b not in out:
+            out.append(b)
+    if not out:
+        raise EvaluationError("no bus given (allowed: asbus, axi)")
+    return out
+
+
+def _sim_key(bus: str, width: int, seed: int) -> str:
+    from aeskit.asbus.run import TRACE_ARGS, top_of
+
+    h = hashlib.sha256(repr((bus, width, seed, TRACE_ARGS)).encode())
+    _, sources = top_of(bus)
+    py = [*(_PKG / f"{m}.py" for m in _SIM_MODULES),
+          *sorted((_PKG.parent / "busmodel").glob("*.py")),
+          _PKG.parent / "sim" / "vcd_toggles.py", _PKG.parent / "sim" / "cocotb_run.py"]
+    for p in [*sources, *py]:
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+@contextlib.contextmanager
+def _output_to(log: Path) -> Iterator[None]:
+    """Send this process's (and its children's) stdout and stderr to ``log``."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(log, "w") as fh:
+        os.dup2(fh.fileno(), 1)
+        os.dup2(fh.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
+def simulate(bus: str, width: int, *, seed: int = 0, force: bool = False,
+             progress: Progress | None = None, vcd_dir: Path | None = None,
+             capture: bool = True) -> list[CycleRecord]:
+    """The three cases on a traced build of ``bus`` at ``width``, cached (see module doc).
+    ``vcd_dir`` keeps the VCD (and forces a run when it is not there yet); ``capture``
+    sends the simulator's output to the log (process-wide file descriptors: pass
+    ``False`` when other threads print)."""
+    from aeskit.asbus.run import measure
+
+    say = progress or (lambda _m: None)
+    cache = RUNS_DIR / f"{bus}-{width}.json"
+    key = _sim_key(bus, width, seed)
+    want_vcd = vcd_dir is not None and not (Path(vcd_dir) / f"{bus}-{width}.vcd").is_file()
+    if cache.is_file() and not force and not want_vcd:
+        data = json.loads(cache.read_text())
+        if data.get("key") == key:
+            say(f"{bus} {width}-bit: cached simulation {cache}")
+            return [CycleRecord(**r) for r in data["records"]]
+    log = RUNS_DIR / f"{bus}-{width}.log"
+    say(f"{bus} {width}-bit: traced simulation of the paper cases"
+        + (f" (log {log})" if capture else ""))
+    try:
+        with _output_to(log) if capture else contextlib.nullcontext():
+            recs = measure(widths=(width,), buses=(bus,), seed=seed, toggles=True, vcd_dir=vcd_dir)
+    except Exception as exc:
+        raise RuntimeError(f"{bus} {width}-bit simulation failed: {exc}\nlog: {log}") from exc
+    cache.write_text(json.dumps({"key": key, "records": [r.as_dict() for r in recs]}, indent=1))
+    return recs
+
+
+def evaluate(widths: Iterable[int] = WIDTHS, buses: Iterable[str] = BUSES, *,
+             synth: bool = True, force: bool = False, seed: int = 0,
+             progress: Progress | None = None, vcd_dir: Path | None = None,
+             capture: bool = True) -> Evaluation:
+    """Simulate (and synthesize) every bus and width; see the module doc and
+    :func:`simulate` for ``vcd_dir`` and ``capture``."""
+    ws, bs = parse_widths(widths), parse_buses(buses)
+    say = progress or (lambda _m: None)
+    areas: dict[tuple[str, int], AreaRecord] = {}
+    records: list[AsbusRecord] = []
+    for width in ws:
+        for bus in bs:
+            area = None
+            if synth:
+                say(f"{bus} {width}-bit: synthesis (ECP5, nextpnr router1, seed 1)")
+                area = synth_area(bus, width, force=force,
+                                  progress=lambda m, b=bus, w=width: say(f"{b} {w}-bit: {m}"))
+                areas[(bus, width)] = area
+            recs = {r.test: r for r in simulate(bus, width, seed=seed, force=force,
+                                                progress=say, vcd_dir=vcd_dir,
+                                                capture=capture)}
+            for test in TESTS:
+                r = recs[test]
+                if r.toggles is None:
+                    raise RuntimeError(f"{test} {bus} {width}: no toggle count")
+                records.append(AsbusRecord(
+                    r.test, r.bus, r.width, r.measured_cycles, r.model_cycles, r.paper_cycles,
+                    r.toggles, area.lut4 if area else None, area.fmax_mhz if area else None,
+                    area.ff if area else None, area.io if area else None,
+                    r.write_cycles, r.read_cycles, r.t_start_ps, r.t_end_ps))
+    return Evaluation(ws, bs, records, areas)
