@@ -16,20 +16,24 @@
 // Control (valid, direction, tag) runs beside the data in a shift register.
 //
 // Timing (Nr = 10/12/14 for KeyLen 0/1/2):
-//   - latency 8*Nr+1 (81/97/113): a block accepted at edge A is in the input
+//   - latency 8*Nr+3 (83/99/115): a block accepted at edge A is in the input
 //     register from A, round r leaves stage r at edge A+8r; the last stage's output
-//     (columns put back in order) is registered at edge A+8*Nr, out_valid_o first
-//     high at edge A+8*Nr+1.
+//     (columns put back in order) is registered at edge A+8*Nr, written into the
+//     output buffer (ak_pipe_outbuf) at edge A+8*Nr+1 and in its head register
+//     after edge A+8*Nr+2: out_valid_o first high at edge A+8*Nr+3.
 //   - interval 1: a block may be accepted at every edge.
 //   - key setup 57/63/76: ak_rk_store's word-serial fill (ak_rk_fill).
 //
-// Back-pressure. While out_valid_o && !out_ready_i the whole pipeline holds (one
-// clock enable); in_ready_o is low then. in_ready_o depends combinationally on
+// Back-pressure. The pipeline never stalls: no clock enable on its registers and
+// block RAMs (a stall enable would fan out to every one of them and set the clock
+// period). The output buffer holds ObDepth >= 8*Nr+3 blocks and a block is admitted
+// only while fewer than ObDepth are in the pipeline or the buffer, so every block
+// leaving the last stage finds a free entry. in_ready_o depends combinationally on
 // out_ready_i and key_valid_i.
 //
-// Key loads. key_ready_o is high when no block is in flight and the store is not
-// filling; while key_valid_i is high in_ready_o is low. A key of another size than
-// KeyLen, or key_len_i = 3, completes the handshake and leaves the core without a
+// Key loads. key_ready_o is high when no block is in the pipeline or the output
+// buffer and the store is not filling; while key_valid_i is high in_ready_o is low.
+// A key of another size than KeyLen, or key_len_i = 3, completes the handshake and leaves the core without a
 // usable key: in_ready_o stays low until a key of the built size is loaded.
 //
 // Reset: asynchronous, active low, every register (block RAM output latches
@@ -88,6 +92,8 @@ module ak_ttable_unrolled #(
   localparam int Nr    = 10 + 2 * KeyLen;
   localparam int Depth = 8 * Nr;            // control shift register length
   localparam int CtlW  = 2 + TagWidth;      // {valid, dec, tag}
+  // output buffer: one block per cycle needs ObDepth >= pipeline latency (8 Nr + 1) + 2
+  localparam int ObDepth = 1 << $clog2(Depth + 3);
 
   // ------------------------------------------------------------------------------
   // Declarations
@@ -96,7 +102,6 @@ module ak_ttable_unrolled #(
   logic              keys_ready, keys_key_ready;
   logic [3:0]        keys_nr;
   logic              key_ok_q, key_ok_d;     // the loaded key has the built size
-  logic [7:0]        cnt_q, cnt_d;           // blocks in flight (pipeline + output)
   logic [CtlW-1:0]   ctl_q [Depth];          // ctl_q[k]: the block accepted k+1 edges ago
   logic [127:0]      st_q [Nr];              // st_q[r]: input of stage r+1
   logic [127:0]      st_d0;
@@ -104,7 +109,7 @@ module ak_ttable_unrolled #(
   logic [127:0]      out_q;
   logic [TagWidth-1:0] out_tag_q;
 
-  logic         en, stall, in_fire, out_fire, key_fire;
+  logic         ob_space, ob_empty, in_fire, key_fire;
   logic [127:0] ark, stage_out [Nr];
   logic [127:0] last_out;
   logic         last_dec;
@@ -147,24 +152,14 @@ module ak_ttable_unrolled #(
   // ------------------------------------------------------------------------------
   // Handshakes and control
   // ------------------------------------------------------------------------------
-  assign stall       = out_valid_q && !out_ready_i;
-  assign en          = !stall;
-  assign key_ready_o = keys_key_ready && (cnt_q == 8'd0);
+  assign key_ready_o = keys_key_ready && ob_empty;
   assign key_fire    = key_valid_i && key_ready_o;
-  assign in_ready_o  = keys_ready && key_ok_q && !key_valid_i && en;
+  assign in_ready_o  = keys_ready && key_ok_q && !key_valid_i && ob_space;
   assign in_fire     = in_valid_i && in_ready_o;
-  assign out_fire    = out_valid_q && out_ready_i;
-  assign out_valid_o = out_valid_q;
-  assign out_data_o  = out_q;
-  assign out_tag_o   = out_tag_q;
 
   always_comb begin : key_ok_next
     key_ok_d = key_ok_q;
     if (key_fire) key_ok_d = (key_len_i == 2'(KeyLen));
-  end
-
-  always_comb begin : count_next
-    cnt_d = cnt_q + {7'd0, in_fire} - {7'd0, out_fire};
   end
 
   assign ark   = in_data_i ^ (in_decrypt_i ? dec_keys[127:0] : enc_keys[127:0]);
@@ -192,7 +187,7 @@ module ak_ttable_unrolled #(
     ) u_stage (
       .clk_i (clk_i),
       .rst_ni(rst_ni),
-      .en_i  (en),
+      .en_i  (1'b1),
       .in_i  (st_q[r]),
       .dec_i (ctl_q[8 * r][CtlW-2]),
       .last_i(IsLast),
@@ -203,7 +198,7 @@ module ak_ttable_unrolled #(
     if (!IsLast) begin : g_reg
       always_ff @(posedge clk_i or negedge rst_ni) begin : state_reg
         if (!rst_ni)   st_q[r + 1] <= '0;
-        else if (en)   st_q[r + 1] <= stage_out[r];
+        else           st_q[r + 1] <= stage_out[r];
       end
     end
   end
@@ -216,21 +211,17 @@ module ak_ttable_unrolled #(
   // ------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin : input_reg
     if (!rst_ni)   st_q[0] <= '0;
-    else if (en)   st_q[0] <= st_d0;
+    else           st_q[0] <= st_d0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : control_regs
     if (!rst_ni) begin
       for (int k = 0; k < Depth; k++) ctl_q[k] <= '0;
       key_ok_q <= 1'b0;
-      cnt_q    <= 8'd0;
     end else begin
       key_ok_q <= key_ok_d;
-      cnt_q    <= cnt_d;
-      if (en) begin
-        ctl_q[0] <= {in_fire, in_decrypt_i, in_tag_i};
-        for (int k = 1; k < Depth; k++) ctl_q[k] <= ctl_q[k - 1];
-      end
+      ctl_q[0] <= {in_fire, in_decrypt_i, in_tag_i};
+      for (int k = 1; k < Depth; k++) ctl_q[k] <= ctl_q[k - 1];
     end
   end
 
@@ -239,12 +230,28 @@ module ak_ttable_unrolled #(
       out_valid_q <= 1'b0;
       out_q       <= '0;
       out_tag_q   <= '0;
-    end else if (en) begin
+    end else begin
       out_valid_q <= ctl_q[Depth - 1][CtlW-1];
       out_q       <= order(last_out, last_dec);
       out_tag_q   <= ctl_q[Depth - 1][TagWidth-1:0];
     end
   end
+
+  ak_pipe_outbuf #(
+    .Width(128 + TagWidth),
+    .Depth(ObDepth)
+  ) u_outbuf (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .accept_i   (in_fire),
+    .space_o    (ob_space),
+    .empty_o    (ob_empty),
+    .wvalid_i   (out_valid_q),
+    .wdata_i    ({out_tag_q, out_q}),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .out_data_o ({out_tag_o, out_data_o})
+  );
 
 endmodule
 

@@ -34,7 +34,15 @@ CORES: tuple[CoreSpec, ...] = (
 
 _STAGE: tuple[str, ...] = _LANE + (TT + "ak_ttable_stage.sv",)
 _UNROLLED_FILES: tuple[str, ...] = (RK_FILL_FILES + (PRIM + "ak_rk_store.sv",) + _STAGE
-                                    + (TT + "ak_ttable_unrolled.sv",))
+                                    + (PRIM + "ak_pipe_outbuf.sv", TT + "ak_ttable_unrolled.sv"))
+
+#: cycles the output buffer (ak_pipe_outbuf) adds to the unrolled pipeline's latency
+OUTBUF_CYCLES = 2
+
+
+def outbuf_depth(latency: int) -> int:
+    """Entries of the unrolled cores' output buffer: the power of two >= latency."""
+    return 1 << (latency - 1).bit_length()
 
 
 def _unrolled(name: str, key_len: int) -> CoreSpec:
@@ -47,15 +55,15 @@ def _unrolled(name: str, key_len: int) -> CoreSpec:
         description=f"Paper 004 unrolled: {nr} T-table round stages (4 lanes each, "
                     f"{8 * nr}-stage pipeline), one block per cycle, AES-{ks} only "
                     "(KeyLen build parameter), encryption and decryption per block; "
-                    "round keys in registers",
+                    "round keys in registers, no stall (credit-based output buffer)",
         paper=PAPER,
         key_sizes=(ks,),
         sbox="ttable-ram",
         parameters={"KeyLen": key_len},
-        latency={ks: 8 * nr + 1},
+        latency={ks: 8 * nr + 1 + OUTBUF_CYCLES},
         interval={ks: 1},
         key_setup={ks: RK_FILL_SETUP[ks]},
-        in_flight=8 * nr + 1,
+        in_flight=outbuf_depth(8 * nr + 1 + OUTBUF_CYCLES),
     )
 
 
