@@ -44,7 +44,7 @@ module ak_dam_wpath #(
   input  logic [AW-1:0]    pitch_i,
   output logic             idle_o,       // no command active
   output logic             finishing_o,  // the last beat is taken this cycle
-  output logic             eng_busy_o,   // states still in the engine
+  output logic             eng_busy_o,   // states in the engine or entering it
   // bus side (through ak_asbus_slave)
   input  logic             wait_i,
   output logic [MW-1:0]    owner_o,
@@ -109,7 +109,7 @@ module ak_dam_wpath #(
   assign finishing_o = take_o && last;
 
   // the decrypting engine
-  logic          eng_v;
+  logic          eng_v, eng_busy;
   logic [W-1:0]  eng_data;
   logic [AW-1:0] eng_tag;
   logic [1:0]    eng_beat;
@@ -125,8 +125,13 @@ module ak_dam_wpath #(
     .out_data_o (eng_data),
     .out_tag_o  (eng_tag),
     .out_beat_o (eng_beat),
-    .busy_o     (eng_busy_o)
+    .busy_o     (eng_busy)
   );
+
+  // a cipher beat taken this cycle is in the engine from the next one: a bypass command
+  // dispatched now must still wait for it (at W = 128 a state is that single beat, and the
+  // engine itself is not busy yet)
+  assign eng_busy_o = eng_busy || (take_o && cipher_q);
 
   // memory write: engine output (natural order) or the bus beat through the lane map
   always_comb begin : mem_write

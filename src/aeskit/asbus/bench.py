@@ -65,7 +65,7 @@ def adam_backdoor_dump(dut, width: int, mem_bytes: int = MEM) -> list[int]:
     nb = width // 8
     out = [0] * mem_bytes
     for m in range(nb):
-        lane = dut.u_mem.g_lane[m].lane_q
+        lane = dut.u_mem[f"g_lane[{m}]"].lane_q
         for w in range(mem_bytes // nb):
             out[w * nb + m] = int(lane[w].value)
     return out

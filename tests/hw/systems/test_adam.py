@@ -33,11 +33,11 @@ from aeskit.asbus.bench import adam_backdoor_dump, adam_paper_cases, check_mem
 from aeskit.asbus.cases import expected_asbus_cycles
 from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, AsbusCommand, DamModel,
                                 ProtocolError, beat_addresses, encode_len)
-from aeskit.asbus.run import ADAM_BUILD_ARGS, ADAM_SOURCES
+from aeskit.asbus.bench_build import ADAM_BENCH_ARGS, ADAM_BENCH_SOURCES
 from aeskit.asbus.tb import AdamTB
 
 HERE = Path(__file__).resolve().parent
-SOURCES = list(ADAM_SOURCES)
+SOURCES = list(ADAM_BENCH_SOURCES)
 #: cycles after the last write beat until the decrypting engine has written its last
 #: plaintext (engine latency + one state, rounded up)
 DRAIN_CYCLES = 64
@@ -298,7 +298,7 @@ def _run(width: int, tests: list[str], **env) -> None:
 
     RESULTS.mkdir(parents=True, exist_ok=True)
     run_cocotb(toplevel="ak_adam", sources=SOURCES, test_module="test_adam", test_dir=HERE,
-               parameters={"W": width}, testcase=tests, build_args=ADAM_BUILD_ARGS,
+               parameters={"W": width}, testcase=tests, build_args=ADAM_BENCH_ARGS,
                extra_env={"AK_RESULTS": str(RESULTS / f"adam-{width}.json"),
                           **{k: str(v) for k, v in env.items()}})
 

@@ -8,7 +8,9 @@ unchanged, ERRCNT) and the MBUS registers. At 32, 64 and 128 bits:
 
 * ``AdamPaperUvm``: the paper's three cases, cycles exactly as in test_adam;
 * ``AdamRandomUvm``: random traffic on both masters with wait states (bypass, then
-  cipher), then every illegal command as a write and a read.
+  cipher; in the cipher phase also a bypass write right behind a one-state cipher
+  write to the same bytes: write-after-write order), then every illegal command as a
+  write and a read.
 
 The file is both the pytest module and the cocotb test module.
 """
@@ -20,7 +22,7 @@ from pathlib import Path
 import pytest
 import pyuvm
 
-from aeskit.asbus.run import ADAM_BUILD_ARGS, ADAM_SOURCES
+from aeskit.asbus.bench_build import ADAM_BENCH_ARGS, ADAM_BENCH_SOURCES
 from aeskit.asbus.uvm.tests import AdamPaperUvm, AdamRandomUvm
 
 HERE = Path(__file__).resolve().parent
@@ -33,8 +35,8 @@ pyuvm.test()(AdamRandomUvm)
 def _run(width: int, **env: object) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
 
-    run_cocotb(toplevel="ak_adam", sources=list(ADAM_SOURCES), test_module="test_adam_uvm",
-               test_dir=HERE, parameters={"W": width}, build_args=ADAM_BUILD_ARGS,
+    run_cocotb(toplevel="ak_adam", sources=list(ADAM_BENCH_SOURCES), test_module="test_adam_uvm",
+               test_dir=HERE, parameters={"W": width}, build_args=ADAM_BENCH_ARGS,
                testcase=["AdamPaperUvm", "AdamRandomUvm"],
                extra_env={k: str(v) for k, v in env.items()})
 

@@ -10,7 +10,8 @@
   memory initialised with one linear write, then both masters issue random commands
   at once (every mode, random lengths, addresses, byte valids, idle gaps, a share of
   illegal commands), with the memory-PHY agent adding wait states on both data
-  phases; then every illegal command of :data:`~aeskit.asbus.uvm.sequences.ILLEGAL`
+  phases (cipher phase: also a bypass write right behind a one-state cipher write to
+  the same bytes, write-after-write order); then every illegal command of :data:`~aeskit.asbus.uvm.sequences.ILLEGAL`
   as a write and a read between good reads; at the end the processor reads ERRCNT,
   CTRL and PITCH back. ``AK_COMMANDS`` (per master and phase), ``AK_WAIT``, ``AK_SEED``
   from the environment.
@@ -27,7 +28,7 @@ from pyuvm import ConfigDB, uvm_test
 
 from aeskit.asbus.bench import adam_backdoor_dump
 from aeskit.asbus.cases import TESTS, expected_asbus_cycles, paper_case
-from aeskit.asbus.model import MODE_LINEAR, DamModel, encode_len
+from aeskit.asbus.model import MODE_LINEAR, MODE_STATE, DamModel, encode_len
 from aeskit.asbus.tb import AdamTB
 from aeskit.asbus.uvm.env import AdamEnv
 from aeskit.asbus.uvm.items import AsbusItem
@@ -125,6 +126,25 @@ class AdamPaperUvm(AdamUvmBase):
 class AdamRandomUvm(AdamUvmBase):
     phy_active = True
 
+    async def waw_after_state(self, rng: random.Random) -> None:
+        """Directed: a bypass write queued right behind a cipher state on the same 16 bytes
+        (the plaintext must land first: write-after-write order), then read back."""
+        width, nb = self.tb.width, self.tb.width // 8
+        await self.quiesce()
+        state = AsbusItem("waw-state", wr=True, addr=0xD0, len12=encode_len(MODE_STATE, 1),
+                          data=[rng.getrandbits(width) for _ in range(128 // width)])
+        bypass = AsbusItem("waw-bypass", wr=True, addr=0xD0,
+                           len12=encode_len(MODE_LINEAR, 16 // nb),
+                           data=[rng.getrandbits(width) for _ in range(16 // nb)],
+                           vld=[(1 << nb) - 1] * (16 // nb))
+        # a longer write first, so that both are queued when the state's beat is taken
+        filler = AsbusItem("waw-filler", wr=True, addr=0x00, len12=encode_len(MODE_LINEAR, 8),
+                           data=[rng.getrandbits(width) for _ in range(8)],
+                           vld=[(1 << nb) - 1] * 8)
+        await self.both([filler, state, bypass], [])
+        await self.both([], [AsbusItem("waw-read", wr=False, addr=0xD0,
+                                       len12=encode_len(MODE_LINEAR, 16 // nb))])
+
     async def scenario(self) -> None:
         width = self.tb.width
         seed = int(os.environ.get("AK_SEED", "1"))
@@ -144,6 +164,8 @@ class AdamRandomUvm(AdamUvmBase):
             await self.both(random_commands(rng, width, n, pitch=pitch),
                             random_commands(rng, width, n, pitch=pitch))
             await WaitSeq("nowait", 0.0, 0.0).start(self.env.phy.seqr)
+            if cipher:
+                await self.waw_after_state(rng)
         if wait:
             assert all(self.tb.wait_cycles), f"no wait states driven: {self.tb.wait_cycles}"
         # every illegal command as a write and as a read, with a good read beside it
