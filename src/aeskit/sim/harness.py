@@ -12,26 +12,24 @@ tags so that a lost, duplicated or reordered block is an error.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
-import os
 import random
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from aeskit import BUILD_ROOT
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
-from aeskit.tools import verilator
+from aeskit.sim.verilated_exe import (
+    HarnessError,
+    LineProcess,
+    build_executable,
+    cpp_common_bytes,
+)
 
 HARNESS_CPP = Path(__file__).with_name("harness") / "ak_harness.cpp"
 #: TagWidth every core is built with inside the harness (blocks are numbered mod 256)
 HARNESS_TAG_WIDTH = 8
-
-
-class HarnessError(RuntimeError):
-    """The harness or the core under it broke the protocol or the core contract."""
 
 
 @dataclass(frozen=True)
@@ -58,88 +56,27 @@ def _build_dir(core: CoreSpec) -> Path:
     h = hashlib.sha256()
     h.update(core.source_hash().encode())
     h.update(HARNESS_CPP.read_bytes())
+    h.update(cpp_common_bytes())
     return BUILD_ROOT / "harness" / f"{core.name}-{h.hexdigest()[:12]}"
 
 
 def build_harness(core: CoreSpec, progress: Callable[[str], None] | None = None) -> Path:
     """Compile the harness for ``core`` (cached); return the executable's path."""
-    bdir = _build_dir(core)
-    exe = bdir / "harness"
-    bdir.mkdir(parents=True, exist_ok=True)
-    with open(bdir / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if exe.exists():
-            return exe
-        if progress:
-            progress(f"building harness for {core.name} (Verilator)")
-        params = {**core.parameters, "TagWidth": HARNESS_TAG_WIDTH}
-        cmd = [
-            verilator(), "--cc", "--exe", "--build", "-O3", "--x-assign", "fast",
-            "--x-initial", "fast", "--noassert", "-Wno-fatal", "-Wno-lint", "-Wno-style",
-            "--top-module", core.top, "--prefix", "Vcore", "--Mdir", str(bdir / "obj"),
-            "-o", str(exe), "--build-jobs", "2", "-CFLAGS", "-O2 -std=c++17",
-        ]
-        cmd += [f"-G{k}={v}" for k, v in params.items()]
-        cmd += [f"-I{p}" for p in core.include_paths()]
-        cmd += [str(p) for p in core.file_paths()] + [str(HARNESS_CPP)]
-        env = {**os.environ, "MAKEFLAGS": "CFG_CXXFLAGS_PCH_I=-include"}
-        log = bdir / "build.log"
-        with open(log, "w") as fh:
-            res = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env)
-        if res.returncode != 0 or not exe.exists():
-            tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:])
-            raise HarnessError(f"harness build for {core.name} failed (log {log}):\n{tail}")
-        return exe
+    params = {**core.parameters, "TagWidth": HARNESS_TAG_WIDTH}
+    args = [f"-G{k}={v}" for k, v in params.items()] + [f"-I{p}" for p in core.include_paths()]
+    return build_executable(_build_dir(core), top=core.top, prefix="Vcore",
+                            sources=[*core.file_paths(), HARNESS_CPP], extra_args=args,
+                            jobs=2, what=f"harness for {core.name}", progress=progress)
 
 
-class Harness:
+class Harness(LineProcess):
     """A running harness process for one core. Use as a context manager."""
 
     def __init__(self, core: CoreSpec, progress: Callable[[str], None] | None = None) -> None:
         self.core = core
-        self.exe = build_harness(core, progress)
-        self._proc = subprocess.Popen(
-            [str(self.exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            bufsize=1 << 20,
-        )
+        super().__init__(build_harness(core, progress), f"harness for {core.name}")
         self.key_size: int | None = None
         self.last_setup_cycles: int | None = None
-
-    # -- process plumbing -------------------------------------------------------
-    def _send(self, text: str) -> None:
-        assert self._proc.stdin is not None
-        try:
-            self._proc.stdin.write(text)
-            self._proc.stdin.flush()
-        except BrokenPipeError as exc:
-            raise HarnessError(f"harness for {self.core.name} exited: {self._read_rest()}") from exc
-
-    def _read_rest(self) -> str:
-        assert self._proc.stdout is not None
-        return self._proc.stdout.read() or "(no output)"
-
-    def _readline(self) -> str:
-        assert self._proc.stdout is not None
-        line = self._proc.stdout.readline()
-        if not line:
-            raise HarnessError(f"harness for {self.core.name} exited unexpectedly")
-        if line.startswith("err "):
-            raise HarnessError(f"{self.core.name}: {line[4:].strip()}")
-        return line.rstrip("\n")
-
-    def close(self) -> None:
-        if self._proc.poll() is None:
-            try:
-                self._send("quit\n")
-            except HarnessError:
-                pass
-            self._proc.wait(timeout=10)
-
-    def __enter__(self) -> "Harness":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- commands -----------------------------------------------------------------
     def reset(self) -> None:

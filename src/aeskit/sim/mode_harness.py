@@ -14,18 +14,19 @@ docs/modes.md (the beats are built here: AAD and payload each padded to whole
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
-import os
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
 from aeskit import BUILD_ROOT, HW_ROOT
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec, get_core
-from aeskit.sim.harness import HarnessError
-from aeskit.tools import verilator
+from aeskit.sim.verilated_exe import (
+    HarnessError,
+    LineProcess,
+    build_executable,
+    cpp_common_bytes,
+)
 
 MODE_CPP = Path(__file__).with_name("modes") / "ak_mode_harness.cpp"
 #: engine sources relative to hw/
@@ -109,37 +110,18 @@ def _build_dir(core: CoreSpec) -> Path:
     h.update(core.source_hash().encode())
     for p in engine_paths() + [MODE_CPP]:
         h.update(p.read_bytes())
+    h.update(cpp_common_bytes())
     h.update(system_sv(core).encode())
     return BUILD_ROOT / "mode_harness" / f"{core.name}-{h.hexdigest()[:12]}"
 
 
 def build_mode_harness(core: CoreSpec, progress: Callable[[str], None] | None = None) -> Path:
     bdir = _build_dir(core)
-    exe = bdir / "harness"
-    bdir.mkdir(parents=True, exist_ok=True)
-    with open(bdir / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if exe.exists():
-            return exe
-        if progress:
-            progress(f"building mode-engine harness for {core.name} (Verilator)")
-        files = system_files(core, bdir / "src")
-        cmd = [
-            verilator(), "--cc", "--exe", "--build", "-O3", "--x-assign", "fast",
-            "--x-initial", "fast", "--noassert", "-Wno-fatal", "-Wno-lint", "-Wno-style",
-            "--top-module", "ak_mode_sys", "--prefix", "Vsys", "--Mdir", str(bdir / "obj"),
-            "-o", str(exe), "--build-jobs", "1", "-CFLAGS", "-O2 -std=c++17",
-        ]
-        cmd += [f"-I{p}" for p in core.include_paths()]
-        cmd += [str(p) for p in files] + [str(MODE_CPP)]
-        env = {**os.environ, "MAKEFLAGS": "CFG_CXXFLAGS_PCH_I=-include"}
-        log = bdir / "build.log"
-        with open(log, "w") as fh:
-            res = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env)
-        if res.returncode != 0 or not exe.exists():
-            tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:])
-            raise HarnessError(f"mode harness build for {core.name} failed (log {log}):\n{tail}")
-        return exe
+    return build_executable(bdir, top="ak_mode_sys", prefix="Vsys",
+                            sources=[*system_files(core, bdir / "src"), MODE_CPP],
+                            extra_args=[f"-I{p}" for p in core.include_paths()],
+                            jobs=1, what=f"mode-engine harness for {core.name}",
+                            progress=progress)
 
 
 def _pad_beats(data: bytes) -> list[bytes]:
@@ -182,47 +164,15 @@ class Message:
         return head + "".join(b.hex() + "\n" for b in beats)
 
 
-class ModeHarness:
+class ModeHarness(LineProcess):
     """A running mode-engine harness for one core. Use as a context manager."""
 
     def __init__(self, core: CoreSpec | str,
                  progress: Callable[[str], None] | None = None) -> None:
         self.core = get_core(core) if isinstance(core, str) else core
-        self.exe = build_mode_harness(self.core, progress)
-        self._proc = subprocess.Popen([str(self.exe)], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, text=True, bufsize=1 << 20)
+        super().__init__(build_mode_harness(self.core, progress),
+                         f"mode harness for {self.core.name}")
         self.key_size: int | None = None
-
-    def _send(self, text: str) -> None:
-        assert self._proc.stdin is not None
-        try:
-            self._proc.stdin.write(text)
-            self._proc.stdin.flush()
-        except BrokenPipeError as exc:
-            raise HarnessError(f"mode harness for {self.core.name} exited") from exc
-
-    def _readline(self) -> str:
-        assert self._proc.stdout is not None
-        line = self._proc.stdout.readline()
-        if not line:
-            raise HarnessError(f"mode harness for {self.core.name} exited unexpectedly")
-        if line.startswith("err "):
-            raise HarnessError(f"{self.core.name} (modes): {line[4:].strip()}")
-        return line.rstrip("\n")
-
-    def close(self) -> None:
-        if self._proc.poll() is None:
-            try:
-                self._send("quit\n")
-            except HarnessError:
-                pass
-            self._proc.wait(timeout=10)
-
-    def __enter__(self) -> "ModeHarness":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def load_key(self, key: bytes) -> int:
         size = len(key) * 8
