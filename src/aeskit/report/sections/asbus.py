@@ -25,7 +25,7 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
 
 
 def render(rows: list[dict[str, Any]], data: Any) -> str:
-    from aeskit.asbus.evaluate import Evaluation
+    from aeskit.asbus.evaluate import Evaluation, cached_evaluation
     from aeskit.asbus.tables import render as render_tables
 
     intro = [
@@ -42,5 +42,11 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         "",
     ]
     if data is None:
-        return "\n".join(intro) + "Not collected (the report ran with --no-synth).\n"
+        # a report without synthesis: the cached simulations, if they are current
+        ev = cached_evaluation()
+        if ev is None:
+            return "\n".join(intro) + ("Not collected (the report ran with --no-synth and "
+                                       "there are no current cached runs: `aeskit asbus`).\n")
+        intro.append("(Report made with --no-synth: cached simulation runs, no area.)\n")
+        return "\n".join(intro) + render_tables(ev)
     return "\n".join(intro) + render_tables(Evaluation.from_json(data))
