@@ -143,6 +143,9 @@ class Design:
     files: tuple[Path, ...]
     include_dirs: tuple[Path, ...] = ()
     parameters: dict[str, Any] = field(default_factory=dict)
+    #: nextpnr router for this design instead of :func:`router_for`'s rule (part of
+    #: the design's hash): for a design the rule's router does not route in time
+    router: str | None = None
 
     def file_paths(self) -> list[Path]:
         return [Path(f) for f in self.files]
@@ -154,6 +157,8 @@ class Design:
         h = hashlib.sha256()
         h.update(self.top.encode())
         h.update(repr(sorted(self.parameters.items())).encode())
+        if self.router is not None:
+            h.update(f"router={self.router}".encode())
         for p in self.file_paths():
             h.update(p.name.encode())
             h.update(p.read_bytes())
@@ -563,7 +568,9 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1,
     ecp5_cells = _stat_cells(out_dir / "yosys_stat.json")
 
     # 2. nextpnr-ecp5, out of context
-    router = router_for(ecp5_cells.get("DP16KD", 0))
+    router = getattr(core, "router", None) or router_for(ecp5_cells.get("DP16KD", 0))
+    if router not in ("router1", "router2"):
+        raise SynthError(f"{core.name}: unknown nextpnr router {router!r}")
     _note(progress, f"nextpnr-ecp5 {core.name} ({DEVICE} {PACKAGE} -{SPEED_GRADE}, "
                     f"seed {seed}, target {FREQ_TARGET_MHZ:g} MHz, {router})")
     pnr_log = out_dir / "nextpnr.log"

@@ -318,3 +318,28 @@ def test_round_core_synthesizes(tmp_path: Path) -> None:
     assert r.ff >= 256
     assert r.lut4 > 0 and r.ge > 0 and r.depth > 0
     assert r.fmax_mhz is not None and r.fmax_mhz > 0
+
+
+# --------------------------------------------------------------------------------
+# Router choice
+# --------------------------------------------------------------------------------
+def test_design_router_override(reg_xor_run: tuple[SynthResult, list[str]],
+                                tmp_path: Path) -> None:
+    """A Design may name its router: it is used, recorded, and part of the hash (the
+    rule's router and the override never share a cache entry)."""
+    from dataclasses import replace
+
+    from aeskit.synth.flow import router_for
+
+    first, _ = reg_xor_run
+    rule = router_for(first.ebr)
+    other = "router2" if rule == "router1" else "router1"
+    d = replace(reg_xor(), router=other)
+    assert d.source_hash() != reg_xor().source_hash()
+    assert replace(reg_xor(), router=None).source_hash() == reg_xor().source_hash()
+    r = synthesize(d, tmp_path / "out")
+    cmd = r.commands["nextpnr"]
+    assert cmd[cmd.index("--router") + 1] == other
+    assert first.commands["nextpnr"][first.commands["nextpnr"].index("--router") + 1] == rule
+    with pytest.raises(SynthError, match="unknown nextpnr router"):
+        synthesize(replace(reg_xor(), router="router9"), tmp_path / "bad")
