@@ -189,7 +189,10 @@ def simulate(bus: str, width: int, *, seed: int = 0, force: bool = False,
             recs = measure(widths=(width,), buses=(bus,), seed=seed, toggles=True, vcd_dir=vcd_dir)
     except Exception as exc:
         raise RuntimeError(f"{bus} {width}-bit simulation failed: {exc}\nlog: {log}") from exc
-    cache.write_text(json.dumps({"key": key, "records": [r.as_dict() for r in recs]}, indent=1))
+    # written whole and renamed: a reader (another process) never sees half a file
+    tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"key": key, "records": [r.as_dict() for r in recs]}, indent=1))
+    tmp.replace(cache)
     return recs
 
 
