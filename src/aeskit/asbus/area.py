@@ -1,10 +1,14 @@
 """Area and speed of ADAM and XDAM (paper 000, Table II) in the project's ECP5 flow.
 
 Each (bus, width) is one run of :func:`aeskit.synth.synthesize` (Yosys ``synth_ecp5``,
-nextpnr-ecp5 out of context, router1, seed 1), cached by the flow in
+nextpnr-ecp5 out of context, router2, seed 1), cached by the flow in
 ``build/asbus/synth/<adam|xdam>_<W>/``. The I/O count is the sum of the top-level
 port widths of the synthesized netlist (``netlist.json``): what the paper's "IOs"
 column counts for a design with every port at a pin.
+
+Router: router2 for all six, so that ADAM and XDAM are routed alike. router1 (the
+flow's rule for designs without block RAM) still had about 500 arcs overused after
+35 minutes on ADAM at 32 bits (16,000 LUT4 of unrolled composite-field S-boxes).
 
 >>> from aeskit.asbus.area import synth_area
 >>> a = synth_area("asbus", 32)          # doctest: +SKIP
@@ -55,7 +59,8 @@ def dam_design(bus: str, width: int) -> Any:
         raise ValueError(f"bus must be one of {sorted(SYSTEMS)}, got {bus!r}")
     name, top = SYSTEMS[bus]
     files = ADAM_SOURCES if bus == "asbus" else XDAM_SOURCES
-    return Design(f"{name}_{width}", top, tuple(files), parameters={"W": width})
+    return Design(f"{name}_{width}", top, tuple(files), parameters={"W": width},
+                  router="router2")
 
 
 def netlist_io_count(netlist: Path, top: str) -> int:

@@ -232,7 +232,7 @@ def evaluate(widths: Iterable[int] = WIDTHS, buses: Iterable[str] = BUSES, *,
         for bus in bs:
             area = None
             if synth:
-                say(f"{bus} {width}-bit: synthesis (ECP5, nextpnr router1, seed 1)")
+                say(f"{bus} {width}-bit: synthesis (ECP5, nextpnr router2, seed 1)")
                 area = synth_area(bus, width, force=force,
                                   progress=lambda m, b=bus, w=width: say(f"{b} {w}-bit: {m}"))
                 areas[(bus, width)] = area

@@ -147,7 +147,7 @@ def area_table(ev: Evaluation) -> str:
                 f"{_f(_ratio(a.ff, x.ff), '.3f')} | - | {_f(_ratio(a.fmax_mhz, x.fmax_mhz), '.3f')} | "
                 f"{_f(_ratio(a.io, x.io), '.3f')} | {pa.slices / px.slices:.3f} | "
                 f"{pa.mof_mhz / px.mof_mhz:.3f} | {pa.ios / px.ios:.3f} |")
-    lines += ["", "Ours: Yosys synth_ecp5 + nextpnr-ecp5 (LFE5U-85F, out of context, router1, "
+    lines += ["", "Ours: Yosys synth_ecp5 + nextpnr-ecp5 (LFE5U-85F, out of context, router2, "
               "seed 1); I/O = sum of the top-level port widths of the netlist. Paper: "
               "Virtex-6 slices and MOF (Table II); the ADAM/XDAM rows are the ratios."]
     return "\n".join(lines)
