@@ -120,8 +120,14 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"aeskit: error: {exc}", file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else BUILD_ROOT / "report"
-    ok = run_report(cores, out, jobs=args.jobs, force=args.force, skip_synth=args.no_synth,
-                    progress=_progress)
+    sections = [n.strip() for n in args.sections.split(",") if n.strip()] if args.sections \
+        else None
+    try:
+        ok = run_report(cores, out, jobs=args.jobs, force=args.force, skip_synth=args.no_synth,
+                        progress=_progress, sections=sections)
+    except ValueError as exc:
+        print(f"aeskit: error: {exc}", file=sys.stderr)
+        return 2
     return 0 if ok else 1
 
 
@@ -199,6 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out")
     s.add_argument("--force", action="store_true", help="ignore the cache")
     s.add_argument("--no-synth", action="store_true", help="simulation measurements only")
+    s.add_argument("--sections", help="comma-separated subset of the extra sections, by "
+                                      "module name (e.g. paper001,paper003; default: all)")
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("primitives", help="S-box/linear-map variants: proofs, GE, depth, "

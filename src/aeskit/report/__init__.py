@@ -69,8 +69,12 @@ def _row(core: CoreSpec, ks: int, sim: dict[str, Any] | None, syn: dict[str, Any
 
 
 def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bool = False,
-               skip_synth: bool = False, progress: Progress | None = None) -> bool:
-    """Measure and synthesize ``cores``; write the report. True when every core passed."""
+               skip_synth: bool = False, progress: Progress | None = None,
+               sections: list[str] | None = None) -> bool:
+    """Measure and synthesize ``cores``; write the report. True when every core passed.
+
+    ``sections``: names of the section modules to run (``paper001``, ...; default all);
+    an unknown name raises ``ValueError``."""
     say = progress or (lambda _m: None)
     t0 = time.monotonic()
     cache_root = BUILD_ROOT / "cache"
@@ -87,19 +91,26 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
                          force=force)
         return res.to_json()
 
-    sections = section_modules()
+    mods = section_modules()
+    if sections is not None:
+        known = {m.__name__.rsplit(".", 1)[-1]: m for m in mods}
+        unknown = sorted(set(sections) - set(known))
+        if unknown:
+            raise ValueError(f"unknown report section(s) {unknown}; known: {sorted(known)}")
+        mods = [m for m in mods if m.__name__.rsplit(".", 1)[-1] in sections]
+    sections_run = mods
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for core in cores:
             futures[(core.name, "sim")] = pool.submit(sim_job, core)
             if not skip_synth:
                 futures[(core.name, "synth")] = pool.submit(synth_job, core)
-        for mod in sections:
+        for mod in sections_run:
             if hasattr(mod, "collect") and not skip_synth:
                 futures[(f"section:{mod.__name__}", "collect")] = pool.submit(
                     mod.collect, cores, say, force)
         results: dict[tuple[str, str], Any] = {}
         errors: dict[str, list[str]] = {c.name: [] for c in cores}
-        errors.update({f"section:{m.__name__}": [] for m in sections})
+        errors.update({f"section:{m.__name__}": [] for m in sections_run})
         done = 0
         for (name, kind), fut in futures.items():
             try:
@@ -119,7 +130,7 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
         for ks in core.key_sizes:
             rows.append(_row(core, ks, sim, syn, errors[core.name]))
     rendered: list[dict[str, str]] = []
-    for mod in sections:
+    for mod in sections_run:
         key = f"section:{mod.__name__}"
         try:
             body = mod.render(rows, results.get((key, "collect")))

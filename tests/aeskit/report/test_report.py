@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from aeskit.hw import get_core
 from aeskit.report import _row, run_report
 from aeskit.report.render import plot_svg, write_html, write_markdown
@@ -71,3 +73,14 @@ def test_markdown_sections_render_to_html() -> None:
     h = markdown_to_html("### Title\n\nSome `code` and **bold**.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- x\n- y")
     assert "<h3>Title</h3>" in h and "<code>code</code>" in h and "<b>bold</b>" in h
     assert "<th>a</th>" in h and "<td>2</td>" in h and "<li>y</li>" in h
+
+
+def test_report_runs_only_the_chosen_sections(tmp_path: Path) -> None:
+    core = get_core("round")
+    assert run_report([core], tmp_path, jobs=1, skip_synth=True, sections=["paper003"])
+    data = json.loads((tmp_path / "report.json").read_text())
+    from aeskit.report.sections import paper003
+
+    assert [s["title"] for s in data["sections"]] == [paper003.TITLE]
+    with pytest.raises(ValueError, match="unknown report section"):
+        run_report([core], tmp_path, jobs=1, skip_synth=True, sections=["paper999"])
