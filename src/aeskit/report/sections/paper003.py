@@ -92,10 +92,9 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         "with the T-box RAM output registers as its round register, also for CBC encryption",
         "when the chaining XOR is formed combinationally from `out_data_o`; the unfolded",
         "cores take one block per cycle, as the paper's, at latency 10 (RAM outputs as",
-        "inter-round registers) or 30 (two more registers per round) plus 2 cycles of the",
-        "output buffer that replaces the paper's pipeline stall (12 / 32): the pipeline",
-        "never stalls, so no clock enable fans out to its 160 RAMs. Clock rates are not",
-        "comparable",
+        "inter-round registers) or 30 (two more registers per round), plus 2 cycles of our",
+        "output buffer (12 / 32), which lets the pipeline run without a stall enable",
+        "fanning out to its 160 RAMs. Clock rates are not comparable",
         "(Virtex-II Pro with ISE 6.3 vs ECP5 with Yosys/nextpnr), and a slice is not a LUT4.",
     ]
     pp = _find(rows, "tbox_unfolded_pp")
