@@ -43,10 +43,10 @@ _DAM = [HW_ROOT / "systems/adam" / f"{m}.sv" for m in
 ADAM_SOURCES = (_PRIMS + [HW_ROOT / "bus/asbus" / f"{m}.sv" for m in
                           ("ak_asbus_arbiter", "ak_asbus_addrgen", "ak_asbus_slave")]
                 + _DAM + [HW_ROOT / "systems/adam/ak_adam.sv"])
-#: Verilator build arguments of every ADAM bench (tests and :func:`measure` share one
-#: cached build per width). The model's C++ is large (20 unrolled engine rounds at 128
-#: bits); compiled with -O0 it builds about 5x faster than with Verilator's default -Os
-#: and the benches, which spend their time in Python, run barely slower.
+#: Verilator build arguments of every ADAM and XDAM bench and of :func:`measure` (both
+#: buses). The model's C++ is large (20 unrolled engine rounds at 128 bits); compiled
+#: with -O0 it builds about 5x faster than with Verilator's default -Os and the benches,
+#: which spend their time in Python, run barely slower.
 ADAM_BUILD_ARGS = ("-CFLAGS", "-O0")
 #: sources of ak_xdam in compile order
 XDAM_SOURCES = (_PRIMS + [HW_ROOT / "bus/asbus/ak_asbus_addrgen.sv"] + _DAM
@@ -90,8 +90,7 @@ def measure(widths: Iterable[int] = (32, 64, 128),
                     test_dir=Path(__file__).resolve().parent, parameters={"W": width},
                     extra_env={"AK_RESULTS": str(out), "AK_SEED": str(seed)},
                     waves=toggles,
-                    build_args=(*(TRACE_ARGS if toggles else ()),
-                                *(ADAM_BUILD_ARGS if bus == "asbus" else ())))
+                    build_args=(*(TRACE_ARGS if toggles else ()), *ADAM_BUILD_ARGS))
                 recs = [CycleRecord(**r) for r in json.loads(out.read_text())]
             if toggles:
                 vcd = results.parent / "dump.vcd"
