@@ -30,10 +30,12 @@ DAM = [ROOT / "hw/systems/adam" / f"{m}.sv" for m in
 ADAM = PRIMS + BUS + DAM + [ROOT / "hw/systems/adam/ak_adam.sv"]
 XDAM = PRIMS + [BUS[1]] + DAM + [ROOT / "hw/systems/xdam" / f"{m}.sv"
                                  for m in ("ak_xdam_fifo", "ak_xdam")]
+MASTER = [ROOT / "hw/bus/asbus" / f"{m}.sv" for m in ("ak_asbus_master_fifo", "ak_asbus_master")]
 
 TARGETS = (
     [(f"adam-{w}", "ak_adam", ADAM, {"W": w}) for w in (32, 64, 128)]
     + [(f"xdam-{w}", "ak_xdam", XDAM, {"W": w}) for w in (32, 64, 128)]
+    + [(f"master-{w}", "ak_asbus_master", MASTER, {"W": w}) for w in (32, 64, 128)]
     + [("adam-1master", "ak_adam", ADAM, {"W": 32, "N": 1}),
        ("slave-4masters", "ak_asbus_slave", BUS, {"W": 64, "N": 4}),
        ("arbiter", "ak_asbus_arbiter", BUS[:1], {"N": 3})]
