@@ -17,7 +17,8 @@
 // state ADDR not 16-byte aligned; any byte of the transfer at or above MemBytes.
 // Commands of one direction are answered in order.
 //
-// Timing    : GNT one cycle after REQ; queue head visible the cycle after GNT.
+// Timing    : GNT one cycle after REQ; the command is at the queue head (if the queue
+//             was empty) in the GNT cycle, so its first data beat can follow in the next.
 // Byte order: WDATA/RDATA byte b (bits 8b+7:8b) is byte lane b, the lowest address
 //             of a linear/block beat in lane 0; WD_VLD[b] qualifies byte b.
 // Parameters: W (32/64/128), N masters, MemBytes (power of two), QueueDepth.

@@ -13,15 +13,15 @@
 // With PreScheduled = 1 (ASBUS state transfers) the input beats come in that order and
 // round 1 starts on the first beat. With PreScheduled = 0 (AXI) the input is in
 // natural column order: the engine buffers the whole state and reschedules it first
-// (B - 1 cycles more, Fig. 8(a) against 8(b)). Rounds 2..10 always reschedule from a
+// (B cycles more, Fig. 8(a) against 8(b)). Rounds 2..10 always reschedule from a
 // per-round state register (ShiftRows needs all four columns). Output beats are in
 // natural column order.
 //
 // Timing    : a round unit takes a new state every B cycles and needs B + 1 cycles per
 //             round (5 / 3 / 2 at W = 32 / 64 / 128), so the engine accepts one beat per
 //             cycle (full rate) and beat j of a state leaves 10(B+1) - B + 1 + j cycles
-//             after the state's first beat entered (PreScheduled = 1; B - 1 more when
-//             0): 47 / 29 / 20 cycles for the first beat. en_i = 0 freezes every
+//             after the state's first beat entered (PreScheduled = 1; B more when
+//             0): 47 / 29 / 20 (51 / 31 / 21) cycles for the first beat. en_i = 0 freezes every
 //             register (back-pressure of the whole pipeline).
 // Byte order: beats and the round keys in bus-lane order: byte b in bits [8b+7:8b];
 //             byte 4c + r of a state or key is s[r][c]. rk_i holds round key k in

@@ -2,7 +2,8 @@
 // and read-burst bookkeeping.
 //
 // Timing    : push at the edge, data visible at the head the next cycle (latency 1);
-//             push and pop in the same cycle allowed (not when empty).
+//             push and pop in the same cycle allowed (not when empty); a pop while
+//             empty and a push while full (without a pop) are ignored.
 // Byte order: not applicable.
 // Parameters: DW (data bits), Depth (entries, >= 2).
 
@@ -36,9 +37,10 @@ module ak_xdam_fifo #(
   logic [DW-1:0] mem_q [Depth];
   logic [PW-1:0] wp_q, rp_q;
   logic [PW:0]   cnt_q;
-  logic          pop;
+  logic          pop, push;
 
-  assign pop = pop_i && (cnt_q != '0);
+  assign pop  = pop_i && (cnt_q != '0);
+  assign push = push_i && (cnt_q != (PW+1)'(Depth) || pop);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : ptr_regs
     if (!rst_ni) begin
@@ -46,16 +48,16 @@ module ak_xdam_fifo #(
       rp_q  <= '0;
       cnt_q <= '0;
     end else begin
-      wp_q  <= wp_q + PW'(push_i);
+      wp_q  <= wp_q + PW'(push);
       rp_q  <= rp_q + PW'(pop);
-      cnt_q <= cnt_q + (PW+1)'(push_i) - (PW+1)'(pop);
+      cnt_q <= cnt_q + (PW+1)'(push) - (PW+1)'(pop);
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : mem_regs
     if (!rst_ni) begin
       for (int i = 0; i < Depth; i++) mem_q[i] <= '0;
-    end else if (push_i) begin
+    end else if (push) begin
       mem_q[wp_q] <= data_i;
     end
   end
