@@ -129,56 +129,48 @@ module ak_asbus_slave #(
     end
   end
 
-  // Every master's command is checked in parallel, before the arbiter's choice: the
-  // check (a multiply and two additions for a block) then starts at the master's
-  // ADDR/LEN and the pitch register instead of behind the arbiter and its multiplexer.
-  // The arithmetic is exact in XB bits: an ADDR at or above MemBytes is refused by its
-  // high bits, so the sum of a lower ADDR and the largest extent
+  // The check's arithmetic is exact in XB bits: an ADDR at or above MemBytes is refused
+  // by its high bits, so the sum of a lower ADDR and the largest extent
   // (63 * 65535 + 16 * 16 < 2^22) cannot overflow.
   localparam int unsigned XB = ((AB > 22) ? AB : 22) + 2;
-  localparam int unsigned CW = EW - MW;          // an entry without its master field
 
-  logic [N-1:0][CW-1:0] m_entry;                 // master i's command, checked
-  logic [CW-1:0]        c_entry_w;
+  logic [31:0]   c_addr;
+  logic [11:0]   c_len;
+  logic          c_wr;
+  logic [1:0]    c_mode;
+  logic [10:0]   c_count;
+  logic [6:0]    c_height;
+  logic [4:0]    c_width;
+  logic [XB-1:0] c_size;    // bytes (linear/state) or block extent
+  logic [XB-1:0] c_end;     // one past the last byte (its low AB bits exact in any case)
+  logic          c_err;
+
+  assign c_addr   = s_asbus_addr[32*win +: 32];
+  assign c_len    = s_asbus_len[12*win +: 12];
+  assign c_wr     = s_asbus_wr[win];
+  assign c_mode   = c_len[11:10];
+  assign c_count  = (c_len[9:0] == 10'd0) ? 11'd1024 : {1'b0, c_len[9:0]};
+  assign c_height = (c_len[5:0] == 6'd0) ? 7'd64 : {1'b0, c_len[5:0]};
+  assign c_width  = (c_len[9:6] == 4'd0) ? 5'd16 : {1'b0, c_len[9:6]};
 
   always_comb begin : command_check
-    logic [31:0]   addr;
-    logic [11:0]   len;
-    logic [1:0]    mode;
-    logic [10:0]   count;
-    logic [6:0]    height;
-    logic [4:0]    width;
-    logic [XB-1:0] size;      // bytes (linear/state) or block extent
-    logic [XB-1:0] c_end;     // one past the last byte (low AB bits exact in any case)
-    logic          err;
-    for (int i = 0; i < N; i++) begin
-      addr   = s_asbus_addr[32*i +: 32];
-      len    = s_asbus_len[12*i +: 12];
-      mode   = len[11:10];
-      count  = (len[9:0] == 10'd0) ? 11'd1024 : {1'b0, len[9:0]};
-      height = (len[5:0] == 6'd0) ? 7'd64 : {1'b0, len[5:0]};
-      width  = (len[9:6] == 4'd0) ? 5'd16 : {1'b0, len[9:6]};
-      unique case (mode)
-        2'b01:   size = XB'(6'(height - 7'd1)) * XB'(pitch_i) + XB'(width) * XB'(NB);
-        2'b10:   size = XB'(count) * XB'(16);
-        default: size = XB'(count) * XB'(NB);
-      endcase
-      c_end = XB'(addr[AB-1:0]) + size;
-      err   = 1'b0;
-      if (mode == 2'b11) err = 1'b1;
-      if (mode == 2'b10 && addr[3:0] != 4'd0) err = 1'b1;
-      if (mode != 2'b10 && addr[LB-1:0] != '0) err = 1'b1;
-      if (mode == 2'b01 && pitch_i[LB-1:0] != '0) err = 1'b1;
-      if (addr[31:AB] != '0 || c_end > XB'(MemBytes)) err = 1'b1;
-      m_entry[i] = {s_asbus_wr[i], err, mode, AW'(addr >> LB), count, height, width,
-                    AB'(addr), AB'(c_end - XB'(1))};
-    end
+    unique case (c_mode)
+      2'b01:   c_size = XB'(6'(c_height - 7'd1)) * XB'(pitch_i) + XB'(c_width) * XB'(NB);
+      2'b10:   c_size = XB'(c_count) * XB'(16);
+      default: c_size = XB'(c_count) * XB'(NB);
+    endcase
+    c_end = XB'(c_addr[AB-1:0]) + c_size;
+    c_err = 1'b0;
+    if (c_mode == 2'b11) c_err = 1'b1;
+    if (c_mode == 2'b10 && c_addr[3:0] != 4'd0) c_err = 1'b1;
+    if (c_mode != 2'b10 && c_addr[LB-1:0] != '0) c_err = 1'b1;
+    if (c_mode == 2'b01 && pitch_i[LB-1:0] != '0) c_err = 1'b1;
+    if (c_addr[31:AB] != '0 || c_end > XB'(MemBytes)) c_err = 1'b1;
   end
 
-  assign c_entry_w = m_entry[win];
-
   logic [EW-1:0] c_entry;
-  assign c_entry = {win, c_entry_w};
+  assign c_entry = {win, c_wr, c_err, c_mode, AW'(c_addr >> LB), c_count, c_height,
+                    c_width, AB'(c_addr), AB'(c_end - XB'(1))};
 
   // ------------------------------------------------------------------------------
   // command queue
