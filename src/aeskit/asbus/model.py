@@ -23,6 +23,7 @@ Conventions (docs/asbus.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from random import Random
 
 from aeskit.model import AES
 
@@ -36,6 +37,7 @@ __all__ = [
     "beat_addresses",
     "decode_len",
     "encode_len",
+    "random_legal_command",
 ]
 
 MODE_LINEAR = 0
@@ -228,3 +230,22 @@ class DamModel:
             else:
                 out.append(sum(v << (8 * b) for b, v in enumerate(vals)))  # type: ignore[operator]
         return out
+
+
+def random_legal_command(rng: Random, width: int, mem_bytes: int, pitch: int) -> tuple[int, int]:
+    """A random (addr, LEN) that :meth:`DamModel.check` accepts for a ``mem_bytes``
+    memory with row pitch ``pitch`` (at most ``(mem_bytes - 3 * width // 8) // 3``):
+    linear 1..12 beats (half of the commands), block 1..4 rows x 1..3 words, or 1..3
+    AES states; every address that fits equally likely."""
+    nb = width // 8
+    mode = rng.choice((MODE_LINEAR, MODE_LINEAR, MODE_BLOCK, MODE_STATE))
+    if mode == MODE_LINEAR:
+        n = rng.randint(1, 12)
+        return nb * rng.randrange(0, mem_bytes // nb - n + 1), encode_len(MODE_LINEAR, n)
+    if mode == MODE_BLOCK:
+        rows, words = rng.randint(1, 4), rng.randint(1, 3)
+        span = (rows - 1) * pitch + words * nb
+        return (nb * rng.randrange(0, (mem_bytes - span) // nb + 1),
+                encode_len(MODE_BLOCK, rows=rows, words=words))
+    n = rng.randint(1, 3)
+    return 16 * rng.randrange(0, mem_bytes // 16 - n + 1), encode_len(MODE_STATE, n)

@@ -30,13 +30,16 @@ from pathlib import Path
 from aeskit import HW_ROOT
 from aeskit.asbus.cases import CycleRecord
 
-__all__ = ["ADAM_BUILD_ARGS", "ADAM_SOURCES", "TRACE_ARGS", "XDAM_SOURCES", "measure", "top_of"]
+__all__ = ["ADAM_BUILD_ARGS", "ADAM_SOURCES", "ENGINE_SOURCES", "TRACE_ARGS", "XDAM_SOURCES",
+           "measure", "top_of"]
 
 #: Verilator options of the traced build: no width or array-depth limit on tracing
 TRACE_ARGS = ("--trace-max-width", "1000000", "--trace-max-array", "1000000")
 
 _PRIMS = [HW_ROOT / "primitives" / f"{m}.sv" for m in
           ("ak_sbox_comp_s1", "ak_sbox_comp_s2", "ak_xtime", "ak_mix_column", "ak_inv_mix_column")]
+#: sources of ak_dam_aes_engine (paper 000's engine) in compile order
+ENGINE_SOURCES = _PRIMS + [HW_ROOT / "systems/adam/ak_dam_aes_engine.sv"]
 _DAM = [HW_ROOT / "systems/adam" / f"{m}.sv" for m in
         ("ak_dam_aes_engine", "ak_dam_mem", "ak_dam_mbus_regs", "ak_dam_wpath", "ak_dam_rpath")]
 #: sources of ak_adam in compile order

@@ -1,7 +1,8 @@
 """ak_dam_wpath (the write data path of ADAM and XDAM) on Verilator.
 
 Three instances in one generated wrapper top (one Verilator build), driven
-concurrently, each used the way its system uses it:
+concurrently, each used the way its system uses it (random commands from
+:func:`aeskit.asbus.pathbench.random_path_command`):
 
 * W = 32 and W = 128 with ``PreScheduled = 1`` (ADAM): linear, block (random row
   pitch, rows may overlap) and AES-state commands; a state command either decrypts
@@ -41,7 +42,6 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import cocotb
@@ -49,35 +49,24 @@ from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge, Timer
 
 from aeskit import HW_ROOT
-from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, DamModel, ProtocolError,
-                                beat_addresses, encode_len)
+from aeskit.asbus.pathbench import (PathCommand, command_ports, path_aw, path_fields,
+                                    random_path_command)
+from aeskit.asbus.run import ENGINE_SOURCES
 from aeskit.model import AES, expand_key
 from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
 
 HERE = Path(__file__).resolve().parent
-SOURCES = ([HW_ROOT / "primitives" / f"{m}.sv" for m in
-            ("ak_sbox_comp_s1", "ak_sbox_comp_s2", "ak_xtime", "ak_mix_column",
-             "ak_inv_mix_column")]
-           + [HW_ROOT / "systems/adam/ak_dam_aes_engine.sv",
-              HW_ROOT / "bus/asbus/ak_asbus_addrgen.sv",
-              HW_ROOT / "systems/adam/ak_dam_wpath.sv"])
+SOURCES = [*ENGINE_SOURCES, HW_ROOT / "bus/asbus/ak_asbus_addrgen.sv",
+           HW_ROOT / "systems/adam/ak_dam_wpath.sv"]
 MEM = 256
 MW = 2
 #: (W, PreScheduled)
 VARIANTS = [(32, 1), (64, 0), (128, 1)]
 
 
-def _aw(w: int) -> int:
-    return (MEM // (w // 8)).bit_length() - 1
-
-
 def _ports(w: int) -> list[tuple[str, str, int]]:
-    nb, aw = w // 8, _aw(w)
-    return [("input", "rk_i", 1408), ("input", "start_i", 1), ("input", "cipher_i", 1),
-            ("input", "discard_i", 1), ("input", "master_i", MW), ("input", "mode_i", 2),
-            ("input", "word_i", aw), ("input", "count_i", 11), ("input", "height_i", 7),
-            ("input", "width_i", 5), ("input", "pitch_i", aw),
-            ("output", "idle_o", 1), ("output", "finishing_o", 1), ("output", "eng_busy_o", 1),
+    nb, aw = w // 8, path_aw(w, MEM)
+    return [*command_ports(w, MEM, MW),
             ("input", "wait_i", 1), ("output", "owner_o", MW), ("output", "take_o", 1),
             ("input", "data_i", w), ("input", "vld_i", nb),
             ("output", "we_o", nb), ("output", "word_o", nb * aw), ("output", "data_o", w)]
@@ -98,77 +87,11 @@ def _wrapper(name: str) -> list[Path]:
 # ----------------------------------------------------------------------------------
 # commands and their reference
 # ----------------------------------------------------------------------------------
-@dataclass
-class Cmd:
-    master: int
-    mode: int
-    addr: int             # byte address
-    len12: int
-    pitch: int            # bytes (block mode)
-    cipher: bool
-    discard: bool
-    beats: list[int]
-    vld: list[int]
-    lanes: list[list[int]] = field(default_factory=list)    # memory byte per bus lane
-    k: int = 0            # beats taken
+def _new_cmd(rng: random.Random, v: tuple[int, int]) -> PathCommand:
+    return random_path_command(rng, v[0], bool(v[1]), write=True, mem_bytes=MEM, mw=MW)
 
 
-def _fields(w: int, cmd: Cmd) -> dict[str, int]:
-    """The command inputs as the systems drive them (ak_adam: the slave's decoded
-    head; ak_xdam: linear, count = beats)."""
-    nb = w // 8
-    mode = (cmd.len12 >> 10) & 3
-    low = cmd.len12 & 0x3FF
-    return {"mode_i": mode, "word_i": cmd.addr // nb,
-            "count_i": low or 1024, "height_i": (low & 0x3F) or 64,
-            "width_i": (low >> 6) or 16, "pitch_i": cmd.pitch // nb}
-
-
-def _new_cmd(rng: random.Random, v: tuple[int, int]) -> Cmd:
-    w, pre = v
-    nb, per = w // 8, 128 // w
-    while True:
-        pitch = 0
-        discard = rng.random() < 0.1
-        if not pre:                                      # XDAM: linear only
-            mode = MODE_LINEAR
-            cipher = not discard and rng.random() < 0.5
-            if cipher:
-                n = rng.randint(1, 4)
-                addr = 16 * rng.randrange(MEM // 16)
-                len12 = encode_len(MODE_LINEAR, n * per)
-            else:
-                addr = nb * rng.randrange(MEM // nb)
-                len12 = encode_len(MODE_LINEAR, rng.randint(1, 24))
-        else:
-            mode = rng.choice((MODE_LINEAR, MODE_BLOCK, MODE_STATE, MODE_STATE))
-            cipher = mode == MODE_STATE and not discard and rng.random() < 0.6
-            if mode == MODE_LINEAR:
-                addr = nb * rng.randrange(MEM // nb)
-                len12 = encode_len(MODE_LINEAR, rng.randint(1, 24))
-            elif mode == MODE_BLOCK:
-                addr = nb * rng.randrange(MEM // nb)
-                pitch = nb * rng.randrange(MEM // nb // 2)
-                len12 = encode_len(MODE_BLOCK, rows=rng.randint(1, 8), words=rng.randint(1, 4))
-            else:
-                addr = 16 * rng.randrange(MEM // 16)
-                len12 = encode_len(MODE_STATE, rng.randint(1, 4))
-        model = DamModel(w, mem_bytes=MEM, pitch=pitch)
-        try:
-            model.check(addr, len12)
-        except ProtocolError:
-            continue
-        n = model.beats(len12)
-        cmd = Cmd(master=rng.randrange(1 << MW), mode=mode, addr=addr, len12=len12,
-                  pitch=pitch, cipher=cipher, discard=discard,
-                  beats=[rng.getrandbits(w) for _ in range(n)],
-                  vld=[rng.getrandbits(nb) if rng.random() < 0.3 else (1 << nb) - 1
-                       for _ in range(n)])
-        cmd.lanes = beat_addresses(w, addr, len12, pitch=pitch, read=False)
-        return cmd
-
-
-def _state_ct(v: tuple[int, int], cmd: Cmd, s: int) -> bytes:
+def _state_ct(v: tuple[int, int], cmd: PathCommand, s: int) -> bytes:
     """The ciphertext of state s of a decrypting command, from its bus beats."""
     w, pre = v
     nb, per = w // 8, 128 // w
@@ -187,7 +110,7 @@ def _state_ct(v: tuple[int, int], cmd: Cmd, s: int) -> bytes:
 # ----------------------------------------------------------------------------------
 async def _drive(dut, inst: Prefixed, v: tuple[int, int], n_cmds: int, seed: int) -> dict:
     w, pre = v
-    nb, per, aw = w // 8, 128 // w, _aw(w)
+    nb, per, aw = w // 8, 128 // w, path_aw(w, MEM)
     rng = random.Random(seed)
     key = rng.randbytes(16)
     aes = AES(key)
@@ -197,7 +120,7 @@ async def _drive(dut, inst: Prefixed, v: tuple[int, int], n_cmds: int, seed: int
     due: dict[int, tuple[int, list[int]]] = {}      # cycle -> (byte address, bytes)
     inside: list[list[int]] = []                    # [first-beat cycle, last-write cycle]
     todo = [_new_cmd(rng, v) for _ in range(n_cmds)]
-    cur: Cmd | None = None
+    cur: PathCommand | None = None
     stats = {"linear": 0, "block": 0, "state_bypass": 0, "cipher": 0, "discard": 0,
              "back_to_back": 0, "held_by_engine": 0, "wait_in_cipher": 0, "writes": 0}
     cycle = 0
@@ -273,14 +196,12 @@ async def _drive(dut, inst: Prefixed, v: tuple[int, int], n_cmds: int, seed: int
                 stats["held_by_engine"] += 1
         if start:
             nxt = todo.pop(0)
-            for name, val in _fields(w, nxt).items():
+            for name, val in path_fields(w, nxt).items():
                 getattr(inst, name).value = val
             inst.cipher_i.value = int(nxt.cipher)
             inst.discard_i.value = int(nxt.discard)
             inst.master_i.value = nxt.master
-            kind = ("discard" if nxt.discard else "cipher" if nxt.cipher else
-                    {MODE_LINEAR: "linear", MODE_BLOCK: "block"}.get(nxt.mode, "state_bypass"))
-            stats[kind] += 1
+            stats[nxt.kind] += 1
             cur = nxt
         else:
             # garbage the path must ignore
@@ -299,7 +220,7 @@ async def _drive(dut, inst: Prefixed, v: tuple[int, int], n_cmds: int, seed: int
     return stats | {"_rtl": rtl}
 
 
-def _reference_memory(v: tuple[int, int], cmds: list[Cmd], key: bytes) -> list[int | None]:
+def _reference_memory(v: tuple[int, int], cmds: list[PathCommand], key: bytes) -> list[int | None]:
     """Memory after the commands, applied in order (what the bench must end with)."""
     w, pre = v
     nb, per = w // 8, 128 // w

@@ -21,7 +21,8 @@ import random
 
 from pyuvm import uvm_sequence
 
-from aeskit.asbus.model import MODE_BLOCK, MODE_LINEAR, MODE_STATE, DamModel, encode_len
+from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, DamModel, encode_len,
+                                random_legal_command)
 from aeskit.asbus.uvm.items import AsbusItem, MbusItem, WaitItem, command_beats
 from aeskit.model import expand_key
 
@@ -106,23 +107,6 @@ def init_command(rng: random.Random, width: int, mem_bytes: int) -> AsbusItem:
                      data=[rng.getrandbits(width) for _ in range(n)])
 
 
-def _legal(rng: random.Random, width: int, mem_bytes: int, pitch: int) -> tuple[int, int]:
-    """A random legal (addr, LEN): linear 1..12 beats, block 1..4 rows x 1..3 words at
-    ``pitch``, or 1..3 AES states."""
-    nb = width // 8
-    mode = rng.choice((MODE_LINEAR, MODE_LINEAR, MODE_BLOCK, MODE_STATE))
-    if mode == MODE_LINEAR:
-        n = rng.randint(1, 12)
-        return nb * rng.randrange(0, mem_bytes // nb - n + 1), encode_len(MODE_LINEAR, n)
-    if mode == MODE_BLOCK:
-        rows, words = rng.randint(1, 4), rng.randint(1, 3)
-        span = (rows - 1) * pitch + words * nb
-        return (nb * rng.randrange(0, (mem_bytes - span) // nb + 1),
-                encode_len(MODE_BLOCK, rows=rows, words=words))
-    n = rng.randint(1, 3)
-    return 16 * rng.randrange(0, mem_bytes // 16 - n + 1), encode_len(MODE_STATE, n)
-
-
 def random_commands(rng: random.Random, width: int, n: int, *, mem_bytes: int = 256,
                     pitch: int = 48, illegal: float = 0.08, max_gap: int = 12) -> list[AsbusItem]:
     """``n`` random commands of one master: reads and writes, every mode, random byte
@@ -134,7 +118,7 @@ def random_commands(rng: random.Random, width: int, n: int, *, mem_bytes: int = 
         if rng.random() < illegal:
             _, addr, ln = rng.choice(ILLEGAL)
         else:
-            addr, ln = _legal(rng, width, mem_bytes, pitch)
+            addr, ln = random_legal_command(rng, width, mem_bytes, pitch)
         beats = command_beats(width, ln) if wr else 0
         data = [rng.getrandbits(width) for _ in range(beats)]
         vld = [(1 << nb) - 1 if rng.random() < 0.5 else rng.getrandbits(nb) for _ in range(beats)]
