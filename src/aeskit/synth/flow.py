@@ -5,15 +5,19 @@ Three tool runs per design, all into one output folder:
 
 1. ``yosys -s synth_ecp5.ys``: ``read_slang`` + ``synth_ecp5`` -> ``netlist.json``
    (log ``yosys_ecp5.log``, cell counts ``yosys_stat.json``);
-2. ``nextpnr-ecp5`` on ``netlist.json``, out of context on an LFE5U-85F
-   -> ``report.json`` (utilisation, Fmax; log ``nextpnr.log``);
+2. ``nextpnr-ecp5`` on ``netlist.json``, out of context on an ECP5 device (the
+   LFE5U-85F unless ``device=`` says otherwise) -> ``report.json`` (utilisation,
+   Fmax; log ``nextpnr.log``), unless Yosys's cell counts already exceed the
+   device (:func:`aeskit.synth.fit.check_fit`): then :class:`DoesNotFit`;
 3. ``yosys -s gates.ys``: ``read_slang`` + ``synth -flatten`` + ``abc -g`` onto a
    fixed gate library -> gate counts ``gates_stat.json`` and the longest path
    ``gates_ltp.txt`` (log ``yosys_gates.log``).
 
 The result is :class:`SynthResult`, written to ``synth.json``. It is reused while the
-design's ``source_hash()``, :data:`FLOW_VERSION`, the seed and the tool versions
-are unchanged.
+design's ``source_hash()``, :data:`FLOW_VERSION`, the device, the seed and the tool
+versions are unchanged. A design that does not fit the device is a result too
+(``fits: false`` in ``synth.json``, cached the same way); :func:`synthesize` raises
+:class:`DoesNotFit` for it, carrying the Yosys figures.
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from aeskit import tools
+from aeskit import BUILD_ROOT, tools
+from aeskit.synth.devices import DEFAULT_DEVICE, Device, get_device
+from aeskit.synth.fit import Misfit, check_fit, misfit_from_nextpnr_log, needs_of
 from aeskit.synth.gates import (
     ABC_GATES,
     FF_LEGALIZE,
@@ -53,6 +59,7 @@ __all__ = [
     "PACKAGE",
     "SPEED_GRADE",
     "Design",
+    "DoesNotFit",
     "GateCount",
     "SynthError",
     "SynthResult",
@@ -60,6 +67,7 @@ __all__ = [
     "gate_count",
     "read_slang_command",
     "stage_sources",
+    "synth_dir",
     "synthesize",
     "tool_versions",
     "yosys_check",
@@ -70,8 +78,9 @@ __all__ = [
 #: (:func:`flow_version`), so changing one of those reruns cached results too.
 FLOW_BASE = "aeskit-synth/1"
 
-DEVICE = "LFE5U-85F"
-_DEVICE_FLAG = "--85k"
+#: the default device (``synthesize(device=...)`` and ``--device`` choose another of
+#: :data:`aeskit.synth.devices.DEVICES`)
+DEVICE = DEFAULT_DEVICE
 PACKAGE = "CABGA381"
 SPEED_GRADE = 6
 #: nextpnr --freq, the same for every design. For a single-clock design the placed
@@ -98,7 +107,11 @@ Progress = Callable[[str], None]
 
 
 def flow_version() -> str:
-    """``FLOW_BASE`` plus a digest of every setting that shapes the results."""
+    """``FLOW_BASE`` plus a digest of every setting that shapes the results.
+
+    The digest names the default device, as it did before the device became a
+    parameter, so the default device's cached results stay valid; the device of a
+    result is its own cache key field (``device``)."""
     settings = repr((DEVICE, PACKAGE, SPEED_GRADE, FREQ_TARGET_MHZ, "router1",
                      "router2", ROUTER2_MIN_EBR, CLOCK_PORT,
                      ABC_GATES, FF_LEGALIZE, sorted(GE_WEIGHTS.items())))
@@ -188,6 +201,20 @@ class SynthError(RuntimeError):
         super().__init__(text)
 
 
+class DoesNotFit(SynthError):
+    """The design needs more of a resource than the device has. ``result`` is the
+    :class:`SynthResult` with ``fits=False`` and the Yosys figures; ``misfit`` says
+    what is short; ``str()`` starts with the one-line verdict
+    (``<core> does not fit <device>: needs N of M X``)."""
+
+    def __init__(self, result: SynthResult, log_path: Path | None = None) -> None:
+        if result.misfit is None:
+            raise ValueError("DoesNotFit needs a result with a misfit")
+        self.result = result
+        self.misfit = Misfit.from_json(result.misfit)
+        super().__init__(self.misfit.message(result.core), log_path)
+
+
 @dataclass(frozen=True)
 class GateCount:
     """Generic gate count of a design on the fixed gate library."""
@@ -233,9 +260,10 @@ class SynthResult:
     fmax_mhz: float | None
     #: achieved Fmax of every clock nextpnr timed, MHz
     clocks: dict[str, float]
-    #: generic gate equivalents and logic depth (gates)
-    ge: float
-    depth: int
+    #: generic gate equivalents and logic depth (gates); None when the design does
+    #: not fit (the gate count is not run then)
+    ge: float | None
+    depth: int | None
     gate_cells: dict[str, int]
     #: Yosys cell counts after synth_ecp5
     ecp5_cells: dict[str, int]
@@ -249,6 +277,12 @@ class SynthResult:
     out_dir: Path
     #: role -> file name inside out_dir
     files: dict[str, str]
+    #: False: the design does not fit ``device`` (``misfit`` says why); nextpnr and the
+    #: gate count did not run, ``lut4``/``ff``/``ebr``/``dsp`` are the Yosys figures
+    #: (``lut4 == lut4_synth``), ``fmax_mhz``, ``ge`` and ``depth`` are None
+    fits: bool = True
+    #: :meth:`aeskit.synth.fit.Misfit.to_json` when ``fits`` is False
+    misfit: dict[str, Any] | None = None
     cached: bool = False
 
     def path(self, role: str) -> Path:
@@ -519,8 +553,20 @@ def _gate_count(core: SynthTarget, out_dir: Path, progress: Progress | None,
     return GateCount(ge=ge, cells=cells, depth=depth), cmd, dt
 
 
+def synth_dir(name: str, device: str = DEVICE, root: Path | None = None) -> Path:
+    """The output folder of design ``name`` on ``device``: ``<root>/<name>`` for the
+    default device (as before devices were a choice), ``<root>/<name>@<device>``
+    otherwise, so that results for two devices never overwrite each other.
+    ``root`` defaults to ``build/synth``."""
+    base = root if root is not None else BUILD_ROOT / "synth"
+    return base / (name if device == DEVICE else f"{name}@{device}")
+
+
 def _load_cached(out_dir: Path, source_hash: str, seed: int,
-                 versions: Mapping[str, str]) -> SynthResult | None:
+                 versions: Mapping[str, str], device: str = DEVICE) -> SynthResult | None:
+    """The stored result if it was made from the same sources, flow version, seed,
+    tool versions and device. A stored Yosys-stage misfit is only reused while the
+    device table still rejects its cell counts the same way."""
     path = out_dir / "synth.json"
     if not path.is_file():
         return None
@@ -529,34 +575,108 @@ def _load_cached(out_dir: Path, source_hash: str, seed: int,
         if (data.get("source_hash") != source_hash
                 or data.get("flow_version") != FLOW_VERSION
                 or data.get("seed") != seed
+                or data.get("device") != device
                 or data.get("tool_versions") != dict(versions)):
             return None
         result = SynthResult.from_json(data, out_dir)
-    except (OSError, ValueError, TypeError, KeyError):
+        if not result.fits and not _misfit_still_holds(result, device):
+            return None
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
     result.cached = True
     return result
 
 
-def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1,
-               progress: Progress | None = None, force: bool = False) -> SynthResult:
-    """Synthesize, place and route ``core`` and count its gates; see the module doc.
+def _misfit_still_holds(result: SynthResult, device: str) -> bool:
+    if result.misfit is None:
+        return False
+    stored = Misfit.from_json(result.misfit)
+    if stored.device != device:
+        return False
+    if stored.stage != "yosys":
+        return True  # nextpnr's verdict: same netlist, tools, seed and device
+    return check_fit(result.ecp5_cells, device) == stored
 
-    Returns the cached ``out_dir/synth.json`` when the design, the flow version,
-    the seed and the tool versions are unchanged (``force=True`` reruns).
+
+def _write_result(result: SynthResult) -> None:
+    tmp = result.out_dir / "synth.json.tmp"
+    tmp.write_text(json.dumps(result.to_json(), indent=2) + "\n")
+    os.replace(tmp, result.out_dir / "synth.json")
+
+
+_YOSYS_FILES = {
+    "result": "synth.json",
+    "yosys_script": "synth_ecp5.ys",
+    "yosys_log": "yosys_ecp5.log",
+    "yosys_stat": "yosys_stat.json",
+    "netlist": "netlist.json",
+}
+_PNR_FILES = {"nextpnr_log": "nextpnr.log", "report": "report.json"}
+_GATES_FILES = {
+    "gates_script": "gates.ys",
+    "gates_log": "yosys_gates.log",
+    "gates_stat": "gates_stat.json",
+    "gates_ltp": "gates_ltp.txt",
+}
+
+
+def _misfit_result(common: Mapping[str, Any], ecp5_cells: dict[str, int], misfit: Misfit,
+                   commands: dict[str, list[str]], times: Mapping[str, float],
+                   files: dict[str, str]) -> SynthResult:
+    """The result of a design that does not fit: the Yosys figures, no Fmax or GE."""
+    needs = needs_of(ecp5_cells)
+    return SynthResult(
+        **common,
+        lut4=needs["LUT4"], lut4_synth=needs["LUT4"], ff=needs["FF"], ebr=needs["DP16KD"],
+        dsp=needs["MULT18X18D"], fmax_mhz=None, clocks={}, ge=None, depth=None,
+        gate_cells={}, ecp5_cells=ecp5_cells, utilization={},
+        times_s={k: round(v, 2) for k, v in times.items()}, commands=commands,
+        files=files, fits=False, misfit=misfit.to_json())
+
+
+def _nextpnr_command(core: SynthTarget, dev: Device, seed: int, router: str,
+                     log_name: str) -> list[str]:
+    return [*tools.nextpnr_ecp5(), dev.nextpnr_flag, "--package", PACKAGE,
+            "--speed", str(SPEED_GRADE), "--out-of-context", "--seed", str(seed),
+            "--freq", f"{FREQ_TARGET_MHZ:g}", "--timing-allow-fail", "--router", router,
+            "--json", "netlist.json", "--top", core.top, "--report", "report.json",
+            "--log", log_name, "-q"]
+
+
+def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str = DEVICE,
+               progress: Progress | None = None, force: bool = False) -> SynthResult:
+    """Synthesize, place and route ``core`` on ``device`` and count its gates; see the
+    module doc.
+
+    Returns the cached ``out_dir/synth.json`` when the design, the flow version, the
+    device, the seed and the tool versions are unchanged (``force=True`` reruns).
+    Raises :class:`DoesNotFit` (a :class:`SynthError`) when the design needs more
+    LUT4, FF, DP16KD or MULT18X18D than ``device`` has, by Yosys's count (nextpnr is
+    not run) or by nextpnr's placement; that outcome is cached too. An unknown
+    ``device`` raises :class:`aeskit.synth.devices.UnknownDeviceError`.
     """
+    dev = get_device(device)
     out_dir = Path(out_dir).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     source_hash = _checked_hash(core)
     versions = tool_versions()
     if not force:
-        hit = _load_cached(out_dir, source_hash, seed, versions)
+        hit = _load_cached(out_dir, source_hash, seed, versions, dev.name)
         if hit is not None:
             _note(progress, f"cached {core.name}: {out_dir / 'synth.json'}")
+            if not hit.fits:
+                raise DoesNotFit(hit)
             return hit
 
-    for name in ("synth.json", "netlist.json", "yosys_stat.json", "report.json"):
+    # a rerun that stops early (the design does not fit) leaves no stale later outputs
+    for name in ("synth.json", "netlist.json", "yosys_stat.json", "report.json",
+                 "nextpnr.log", "gates_stat.json", "gates_ltp.txt"):
         (out_dir / name).unlink(missing_ok=True)
+    common: dict[str, Any] = dict(
+        core=core.name, top=core.top, parameters=dict(core.parameters),
+        source_hash=source_hash, flow_version=FLOW_VERSION, seed=seed,
+        device=dev.name, package=PACKAGE, speed_grade=SPEED_GRADE,
+        freq_target_mhz=FREQ_TARGET_MHZ, tool_versions=dict(versions), out_dir=out_dir)
     commands: dict[str, list[str]] = {}
     times: dict[str, float] = {}
 
@@ -566,22 +686,33 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1,
         _ecp5_script(core, out_dir), out_dir / "synth_ecp5.ys", out_dir / "yosys_ecp5.log",
         cwd=out_dir, what=f"yosys synth_ecp5 of {core.name}")
     ecp5_cells = _stat_cells(out_dir / "yosys_stat.json")
+    misfit = check_fit(ecp5_cells, dev)
+    if misfit is not None:
+        result = _misfit_result(common, ecp5_cells, misfit, commands, times, dict(_YOSYS_FILES))
+        _write_result(result)
+        raise DoesNotFit(result)
 
     # 2. nextpnr-ecp5, out of context
     router = getattr(core, "router", None) or router_for(ecp5_cells.get("DP16KD", 0))
     if router not in ("router1", "router2"):
         raise SynthError(f"{core.name}: unknown nextpnr router {router!r}")
-    _note(progress, f"nextpnr-ecp5 {core.name} ({DEVICE} {PACKAGE} -{SPEED_GRADE}, "
+    _note(progress, f"nextpnr-ecp5 {core.name} ({dev.name} {PACKAGE} -{SPEED_GRADE}, "
                     f"seed {seed}, target {FREQ_TARGET_MHZ:g} MHz, {router})")
     pnr_log = out_dir / "nextpnr.log"
     pnr_log.unlink(missing_ok=True)
-    cmd = [*tools.nextpnr_ecp5(), _DEVICE_FLAG, "--package", PACKAGE, "--speed", str(SPEED_GRADE),
-           "--out-of-context", "--seed", str(seed), "--freq", f"{FREQ_TARGET_MHZ:g}",
-           "--timing-allow-fail", "--router", router, "--json", "netlist.json", "--top", core.top,
-           "--report", "report.json", "--log", pnr_log.name, "-q"]
-    commands["nextpnr"] = cmd
-    times["nextpnr"] = _run(cmd, cwd=out_dir, log_path=pnr_log,
-                            what=f"nextpnr-ecp5 of {core.name}")
+    commands["nextpnr"] = _nextpnr_command(core, dev, seed, router, pnr_log.name)
+    try:
+        times["nextpnr"] = _run(commands["nextpnr"], cwd=out_dir, log_path=pnr_log,
+                                what=f"nextpnr-ecp5 of {core.name}")
+    except SynthError as err:
+        misfit = misfit_from_nextpnr_log(
+            pnr_log.read_text(errors="replace") if pnr_log.is_file() else err.tail, dev)
+        if misfit is None:
+            raise
+        result = _misfit_result(common, ecp5_cells, misfit, commands, times,
+                                {**_YOSYS_FILES, "nextpnr_log": pnr_log.name})
+        _write_result(result)
+        raise DoesNotFit(result, err.log_path) from err
     report = json.loads((out_dir / "report.json").read_text())
     used = {k: int(v.get("used", 0)) for k, v in report.get("utilization", {}).items()}
     clocks = {k: float(v["achieved"]) for k, v in report.get("fmax", {}).items()}
@@ -590,13 +721,9 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1,
     gc, commands["gates"], times["gates"] = _gate_count(core, out_dir, progress)
 
     result = SynthResult(
-        core=core.name, top=core.top, parameters=dict(core.parameters),
-        source_hash=source_hash, flow_version=FLOW_VERSION, seed=seed,
-        device=DEVICE, package=PACKAGE, speed_grade=SPEED_GRADE,
-        freq_target_mhz=FREQ_TARGET_MHZ,
+        **common,
         lut4=used.get("TRELLIS_COMB", 0),
-        lut4_synth=(ecp5_cells.get("LUT4", 0) + 2 * ecp5_cells.get("CCU2C", 0)
-                    + 2 * ecp5_cells.get("TRELLIS_DPR16X4", 0)),
+        lut4_synth=needs_of(ecp5_cells)["LUT4"],
         ff=used.get("TRELLIS_FF", 0),
         ebr=used.get("DP16KD", 0),
         dsp=used.get("MULT18X18D", 0),
@@ -605,27 +732,11 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1,
         ge=gc.ge, depth=gc.depth, gate_cells=gc.cells,
         ecp5_cells=ecp5_cells,
         utilization={k: v for k, v in sorted(used.items()) if v},
-        tool_versions=dict(versions),
         times_s={k: round(v, 2) for k, v in times.items()},
         commands=commands,
-        out_dir=out_dir,
-        files={
-            "result": "synth.json",
-            "yosys_script": "synth_ecp5.ys",
-            "yosys_log": "yosys_ecp5.log",
-            "yosys_stat": "yosys_stat.json",
-            "netlist": "netlist.json",
-            "nextpnr_log": "nextpnr.log",
-            "report": "report.json",
-            "gates_script": "gates.ys",
-            "gates_log": "yosys_gates.log",
-            "gates_stat": "gates_stat.json",
-            "gates_ltp": "gates_ltp.txt",
-        },
+        files={**_YOSYS_FILES, **_PNR_FILES, **_GATES_FILES},
     )
-    tmp = out_dir / "synth.json.tmp"
-    tmp.write_text(json.dumps(result.to_json(), indent=2) + "\n")
-    os.replace(tmp, out_dir / "synth.json")
+    _write_result(result)
     return result
 
 

@@ -17,9 +17,11 @@ from aeskit import tools
 from aeskit.synth import (
     CLOCK_PORT,
     DEVICE,
+    DEVICES,
     FLOW_VERSION,
     GE_WEIGHTS,
     Design,
+    DoesNotFit,
     GateCount,
     SynthError,
     SynthResult,
@@ -47,6 +49,11 @@ def reg_xor(root: Path = FIX, width: int = WIDTH) -> Design:
 
 def single(top: str) -> Design:
     return Design(name=top, top=top, files=(FIX / f"{top}.sv",))
+
+
+def big_ram() -> Design:
+    """1024 x 1026 bits: ceil(1026 / 18) = 57 DP16KD, one more than the LFE5U-12F has."""
+    return Design(name="fx_big_ram", top="ak_fx_big_ram", files=(FIX / "ak_fx_big_ram.sv",))
 
 
 @pytest.fixture(scope="module")
@@ -159,9 +166,16 @@ def test_cache_key_fields(reg_xor_run: tuple[SynthResult, list[str]], tmp_path: 
 
     hit = load()
     assert hit is not None and hit.cached and hit.out_dir == tmp_path
+    assert hit.fits and hit.misfit is None
     assert load(source_hash="0" * 16) is None
     assert load(flow_version="aeskit-synth/0+00000000") is None
     assert load(seed=7) is None
+    # keyed by device: a result for one device is never served for another
+    assert data["device"] == DEVICE and load() is not None
+    for other in sorted(set(DEVICES) - {DEVICE}):
+        assert flow._load_cached(tmp_path, first.source_hash, first.seed, versions,
+                                 other) is None
+        assert load(device=other) is None
     assert load(tool_versions={**versions, "yosys": "Yosys 0.0"}) is None
     (tmp_path / "synth.json").write_text("{not json")
     assert flow._load_cached(tmp_path, first.source_hash, first.seed, versions) is None
@@ -208,6 +222,7 @@ def test_failing_design_raises_with_log_tail(tmp_path: Path) -> None:
     assert 0 < len(err.tail.splitlines()) <= 30
     assert str(err.log_path) in str(err) and err.tail in str(err)
     assert not (tmp_path / "synth.json").exists()
+    assert not isinstance(err, DoesNotFit)
 
 
 def test_missing_source_file(tmp_path: Path) -> None:
@@ -303,6 +318,89 @@ def test_iverilog_optional(empty_env: Path, tmp_path: Path,
     exe = _fake_exe(tmp_path / "pathbin", "iverilog")
     monkeypatch.setenv("PATH", str(exe.parent))
     assert tools.iverilog() == str(exe)
+
+
+# --------------------------------------------------------------------------------
+# A design that does not fit the device
+# --------------------------------------------------------------------------------
+def test_oversized_ram_does_not_fit_before_nextpnr(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    messages: list[str] = []
+    with pytest.raises(DoesNotFit) as info:
+        synthesize(big_ram(), out, device="LFE5U-12F", progress=messages.append)
+    err = info.value
+    # the verdict uses Yosys's own count (read here from its stat file) against the
+    # LFE5U-12F's 56 DP16KD
+    stat = json.loads((out / "yosys_stat.json").read_text())["design"]["num_cells_by_type"]
+    assert stat["DP16KD"] == 57
+    assert err.message == "fx_big_ram does not fit LFE5U-12F: needs 57 of 56 DP16KD"
+    assert str(err).splitlines()[0] == err.message
+    assert err.misfit.over == ("DP16KD",) and err.misfit.stage == "yosys"
+    # nextpnr and the gate count did not run
+    assert [m.split()[0] for m in messages] == ["yosys"]
+    assert not (out / "nextpnr.log").exists() and not (out / "yosys_gates.log").exists()
+    # the result: Yosys figures, no Fmax, no GE, written and cached
+    r = err.result
+    assert not r.fits and r.device == "LFE5U-12F"
+    assert (r.ebr, r.ff, r.dsp) == (57, stat["TRELLIS_FF"], 0)
+    assert r.lut4 == r.lut4_synth == stat["LUT4"] + 2 * stat.get("CCU2C", 0)
+    assert r.fmax_mhz is None and r.ge is None and r.depth is None
+    on_disk = json.loads((out / "synth.json").read_text())
+    assert on_disk["fits"] is False and on_disk["misfit"]["over"] == ["DP16KD"]
+    assert on_disk == r.to_json()
+    # a second call learns it from the cache, without Yosys
+    before = (out / "yosys_ecp5.log").stat().st_mtime_ns
+    messages.clear()
+    with pytest.raises(DoesNotFit) as again:
+        synthesize(big_ram(), out, device="LFE5U-12F", progress=messages.append)
+    assert again.value.result.cached and again.value.message == err.message
+    assert len(messages) == 1 and messages[0].startswith("cached")
+    assert (out / "yosys_ecp5.log").stat().st_mtime_ns == before
+
+
+def test_cached_misfit_is_not_served_for_another_device(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 25F has the 12F's capacities in nextpnr, yet a 12F verdict is not a 25F one;
+    and a stored verdict the device table no longer gives is not reused."""
+    from dataclasses import replace
+
+    from aeskit.synth import devices, flow
+
+    out = tmp_path / "out"
+    with pytest.raises(DoesNotFit):
+        synthesize(big_ram(), out, device="LFE5U-12F")
+    versions = flow.tool_versions()
+    h = big_ram().source_hash()
+    assert flow._load_cached(out, h, 1, versions, "LFE5U-12F") is not None
+    assert flow._load_cached(out, h, 1, versions, "LFE5U-25F") is None
+    monkeypatch.setitem(devices.DEVICES, "LFE5U-12F",
+                        replace(devices.DEVICES["LFE5U-12F"], ebr=57))
+    assert flow._load_cached(out, h, 1, versions, "LFE5U-12F") is None
+
+
+def test_nextpnr_out_of_sites_is_a_misfit(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the device table let a design through that nextpnr cannot place, nextpnr's
+    "no BELs remaining" is the same kind of verdict (the table is patched to say the
+    12F has 64 DP16KD; nextpnr knows it has 56)."""
+    from dataclasses import replace
+
+    from aeskit.synth import devices
+
+    monkeypatch.setitem(devices.DEVICES, "LFE5U-12F",
+                        replace(devices.DEVICES["LFE5U-12F"], ebr=64))
+    out = tmp_path / "out"
+    with pytest.raises(DoesNotFit) as info:
+        synthesize(big_ram(), out, device="LFE5U-12F")
+    err = info.value
+    assert err.misfit.stage == "nextpnr"
+    assert err.message == "fx_big_ram does not fit LFE5U-12F: needs 57 of 56 DP16KD"
+    assert err.log_path == out / "nextpnr.log"
+    assert "no BELs remaining" in (out / "nextpnr.log").read_text()
+    assert json.loads((out / "synth.json").read_text())["misfit"]["stage"] == "nextpnr"
+    with pytest.raises(DoesNotFit) as again:
+        synthesize(big_ram(), out, device="LFE5U-12F")
+    assert again.value.result.cached
 
 
 # --------------------------------------------------------------------------------

@@ -1,0 +1,119 @@
+"""Does a netlist fit a device? Checked on Yosys's cell counts before nextpnr runs, and
+read from nextpnr's log when placement runs out of sites.
+
+>>> from aeskit.synth.fit import check_fit
+>>> m = check_fit({"LUT4": 100, "DP16KD": 156}, "LFE5U-25F")
+>>> m.message("ttable_unrolled")
+'ttable_unrolled does not fit LFE5U-25F: needs 156 of 56 DP16KD'
+>>> check_fit({"LUT4": 100, "DP16KD": 56}, "LFE5U-25F") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from aeskit.synth.devices import RESOURCES, Device, get_device
+
+__all__ = ["Misfit", "check_fit", "misfit_from_nextpnr_log", "needs_of"]
+
+
+def needs_of(cells: Mapping[str, int]) -> dict[str, int]:
+    """Sites per resource (:data:`~aeskit.synth.devices.RESOURCES`) that a Yosys
+    ``synth_ecp5`` netlist needs: LUT4 sites are ``LUT4 + 2*CCU2C +
+    2*TRELLIS_DPR16X4`` (a carry cell and a distributed-RAM block take two each)."""
+    return {
+        "LUT4": (cells.get("LUT4", 0) + 2 * cells.get("CCU2C", 0)
+                 + 2 * cells.get("TRELLIS_DPR16X4", 0)),
+        "FF": cells.get("TRELLIS_FF", 0),
+        "DP16KD": cells.get("DP16KD", 0),
+        "MULT18X18D": cells.get("MULT18X18D", 0),
+    }
+
+
+@dataclass(frozen=True)
+class Misfit:
+    """A design that does not fit a device: what it needs, what the device has, and
+    which resources are short (``over``, in :data:`RESOURCES` order)."""
+
+    device: str
+    #: ``"yosys"`` (cell counts before place and route) or ``"nextpnr"`` (placement)
+    stage: str
+    needs: dict[str, int]
+    available: dict[str, int]
+    over: tuple[str, ...]
+
+    def summary(self) -> str:
+        """``needs 156 of 56 DP16KD`` (every short resource, comma-separated)."""
+        parts = []
+        for r in self.over:
+            n, a = self.needs.get(r), self.available.get(r)
+            if n is not None and a is not None and n > a:
+                parts.append(f"{n} of {a} {r}")
+            elif a is not None:  # placement ran out before the count exceeded the sites
+                parts.append(f"more than the {a} {r}")
+            else:
+                parts.append(f"more {r} than the device has")
+        return "needs " + ", ".join(parts)
+
+    def message(self, name: str) -> str:
+        """``<name> does not fit <device>: needs N of M X``: the one-line verdict."""
+        return f"{name} does not fit {self.device}: {self.summary()}"
+
+    def note(self) -> str:
+        """``does not fit (needs N of M X)``: a table cell."""
+        return f"does not fit ({self.summary()})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"device": self.device, "stage": self.stage, "needs": dict(self.needs),
+                "available": dict(self.available), "over": list(self.over)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Misfit:
+        return cls(device=str(data["device"]), stage=str(data["stage"]),
+                   needs={k: int(v) for k, v in data["needs"].items()},
+                   available={k: int(v) for k, v in data["available"].items()},
+                   over=tuple(str(r) for r in data["over"]))
+
+
+def _device(device: Device | str) -> Device:
+    return device if isinstance(device, Device) else get_device(device)
+
+
+def check_fit(cells: Mapping[str, int], device: Device | str) -> Misfit | None:
+    """``None`` if the Yosys cell counts ``cells`` (``yosys_stat.json``) fit ``device``;
+    else the :class:`Misfit`. Exactly as many as the device has fits."""
+    dev = _device(device)
+    needs, available = needs_of(cells), dev.capacity()
+    over = tuple(r for r in RESOURCES if needs[r] > available[r])
+    if not over:
+        return None
+    return Misfit(dev.name, "yosys", needs, available, over)
+
+
+#: ``Info:           DP16KD:      57/     56   101%`` in nextpnr's device utilisation
+_UTIL_RE = re.compile(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+\d+%\s*$", re.M)
+_NO_BELS_RE = re.compile(r"no BELs remaining to implement cell type '?(\w+)'?")
+
+
+def misfit_from_nextpnr_log(log: str, device: Device | str) -> Misfit | None:
+    """The :class:`Misfit` a failed nextpnr run's log shows: a resource of the device
+    utilisation over 100 %, or "no BELs remaining to implement cell type X". ``None``
+    when the log shows neither (the failure is something else)."""
+    dev = _device(device)
+    bel_to_res = {bel: res for res, bel in RESOURCES.items()}
+    used: dict[str, tuple[int, int]] = {}
+    for bel, n, a in _UTIL_RE.findall(log):
+        used[bel_to_res.get(bel, bel)] = (int(n), int(a))
+    short = {bel_to_res.get(b, b) for b in _NO_BELS_RE.findall(log)}
+    short |= {r for r, (n, a) in used.items() if n > a}
+    if not short:
+        return None
+    order = [r for r in RESOURCES if r in short] + sorted(short - set(RESOURCES))
+    counted = [r for r in RESOURCES if r in used] + [r for r in order if r not in RESOURCES]
+    needs = {r: used[r][0] for r in counted if r in used}
+    available = {**dev.capacity(), **{r: used[r][1] for r in needs}}
+    return Misfit(dev.name, "nextpnr", needs, available, tuple(order))
