@@ -3,7 +3,9 @@
 ``run_report`` runs per core a simulation job (:mod:`aeskit.report.measure`) and a
 synthesis job (:mod:`aeskit.synth`), in parallel, each cached by source hash, and
 writes ``report.json``, ``report.md`` and ``index.html`` (with a throughput-vs-area
-plot) into the output folder.
+plot) into the output folder. A core that does not fit the device is a row too: its
+Yosys figures (LUT4, FF, EBR, DSP) and "does not fit (needs N of M X)" where Fmax
+would be; it is not an error.
 """
 
 from __future__ import annotations
@@ -18,14 +20,17 @@ from typing import Any, Callable
 from aeskit import BUILD_ROOT, __version__
 from aeskit.hw.registry import CoreSpec
 from aeskit.report.measure import measure_core
-from aeskit.report.render import write_html, write_markdown
+from aeskit.report.render import misfit_note, write_html, write_markdown
 from aeskit.report.sections import section_modules
+from aeskit.synth.devices import DEFAULT_DEVICE, get_device
 
 Progress = Callable[[str], None]
 
 
 def _row(core: CoreSpec, ks: int, sim: dict[str, Any] | None, syn: dict[str, Any] | None,
          errors: list[str]) -> dict[str, Any]:
+    """One table row. ``syn`` is a ``synth.json``; for a design that does not fit
+    (``fits: false``) its LUT4/FF/EBR/DSP are Yosys's and there is no Fmax."""
     per = (sim or {}).get("per_key", {}).get(str(ks), {})
     enc, dec = per.get("enc", {}), per.get("dec", {})
     interval = enc.get("interval")
@@ -54,6 +59,8 @@ def _row(core: CoreSpec, ks: int, sim: dict[str, Any] | None, syn: dict[str, Any
         "fmax_mhz": fmax,
         "ge": ge,
         "depth": (syn or {}).get("depth"),
+        "device": (syn or {}).get("device"),
+        "does_not_fit": misfit_note(syn or {}),
         "mbps": mbps,
         "mbps_per_lut": mbps / lut4 if (mbps and lut4) else None,
         "kbps_per_ge": 1000.0 * mbps / ge if (mbps and ge) else None,
@@ -68,13 +75,25 @@ def _row(core: CoreSpec, ks: int, sim: dict[str, Any] | None, syn: dict[str, Any
     }
 
 
+def device_text(device: str) -> str:
+    """The report header's device line, e.g. ``LFE5U-85F-6BG381C (CABGA381, speed 6),
+    out of context, seed 1``."""
+    from aeskit.synth.flow import PACKAGE, SPEED_GRADE
+
+    return (f"{device}-{SPEED_GRADE}BG381C ({PACKAGE}, speed {SPEED_GRADE}), "
+            f"out of context, seed 1")
+
+
 def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bool = False,
                skip_synth: bool = False, progress: Progress | None = None,
-               sections: list[str] | None = None) -> bool:
-    """Measure and synthesize ``cores``; write the report. True when every core passed.
+               sections: list[str] | None = None, device: str = DEFAULT_DEVICE) -> bool:
+    """Measure and synthesize ``cores`` on ``device``; write the report. True when every
+    core passed its tests and no job failed (a core that does not fit the device is a
+    result, not a failure).
 
     ``sections``: names of the section modules to run (``paper001``, ...; default all);
-    an unknown name raises ``ValueError``."""
+    an unknown name, or an unknown ``device``, raises ``ValueError``."""
+    get_device(device)
     say = progress or (lambda _m: None)
     t0 = time.monotonic()
     cache_root = BUILD_ROOT / "cache"
@@ -85,10 +104,14 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
                             progress=lambda m: say(m))
 
     def synth_job(core: CoreSpec) -> dict[str, Any]:
-        from aeskit.synth import synthesize
+        from aeskit.synth import DoesNotFit, synth_dir, synthesize
 
-        res = synthesize(core, BUILD_ROOT / "synth" / core.name, progress=lambda m: say(f"{core.name}: {m}"),
-                         force=force)
+        try:
+            res = synthesize(core, synth_dir(core.name, device), device=device,
+                             progress=lambda m: say(f"{core.name}: {m}"), force=force)
+        except DoesNotFit as exc:
+            say(exc.message)
+            return exc.result.to_json()
         return res.to_json()
 
     mods = section_modules()
@@ -107,7 +130,7 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
         for mod in sections_run:
             if hasattr(mod, "collect") and not skip_synth:
                 futures[(f"section:{mod.__name__}", "collect")] = pool.submit(
-                    mod.collect, cores, say, force)
+                    mod.collect, cores, say, force, device=device)
         results: dict[tuple[str, str], Any] = {}
         errors: dict[str, list[str]] = {c.name: [] for c in cores}
         errors.update({f"section:{m.__name__}": [] for m in sections_run})
@@ -143,7 +166,7 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
     report = {
         "aeskit_version": __version__,
         "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
-        "flow": {"device": "LFE5U-85F-6BG381C (CABGA381, speed 6), out of context, seed 1",
+        "flow": {"device": device_text(device),
                  "throughput": "Mbps = 128 * Fmax[MHz] / interval[cycles] (ECB encryption)"},
         "rows": rows,
         "sections": rendered,

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from aeskit.synth.fit import Misfit
 
 COLUMNS: list[tuple[str, str, str]] = [
     # key, header, format
@@ -26,6 +29,26 @@ COLUMNS: list[tuple[str, str, str]] = [
     ("mbps_per_lut", "Mbps/LUT", ".3f"),
     ("kbps_per_ge", "kbps/GE", ".1f"),
 ]
+
+
+def misfit_note(d: Mapping[str, Any]) -> str | None:
+    """``does not fit (needs N of M X)`` for a report row or a ``synth.json`` of a
+    design that does not fit its device; None for everything else."""
+    note = d.get("does_not_fit")
+    if note:
+        return str(note)
+    if d.get("fits") is False and d.get("misfit"):
+        return Misfit.from_json(d["misfit"]).note()
+    return None
+
+
+def _cell(r: Mapping[str, Any], key: str, f: str) -> str:
+    """A table cell; the Fmax cell of a design that does not fit says so."""
+    if key == "fmax_mhz" and r.get("fmax_mhz") is None:
+        note = misfit_note(r)
+        if note:
+            return note
+    return _fmt(r.get(key), f)
 
 
 def _fmt(v: Any, f: str) -> str:
@@ -60,7 +83,7 @@ def write_markdown(report: dict[str, Any], path: Path) -> None:
     lines.append("| " + " | ".join(hdr) + " |")
     lines.append("|" + "---|" * len(hdr))
     for r in report["rows"]:
-        cells = [_fmt(r.get(k), f) for k, _, f in COLUMNS] + [_status(r)]
+        cells = [_cell(r, k, f) for k, _, f in COLUMNS] + [_status(r)]
         lines.append("| " + " | ".join(cells) + " |")
     for sec in report.get("sections", []):
         lines += ["", f"## {sec['title']}", "", sec["markdown"]]
@@ -76,9 +99,10 @@ def write_markdown(report: dict[str, Any], path: Path) -> None:
 
 
 def plot_svg(rows: list[dict[str, Any]], width: int = 640, height: int = 400) -> str:
-    """Scatter plot: throughput (Mbps, log) against LUT4 (log), one point per core/key."""
+    """Scatter plot: throughput (Mbps, log) against LUT4 (log), one point per core/key
+    with an Fmax (a design that does not fit its device has none and is left out)."""
     pts = [(r["lut4"], r["mbps"], f"{r['core']}-{r['key_size']}") for r in rows
-           if r.get("lut4") and r.get("mbps")]
+           if r.get("lut4") and r.get("mbps") and r.get("fmax_mhz")]
     m = 60
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="11">',
@@ -154,7 +178,7 @@ def write_html(report: dict[str, Any], path: Path) -> None:
     body = []
     for r in report["rows"]:
         cls = "" if (r["tests_ok"] and not r["errors"]) else ' class="fail"'
-        cells = "".join(f"<td>{html.escape(_fmt(r.get(k), f))}</td>" for k, _, f in COLUMNS)
+        cells = "".join(f"<td>{html.escape(_cell(r, k, f))}</td>" for k, _, f in COLUMNS)
         body.append(f"<tr{cls}>{cells}<td>{html.escape(_status(r))}</td></tr>")
     sections = "\n".join(f"<h2>{html.escape(sec['title'])}</h2>\n{markdown_to_html(sec['markdown'])}"
                          for sec in report.get("sections", []))

@@ -48,9 +48,17 @@ def test_failing_core_is_marked(tmp_path: Path) -> None:
 
 
 def test_plot_has_one_point_per_synthesized_row() -> None:
-    rows = [{"lut4": 100 * (i + 1), "mbps": 50.0 * (i + 1), "core": "c", "key_size": 128 + i}
-            for i in range(3)] + [{"lut4": None, "mbps": None, "core": "x", "key_size": 128}]
-    assert plot_svg(rows).count("<circle") == 3
+    rows = [{"lut4": 100 * (i + 1), "mbps": 50.0 * (i + 1), "fmax_mhz": 10.0 * (i + 1),
+             "core": "c", "key_size": 128 + i} for i in range(3)]
+    rows += [{"lut4": None, "mbps": None, "fmax_mhz": None, "core": "x", "key_size": 128},
+             # a design that does not fit: Yosys's LUT4, no Fmax, no point
+             {"lut4": 70000, "mbps": None, "fmax_mhz": None, "core": "big", "key_size": 128,
+              "does_not_fit": "does not fit (needs 220 of 208 DP16KD)"},
+             # a throughput without an Fmax is not plotted either
+             {"lut4": 500, "mbps": 80.0, "fmax_mhz": None, "core": "odd", "key_size": 128}]
+    svg = plot_svg(rows)
+    assert svg.count("<circle") == 3
+    assert "big-128" not in svg and "odd-128" not in svg and "c-130" in svg
 
 
 def test_report_on_round_without_synthesis(tmp_path: Path) -> None:
@@ -103,3 +111,147 @@ def test_steady_interval_of_multi_block_cores(name: str) -> None:
         got = steady_interval(h, False, random.Random(1))
     assert got == core.interval[128]
     assert core.in_flight == 1 or avg.interval < core.interval[128]
+
+
+# --------------------------------------------------------------------------------
+# A core that does not fit the device
+# --------------------------------------------------------------------------------
+def _misfit_synth(core: str, device: str, lut4: int, ff: int, ebr: int,
+                  available_ebr: int) -> dict:
+    """A ``synth.json`` of a design that does not fit (as aeskit.synth writes it)."""
+    from aeskit.synth.fit import Misfit
+
+    misfit = Misfit(device, "yosys", {"LUT4": lut4, "FF": ff, "DP16KD": ebr, "MULT18X18D": 0},
+                    {"LUT4": 83640, "FF": 83640, "DP16KD": available_ebr, "MULT18X18D": 156},
+                    ("DP16KD",))
+    return {"core": core, "top": f"ak_{core}", "parameters": {}, "source_hash": "0" * 16,
+            "flow_version": "v", "seed": 1, "device": device, "package": "CABGA381",
+            "speed_grade": 6, "freq_target_mhz": 200.0, "lut4": lut4, "lut4_synth": lut4,
+            "ff": ff, "ebr": ebr, "dsp": 0, "fmax_mhz": None, "clocks": {}, "ge": None,
+            "depth": None, "gate_cells": {},
+            "ecp5_cells": {"LUT4": lut4, "TRELLIS_FF": ff, "DP16KD": ebr}, "utilization": {},
+            "tool_versions": {}, "times_s": {}, "commands": {}, "out_dir": "/nonexistent",
+            "files": {}, "fits": False, "misfit": misfit.to_json()}
+
+
+def test_misfit_row_renders_as_does_not_fit(tmp_path: Path) -> None:
+    core = get_core("ttable_unrolled")
+    syn = _misfit_synth(core.name, "LFE5U-85F", 7123, 30456, 220, 208)
+    r = _row(core, 128, _sim(core.latency[128], 1.0, 5, 5), syn, [])
+    assert r["does_not_fit"] == "does not fit (needs 220 of 208 DP16KD)"
+    assert (r["lut4"], r["ff"], r["ebr"]) == (7123, 30456, 220)
+    assert r["fmax_mhz"] is None and r["mbps"] is None and r["mbps_per_lut"] is None
+    assert r["tests_ok"] and not r["errors"]
+    fits = _row(core, 128, _sim(83, 1.0, 5, 5), {"lut4": 10, "fmax_mhz": 50.0, "fits": True}, [])
+    assert fits["does_not_fit"] is None and fits["mbps"] == 128 * 50.0
+    rep = {"aeskit_version": "t", "generated": "now", "flow": {"device": "d", "throughput": "t"},
+           "rows": [r]}
+    write_markdown(rep, tmp_path / "r.md")
+    line = next(ln for ln in (tmp_path / "r.md").read_text().splitlines()
+                if ln.startswith("| ttable_unrolled |"))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    from aeskit.report.render import COLUMNS
+    col = {k: i for i, (k, _, _) in enumerate(COLUMNS)}
+    assert cells[col["fmax_mhz"]] == "does not fit (needs 220 of 208 DP16KD)"
+    assert (cells[col["lut4"]], cells[col["ff"]], cells[col["ebr"]]) == ("7123", "30456", "220")
+    assert cells[col["mbps"]] == "–" and cells[-1].startswith("pass 10/10")
+    write_html(rep, tmp_path / "index.html")
+    page = (tmp_path / "index.html").read_text()
+    assert "<td>does not fit (needs 220 of 208 DP16KD)</td>" in page
+    assert 'class="fail"' not in page and "<circle" not in page
+
+
+def _fake_sim(core: object, cache: Path, **_kw: object) -> dict:
+    """measure_core's answer for ``round``: every key size as claimed, all tests passed."""
+    spec = get_core("round")
+    per = {}
+    for ks in spec.key_sizes:
+        per.update(_sim(spec.latency[ks], float(spec.interval[ks]), 5, 5, ks)["per_key"])
+    return {"per_key": per}
+
+
+def test_report_keeps_going_past_a_misfit(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """run_report with the synthesis job answering "does not fit": the row says so, the
+    report is written and run_report returns True; a real tool failure still fails."""
+    import aeskit.report
+    import aeskit.synth
+    from aeskit.synth import DoesNotFit, SynthError, SynthResult, synth_dir
+
+    core = get_core("round")
+    calls: list[tuple[Path, str]] = []
+
+    def misfit(design: object, out_dir: Path, *, device: str, **_kw: object) -> None:
+        calls.append((out_dir, device))
+        raise DoesNotFit(SynthResult.from_json(
+            _misfit_synth("round", device, 2600, 700, 60, 56)))
+
+    monkeypatch.setattr(aeskit.report, "measure_core", _fake_sim)
+    monkeypatch.setattr(aeskit.synth, "synthesize", misfit)
+    assert run_report([core], tmp_path, jobs=1, sections=[], device="LFE5U-25F")
+    assert calls == [(synth_dir("round", "LFE5U-25F"), "LFE5U-25F")]
+    data = json.loads((tmp_path / "report.json").read_text())
+    assert data["flow"]["device"].startswith("LFE5U-25F-6BG381C (CABGA381, speed 6)")
+    r = next(r for r in data["rows"] if r["key_size"] == 128)
+    assert r["does_not_fit"] == "does not fit (needs 60 of 56 DP16KD)"
+    assert (r["lut4"], r["ff"], r["ebr"], r["fmax_mhz"]) == (2600, 700, 60, None)
+    assert not r["errors"]
+    assert "does not fit (needs 60 of 56 DP16KD)" in (tmp_path / "report.md").read_text()
+
+    def broken(*_a: object, **_k: object) -> None:
+        raise SynthError("yosys synth_ecp5 of round failed (exit code 1)", None, "ERROR: x")
+
+    monkeypatch.setattr(aeskit.synth, "synthesize", broken)
+    assert not run_report([core], tmp_path / "b", jobs=1, sections=[])
+    rows = json.loads((tmp_path / "b" / "report.json").read_text())["rows"]
+    assert rows[0]["errors"] and rows[0]["does_not_fit"] is None
+    assert rows[0]["errors"][0].startswith("synth: yosys synth_ecp5 of round failed")
+
+
+def test_default_device_header_is_unchanged() -> None:
+    from aeskit.report import device_text
+
+    assert device_text("LFE5U-85F") == \
+        "LFE5U-85F-6BG381C (CABGA381, speed 6), out of context, seed 1"
+    with pytest.raises(ValueError, match="unknown device"):
+        run_report([get_core("round")], Path("/nonexistent"), device="LFE5U-99F")
+
+
+@pytest.mark.parametrize("section, core", [
+    ("paper001", "pipe2"), ("paper002", "ueno"), ("paper003", "tbox_unfolded_pp"),
+    ("paper003", "tbox_folded"), ("paper004", "ttable_unrolled"), ("paper004", "ttable_col"),
+])
+def test_sections_say_does_not_fit(section: str, core: str) -> None:
+    """Every section that shows core rows shows a misfit row's verdict where the Fmax
+    would be, and renders without a number that needs an Fmax."""
+    import importlib
+
+    mod = importlib.import_module(f"aeskit.report.sections.{section}")
+    spec = get_core(core)
+    rows = [_row(spec, ks, _sim(spec.latency[ks], float(spec.interval[ks]), 5, 5, ks),
+                 _misfit_synth(core, "LFE5U-25F", 4321, 765, 99, 56), [])
+            for ks in spec.key_sizes]
+    md = mod.render(rows, None)
+    note = "does not fit (needs 99 of 56 DP16KD)"
+    assert note in md
+    line = next(ln for ln in md.splitlines() if note in ln)
+    assert "4,321" in line and "765" in line
+
+
+def test_section_synth_results_that_do_not_fit() -> None:
+    """paper001's engine/cipher lines and paper002's datapath rows come from the
+    sections' own synthesis results; a misfit there reads "does not fit" too."""
+    from aeskit.report.sections import paper001, paper002
+
+    eng = _misfit_synth("mode_sys_pipe2", "LFE5U-12F", 30000, 9000, 70, 56)
+    md = paper001.render([], {"synth": {"mode_sys_pipe2": eng, "cipher_ahb": eng}})
+    assert md.count("30,000 LUT4, 9,000 FF, 70 EBR, does not fit (needs 70 of 56 DP16KD)") == 2
+    assert "Fmax" not in md.split("mode engine (two streams")[1].split("\n\n")[0]
+    spec = get_core("ueno")
+    rows = [_row(spec, 128, _sim(spec.latency[128], float(spec.interval[128]), 5, 5), None, [])]
+    dp = _misfit_synth("ueno_dp", "LFE5U-12F", 26000, 600, 0, 56)
+    dp["misfit"]["over"], dp["misfit"]["needs"]["LUT4"] = ["LUT4"], 26000
+    dp["misfit"]["available"]["LUT4"] = 24288
+    md = paper002.render(rows, {"dp": {"ueno": dp}})
+    assert "datapath: does not fit (needs 26000 of 24288 LUT4)." in md
+    assert "| 26,000 | 600 | does not fit (needs 26000 of 24288 LUT4) |" in md

@@ -3,11 +3,14 @@
 A section module defines:
 
 * ``TITLE: str`` and ``ORDER: int`` (lower first, default 100);
-* optionally ``collect(cores, progress, force) -> object``: work to do (simulation,
-  synthesis), run in the report's job pool and cached by the section itself;
+* optionally ``collect(cores, progress, force, device=DEFAULT_DEVICE) -> object``: work
+  to do (simulation, synthesis on ``device``, the report's ``--device``), run in the
+  report's job pool and cached by the section itself;
 * ``render(rows, data) -> str``: Markdown for the section (tables, sentences), given
   the report's core rows (the dicts of ``report.json``) and what ``collect`` returned
-  (``None`` when it has no ``collect``).
+  (``None`` when it has no ``collect``). A row of a core that does not fit the device
+  has no Fmax and no throughput and carries ``does_not_fit`` ("does not fit (needs N of
+  M X)", :func:`aeskit.report.render.misfit_note`); a section says that instead.
 
 The report imports every module of this package; a failing section is reported as an
 error in the report instead of stopping it.

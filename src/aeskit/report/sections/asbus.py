@@ -14,9 +14,13 @@ TITLE = "Paper 000: ASBUS against AXI"
 ORDER = 5
 
 
-def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool) -> Any:
+def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
+            device: str | None = None) -> Any:
+    """The paper's Table II comparison is always placed on the flow's default device
+    (LFE5U-85F), whatever the report's ``device``."""
     from aeskit.asbus.evaluate import evaluate
 
+    del device
     say = progress or (lambda _m: None)
     # capture=False: the report runs jobs in threads; redirecting the process's
     # stdout/stderr into a log would swallow their progress lines

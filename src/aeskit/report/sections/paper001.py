@@ -19,6 +19,8 @@ import json
 from typing import Any, Callable
 
 from aeskit import BUILD_ROOT
+from aeskit.report.render import misfit_note
+from aeskit.synth.devices import DEFAULT_DEVICE
 
 TITLE = "Paper 001: two-stage pipelined core and mode engine (Lin, Huang)"
 ORDER = 15
@@ -103,9 +105,24 @@ def cipher_ahb_design() -> Any:
     return Design("cipher_ahb", "ak_cipher_ahb", files, router="router2")
 
 
-def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool) -> Any:
-    from aeskit.synth import synthesize
+def _synth_json(design: Any, device: str, force: bool,
+                say: Callable[[str], None]) -> dict[str, Any]:
+    """``synth.json`` of ``design`` on ``device`` (a design that does not fit is a
+    result too: ``fits: false``)."""
+    from aeskit.synth import DoesNotFit, synth_dir, synthesize
 
+    say(f"{design.name}: synthesis")
+    try:
+        return synthesize(design, synth_dir(design.name, device, CACHE_DIR / "synth"),
+                          device=device, force=force,
+                          progress=lambda m: say(f"{design.name}: {m}")).to_json()
+    except DoesNotFit as exc:
+        say(exc.message)
+        return exc.result.to_json()
+
+
+def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
+            device: str = DEFAULT_DEVICE) -> Any:
     say = progress or (lambda _m: None)
     out: dict[str, Any] = {"synth": {}}
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
@@ -121,14 +138,9 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
             cache.write_text(json.dumps(data))
         out[core.name] = data["modes"]
         if core.name == "pipe2":
-            say("mode engine + pipe2: synthesis")
-            r = synthesize(engine_design(core), CACHE_DIR / "synth" / "mode_sys_pipe2",
-                           force=force, progress=lambda m: say(f"mode_sys_pipe2: {m}"))
-            out["synth"]["mode_sys_pipe2"] = r.to_json()
-            say("cipher_ahb: synthesis")
-            r = synthesize(cipher_ahb_design(), CACHE_DIR / "synth" / "cipher_ahb",
-                           force=force, progress=lambda m: say(f"cipher_ahb: {m}"))
-            out["synth"]["cipher_ahb"] = r.to_json()
+            out["synth"]["mode_sys_pipe2"] = _synth_json(engine_design(core), device, force,
+                                                         say)
+            out["synth"]["cipher_ahb"] = _synth_json(cipher_ahb_design(), device, force, say)
     return out
 
 
@@ -138,6 +150,11 @@ def _fmt(v: Any, nd: int = 0) -> str:
     if isinstance(v, float):
         return f"{v:,.{nd}f}"
     return f"{v:,}" if isinstance(v, int) else str(v)
+
+
+def _fmax_text(synth: dict[str, Any]) -> str:
+    """``Fmax 71.2 MHz``, or ``does not fit (needs N of M X)`` (Yosys figures then)."""
+    return misfit_note(synth) or f"Fmax {_fmt(synth.get('fmax_mhz'), 1)} MHz"
 
 
 def _g(v: float) -> str:
@@ -168,7 +185,8 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         single = 128.0 * fmax / cbc[0] if (cbc and fmax) else None
         out.append(f"| {ks} | {PAPER_GBPS[ks]:.2f} | {paper_cycles(ks):.1f} | "
                    f"{_fmt(r.get('latency'))} | {_fmt(itv, 1)} | {_fmt(r.get('lut4'))} | "
-                   f"{_fmt(r.get('ff'))} | {_fmt(r.get('ebr'))} | {_fmt(fmax, 1)} | "
+                   f"{_fmt(r.get('ff'))} | {_fmt(r.get('ebr'))} | "
+                   f"{misfit_note(r) or _fmt(fmax, 1)} | "
                    f"{_fmt(mbps)} | {_fmt(single)} |")
     out += ["",
             f"The paper's AES core is {PAPER_GATES_CORE:,} gates (0.13 um), the whole cipher",
@@ -180,14 +198,15 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         out += ["", "The mode engine (two streams, ECB/CBC/CTR/CFB/OFB/CCM, CCM formatting and",
                 "tag compare in hardware) with `pipe2` under it (`ak_mode_sys`): "
                 f"{_fmt(eng.get('lut4'))} LUT4, {_fmt(eng.get('ff'))} FF, "
-                f"{_fmt(eng.get('ebr'))} EBR, Fmax {_fmt(eng.get('fmax_mhz'), 1)} MHz."]
+                f"{_fmt(eng.get('ebr'))} EBR, " + _fmax_text(eng) + "."]
     top = (data.get("synth") or {}).get("cipher_ahb")
     if top:
         out += ["", "The whole cipher `cipher_ahb` (docs/cipher_ahb.md: AHB-Lite slave, "
                 "registers generated from SystemRDL, two-block FIFOs per stream, the mode",
                 f"engine and `pipe2`): {_fmt(top.get('lut4'))} LUT4, {_fmt(top.get('ff'))} FF, "
-                f"{_fmt(top.get('ebr'))} EBR, Fmax {_fmt(top.get('fmax_mhz'), 1)} MHz "
-                f"(nextpnr {_router(top)}; the other rows router1)."]
+                f"{_fmt(top.get('ebr'))} EBR, " + _fmax_text(top)
+                + ("." if misfit_note(top) else
+                   f" (nextpnr {_router(top)}; the other rows router1).")]
     for core in CORES:
         modes = data.get(core)
         if not modes:

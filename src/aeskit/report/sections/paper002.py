@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from aeskit import BUILD_ROOT
+from aeskit.report.render import misfit_note
+from aeskit.synth.devices import DEFAULT_DEVICE
 
 TITLE = "Paper 002: unified enc/dec round datapath (Ueno et al.) vs conventional datapaths"
 ORDER = 20
@@ -135,9 +137,26 @@ def datapath_design(core: Any) -> Any:
     return Design(f"{core.name}_dp", core.top, (stub, *files), parameters=dict(core.parameters))
 
 
-def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool) -> Any:
+def _dp_synth(core: Any, device: str, force: bool, say: Callable[[str], None],
+              ) -> dict[str, Any]:
+    """``synth.json`` of ``core``'s datapath on ``device``; one that does not fit is a
+    result too (``fits: false``)."""
+    from aeskit.synth import DoesNotFit, synth_dir, synthesize
+
+    try:
+        return synthesize(datapath_design(core), synth_dir(f"{core.name}_dp", device,
+                                                           DP_DIR / "synth"),
+                          device=device, force=force,
+                          progress=lambda m: say(f"{core.name}_dp: {m}")).to_json()
+    except DoesNotFit as exc:
+        say(exc.message)
+        return exc.result.to_json()
+
+
+def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
+            device: str = DEFAULT_DEVICE) -> Any:
     from aeskit.sim.cbc_rate import measure_cbc
-    from aeskit.synth import synthesize
+    from aeskit.synth import synth_dir
 
     say = progress or (lambda _m: None)
     out: dict[str, Any] = {"cbc": {}, "dp": {}}
@@ -154,12 +173,11 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
             cache.write_text(json.dumps(data))
         out["cbc"][core.name] = data["cbc"]
         say(f"{core.name}: datapath synthesis (key step stubbed)")
-        r = synthesize(datapath_design(core), DP_DIR / "synth" / f"{core.name}_dp", force=force,
-                       progress=lambda m: say(f"{core.name}_dp: {m}"))
-        out["dp"][core.name] = r.to_json()
+        out["dp"][core.name] = _dp_synth(core, device, force, say)
         out.setdefault("ltp", {})[core.name] = {
-            "full": ltp_ends(BUILD_ROOT / "synth" / core.name / "gates_ltp.txt"),
-            "dp": ltp_ends(DP_DIR / "synth" / f"{core.name}_dp" / "gates_ltp.txt")}
+            "full": ltp_ends(synth_dir(core.name, device) / "gates_ltp.txt"),
+            "dp": ltp_ends(synth_dir(f"{core.name}_dp", device, DP_DIR / "synth")
+                           / "gates_ltp.txt")}
     say("paper002: merged vs composed linear maps (gate count)")
     out["linear"] = linear_evidence(force)
     return out
@@ -254,7 +272,7 @@ def _measured(rows: list[dict[str, Any]], data: Any) -> dict[str, dict[str, Any]
             mbps = 128.0 * fmax / cyc if (fmax and cyc) else None
             m[kind] = {
                 "lut4": lut4, "ff": src.get("ff"), "fmax": fmax, "ge": ge,
-                "depth": src.get("depth"), "mbps": mbps,
+                "depth": src.get("depth"), "mbps": mbps, "misfit": misfit_note(src),
                 "ns": 1000.0 * cyc / fmax if (fmax and cyc) else None,
                 "per_lut": mbps / lut4 if (mbps and lut4) else None,
                 "per_kge": 1000.0 * mbps / ge if (mbps and ge) else None,
@@ -309,6 +327,7 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
     meas = _measured(rows, data)
     if not meas:
         return "\n".join(out + ["No paper-002 core in this report."])
+    device = next((r["device"] for r in rows if r.get("device")), DEFAULT_DEVICE)
     hdr = ("| datapath | cycles/block ECB enc/dec | CBC enc/dec | LUT4 | FF | Fmax (MHz) |"
            " GE | depth | latency (ns) | Mbit/s at Fmax | Mbit/s per LUT4 | Mbit/s per kGE |"
            " depth model: bit/(cycle x level) per kGE |")
@@ -317,7 +336,7 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
                                  "key schedule)"),
                         ("dp", "datapaths (same cores, `ak_key_step` replaced by a one-level "
                                "stub)")):
-        out += [f"**Ours, AES-128, ECP5 LFE5U-85F (Yosys + nextpnr, seed 1), {title}:**", "",
+        out += [f"**Ours, AES-128, ECP5 {device} (Yosys + nextpnr, seed 1), {title}:**", "",
                 hdr, sep]
         for c in CORES:
             if c not in meas:
@@ -326,7 +345,7 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
             out.append(
                 f"| {PAPER_NAME[c]} | {_fmt(m['ecb_enc'])} / {_fmt(m['ecb_dec'])} | "
                 f"{_fmt(m['cbc_enc'])} / {_fmt(m['cbc_dec'])} | {_fmt(k['lut4'])} | "
-                f"{_fmt(k['ff'])} | {_fmt(k['fmax'], 1)} | {_fmt(k['ge'], 0)} | "
+                f"{_fmt(k['ff'])} | {k['misfit'] or _fmt(k['fmax'], 1)} | {_fmt(k['ge'], 0)} | "
                 f"{_fmt(k['depth'])} | {_fmt(k['ns'], 1)} | {_fmt(k['mbps'], 0)} | "
                 f"{_fmt(k['per_lut'], 3)} | {_fmt(k['per_kge'], 1)} | "
                 f"{_fmt(k['per_kge_depth'], 3)} |")
@@ -431,7 +450,7 @@ def _sentences(meas: dict[str, dict[str, Any]]) -> list[str]:
             for kind, what in (("full", "full core"), ("dp", "datapath")):
                 k = m[kind]
                 if not k["mbps"]:
-                    parts.append(f"{what}: not synthesized.")
+                    parts.append(f"{what}: {k['misfit'] or 'not synthesized'}.")
                     continue
                 bl, bv = _best(meas, kind, "per_lut")
                 bg, bgv = _best(meas, kind, "per_kge")
@@ -466,6 +485,9 @@ def _sentences(meas: dict[str, dict[str, Any]]) -> list[str]:
                      f"{paper_gain:+.0f} % efficiency over it."]
             for kind, what in (("full", "full core"), ("dp", "datapath")):
                 k = m[kind]
+                if k["misfit"]:
+                    parts.append(f"Ours, {what}: {k['misfit']}.")
+                    continue
                 if not (u and k["per_lut"] and u[kind]["per_lut"]):
                     continue
                 g = _pct(u[kind]["per_lut"], k["per_lut"])

@@ -10,11 +10,12 @@ ORDER = 20
 
 
 def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
-            ) -> list[dict[str, Any]]:
-    """Proofs, gate counts and the registered 16-lane ECP5 instances (cached)."""
+            device: str | None = None) -> list[dict[str, Any]]:
+    """Proofs, gate counts and the registered 16-lane ECP5 instances (cached), always
+    on the flow's default device (LFE5U-85F), whatever the report's ``device``."""
     from aeskit.primitives_report import collect as run
 
-    del cores  # the primitives do not depend on the cores chosen
+    del cores, device  # the primitives depend on neither the cores nor the device
     return run(progress=progress, force=force, jobs=1)
 
 
