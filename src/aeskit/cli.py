@@ -96,22 +96,36 @@ def cmd_crypt(args: argparse.Namespace, decrypt: bool) -> int:
     return 0
 
 
+#: exit code of ``aeskit synth`` for a design that does not fit the device
+EXIT_DOES_NOT_FIT = 3
+
+
 def cmd_synth(args: argparse.Namespace) -> int:
-    from aeskit.synth import synthesize
+    from aeskit.synth import DoesNotFit, SynthError, synth_dir, synthesize
+    from aeskit.tools import ToolNotFoundError
 
     try:
         core = get_core(args.core)
     except UnknownCoreError as exc:
         print(f"aeskit: error: {exc}", file=sys.stderr)
         return 2
-    out_dir = Path(args.out) if args.out else BUILD_ROOT / "synth" / core.name
-    res = synthesize(core, out_dir, seed=args.seed, progress=_progress, force=args.force)
+    out_dir = Path(args.out) if args.out else synth_dir(core.name, args.device)
+    try:
+        res = synthesize(core, out_dir, seed=args.seed, device=args.device,
+                         progress=_progress, force=args.force)
+    except DoesNotFit as exc:
+        print(f"aeskit: {exc.message}", file=sys.stderr)
+        return EXIT_DOES_NOT_FIT
+    except (SynthError, ToolNotFoundError, OSError) as exc:
+        print(f"aeskit: error: {exc}", file=sys.stderr)
+        return 1
     print(json.dumps(res.to_json(), indent=2))
     return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     from aeskit.report import run_report
+    from aeskit.synth.devices import DEFAULT_DEVICE
 
     names = [n.strip() for n in args.cores.split(",")] if args.cores else [c.name for c in CORES]
     try:
@@ -119,12 +133,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     except UnknownCoreError as exc:
         print(f"aeskit: error: {exc}", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out else BUILD_ROOT / "report"
+    out = Path(args.out) if args.out else BUILD_ROOT / (
+        "report" if args.device == DEFAULT_DEVICE else f"report@{args.device}")
     sections = [n.strip() for n in args.sections.split(",") if n.strip()] if args.sections \
         else None
     try:
         ok = run_report(cores, out, jobs=args.jobs, force=args.force, skip_synth=args.no_synth,
-                        progress=_progress, sections=sections)
+                        progress=_progress, sections=sections, device=args.device)
     except ValueError as exc:
         print(f"aeskit: error: {exc}", file=sys.stderr)
         return 2
@@ -160,6 +175,13 @@ def cmd_asbus(args: argparse.Namespace) -> int:
     return 0
 
 
+def _device_argument(p: argparse.ArgumentParser) -> None:
+    from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES
+
+    p.add_argument("--device", choices=list(DEVICES), default=DEFAULT_DEVICE,
+                   help=f"ECP5 device to place and route on (default {DEFAULT_DEVICE})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="aeskit", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -192,17 +214,22 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("output", metavar="OUT")
         s.set_defaults(func=lambda a, d=(name == "decrypt"): cmd_crypt(a, d))
 
-    s = sub.add_parser("synth", help="synthesize a core for ECP5 and count gates")
+    s = sub.add_parser("synth", help="synthesize a core for ECP5 and count gates "
+                                     "(exit 3: it does not fit the device)")
     s.add_argument("core")
     s.add_argument("--seed", type=int, default=1)
-    s.add_argument("--out")
+    _device_argument(s)
+    s.add_argument("--out", help="output folder (default: build/synth/<core>, "
+                                 "<core>@<device> for another device than the default)")
     s.add_argument("--force", action="store_true", help="ignore the cache")
     s.set_defaults(func=cmd_synth)
 
     s = sub.add_parser("report", help="measure and compare cores -> build/report/")
     s.add_argument("--cores", help="comma-separated subset (default: all)")
     s.add_argument("--jobs", type=int, default=2)
-    s.add_argument("--out")
+    s.add_argument("--out", help="output folder (default: build/report, report@<device> "
+                                 "for another device than the default)")
+    _device_argument(s)
     s.add_argument("--force", action="store_true", help="ignore the cache")
     s.add_argument("--no-synth", action="store_true", help="simulation measurements only")
     s.add_argument("--sections", help="comma-separated subset of the extra sections, by "

@@ -12,7 +12,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from aeskit.cli import main
-from aeskit.hw import CORES
+from aeskit.hw import CORES, get_core
 
 FIELDS = {"name", "top", "files", "include_dirs", "parameters", "key_sizes", "decrypt",
           "latency", "interval", "paper"}
@@ -258,3 +258,115 @@ def test_ccm_decrypt_shorter_than_tag(tmp_path: Path, capsys: pytest.CaptureFixt
                  "--tag-len", "8", str(src), str(dst)]) == 2
     assert "shorter than the 8-byte tag" in capsys.readouterr().err
     assert not dst.exists()
+
+
+# --------------------------------------------------------------------------------
+# aeskit synth / report --device, and a design that does not fit
+# --------------------------------------------------------------------------------
+SYNTH_FIX = Path(__file__).parent / "synth" / "fixtures"
+
+
+def _rc(argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except SystemExit as exc:  # argparse rejects unknown choices itself
+        return int(exc.code or 0)
+
+
+@pytest.mark.parametrize("cmd", [["synth", "round"], ["report", "--cores", "round"]])
+def test_unknown_device_is_refused(cmd: list[str], capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import aeskit.report
+    import aeskit.synth
+
+    def never(*_a: object, **_k: object) -> None:
+        raise AssertionError("must not run")
+
+    monkeypatch.setattr(aeskit.synth, "synthesize", never)
+    monkeypatch.setattr(aeskit.report, "run_report", never)
+    assert _rc([*cmd, "--device", "LFE5U-99F"]) == 2
+    err = capsys.readouterr().err
+    assert "argument --device: invalid choice: 'LFE5U-99F'" in err
+    assert "LFE5U-12F" in err and "LFE5U-85F" in err and "Traceback" not in err
+
+
+def _misfit_error(name: str, device: str, needs: int, available: int) -> Exception:
+    from aeskit.synth import DoesNotFit, SynthResult
+    from aeskit.synth.fit import Misfit
+
+    misfit = Misfit(device, "yosys", {"LUT4": 10, "FF": 5, "DP16KD": needs, "MULT18X18D": 0},
+                    {"LUT4": 24288, "FF": 24288, "DP16KD": available, "MULT18X18D": 28},
+                    ("DP16KD",))
+    data = {"core": name, "top": f"ak_{name}", "parameters": {}, "source_hash": "0" * 16,
+            "flow_version": "v", "seed": 1, "device": device, "package": "CABGA381",
+            "speed_grade": 6, "freq_target_mhz": 200.0, "lut4": 10, "lut4_synth": 10, "ff": 5,
+            "ebr": needs, "dsp": 0, "fmax_mhz": None, "clocks": {}, "ge": None, "depth": None,
+            "gate_cells": {}, "ecp5_cells": {"LUT4": 10, "TRELLIS_FF": 5, "DP16KD": needs},
+            "utilization": {}, "tool_versions": {}, "times_s": {}, "commands": {},
+            "out_dir": "/nonexistent", "files": {}, "fits": False,
+            "misfit": misfit.to_json()}
+    return DoesNotFit(SynthResult.from_json(data))
+
+
+def test_synth_does_not_fit_is_one_line_and_exit_3(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
+    import aeskit.synth
+
+    seen: dict[str, object] = {}
+
+    def fake(core: object, out_dir: Path, **kw: object) -> None:
+        seen.update(kw, out_dir=out_dir)
+        raise _misfit_error("ttable_unrolled", str(kw["device"]), 156, 56)
+
+    monkeypatch.setattr(aeskit.synth, "synthesize", fake)
+    assert main(["synth", "ttable_unrolled", "--device", "LFE5U-25F"]) == 3
+    cap = capsys.readouterr()
+    assert cap.err == "aeskit: ttable_unrolled does not fit LFE5U-25F: needs 156 of 56 DP16KD\n"
+    assert cap.out == ""
+    from aeskit.synth import synth_dir
+    assert seen["device"] == "LFE5U-25F"
+    assert seen["out_dir"] == synth_dir("ttable_unrolled", "LFE5U-25F")
+
+
+def test_synth_tool_failure_is_an_error_without_traceback(capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          ) -> None:
+    import aeskit.synth
+    from aeskit.synth import SynthError
+
+    def fake(*_a: object, **_k: object) -> None:
+        raise SynthError("nextpnr-ecp5 of round failed (exit code 139)",
+                         Path("/x/nextpnr.log"), "Info: routing\nSegmentation fault")
+
+    monkeypatch.setattr(aeskit.synth, "synthesize", fake)
+    assert main(["synth", "round"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("aeskit: error: nextpnr-ecp5 of round failed (exit code 139)")
+    assert "Segmentation fault" in err and "/x/nextpnr.log" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_synth_cli_oversized_design_on_the_smallest_device(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real Yosys through `aeskit synth`: the fixture RAM (57 DP16KD) on the LFE5U-12F
+    (56); the registry core name is mapped to the fixture design."""
+    import aeskit.cli
+    from aeskit.synth import Design
+
+    design = Design("fx_big_ram", "ak_fx_big_ram", (SYNTH_FIX / "ak_fx_big_ram.sv",))
+    monkeypatch.setattr(aeskit.cli, "get_core",
+                        lambda name: design if name == "fx_big_ram" else get_core(name))
+    out = tmp_path / "out"
+    argv = ["synth", "fx_big_ram", "--device", "LFE5U-12F", "--out", str(out)]
+    for _ in range(2):  # the second answer comes from the cache
+        assert main(argv) == 3
+        cap = capsys.readouterr()
+        assert cap.out == ""
+        last = cap.err.splitlines()[-1]
+        assert last == "aeskit: fx_big_ram does not fit LFE5U-12F: needs 57 of 56 DP16KD"
+        assert [ln for ln in cap.err.splitlines() if not ln.startswith("[aeskit]")] == [last]
+        assert "Traceback" not in cap.err
+    assert json.loads((out / "synth.json").read_text())["fits"] is False
