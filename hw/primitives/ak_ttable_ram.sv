@@ -27,8 +27,16 @@
 //   T2Tables               hold T2 beside T0 (the paper's layout); 0: T0 only,
 //                          addr_i[9] ignored (a user that rotates by two bytes in
 //                          routing needs no T2).
-// Depth = 256 x 2^(used address bits); 32 bits wide. Yosys synth_ecp5 maps 512 words
-// to one DP16KD (512 x 36), 1024 to two (1024 x 18 each), 2048 to four.
+//   Packed                 store packed 17-bit words {dec, Q, P} instead of 32-bit
+//                          words (ak_ttable_unpack widens them; its header gives the
+//                          format): P = s, Q = {02}s for encryption, P = {09}t,
+//                          Q = {02}t for decryption. Middle-round tables only
+//                          (MidTables = 1, LastTables = 0, T2Tables = 0). The data
+//                          outputs carry the packed word in [16:0], zeros above.
+// Depth = 256 x 2^(used address bits); 32 bits wide (17 packed). Two read ports make
+// a true-dual-port DP16KD, at most 18 bits a port: Yosys synth_ecp5 maps a 32-bit ROM
+// of up to 1024 words to two DP16KD, 2048 to four; a packed ROM of up to 1024 words
+// (the encryption and decryption middle-round tables: 512) to one.
 //
 // Timing    : synchronous read, latency 1: the word of the address presented before
 //             a rising edge with *_en_i high appears after that edge and holds while
@@ -44,7 +52,8 @@ module ak_ttable_ram #(
   parameter bit DecTables  = 1'b1,
   parameter bit MidTables  = 1'b1,
   parameter bit LastTables = 1'b1,
-  parameter bit T2Tables   = 1'b0
+  parameter bit T2Tables   = 1'b0,
+  parameter bit Packed     = 1'b0
 ) (
   input  logic        clk_i,
   input  logic        a_en_i,     // read enable (clock enable of the output) port A
@@ -73,6 +82,14 @@ module ak_ttable_ram #(
 `endif
   end
 
+  if (Packed && (!MidTables || LastTables || T2Tables)) begin : g_bad_packed
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_ram: Packed needs MidTables = 1, LastTables = 0, T2Tables = 0");
+`else
+    $fatal(1, "ak_ttable_ram: Packed needs MidTables = 1, LastTables = 0, T2Tables = 0");
+`endif
+  end
+
   // ------------------------------------------------------------------------------
   // Address compaction
   // ------------------------------------------------------------------------------
@@ -81,6 +98,7 @@ module ak_ttable_ram #(
   localparam bit UseDec  = EncTables && DecTables;    // addr_i[10]
   localparam int AddrW   = 8 + int'(UseLast) + int'(UseT2) + int'(UseDec);
   localparam int Depth   = 1 << AddrW;
+  localparam int Width   = Packed ? 17 : 32;
 
   // Full 11-bit address of compact ROM index i (absent bits take the held value).
   function automatic logic [10:0] full_addr(input int i);
@@ -137,9 +155,30 @@ module ak_ttable_ram #(
     return 8'((x << n) | (x >> (8 - n)));
   endfunction
 
+  // The ROM word of a byte after (Inv)SubBytes: s = S(b) or t = S^-1(b); sel = the
+  // table bits {dec, t2, last} of the full address.
+  function automatic logic [Width-1:0] word_of(input logic [7:0] s, input logic [2:0] sel);
+    logic [7:0]  s2;
+    logic [7:0]  s4;
+    logic [7:0]  s8;
+    logic [31:0] w;
+    s2 = xt(s);
+    s4 = xt(s2);
+    s8 = xt(s4);
+    if (sel[0])      w = {s, 24'h000000};
+    else if (sel[2]) w = {s8 ^ s4 ^ s2, s8 ^ s, s8 ^ s4 ^ s, s8 ^ s2 ^ s};  // 0e 09 0d 0b
+    else             w = {s2, s, s, s2 ^ s};                                // 02 01 01 03
+    if (sel[1]) w = {w[15:0], w[31:16]};    // T2 = T0 rotated right by two bytes
+    if (Packed) begin
+      // {dec, Q, P}: {1, 02t, 09t} or {0, 02s, s}
+      w = sel[2] ? {15'h0, 1'b1, s2, s8 ^ s} : {15'h0, 1'b0, s2, s};
+    end
+    return Width'(w);
+  endfunction
+
 `ifndef __ICARUS__
   typedef logic [7:0]  byte_tab_t [256];
-  typedef logic [31:0] rom_t [Depth];
+  typedef logic [Width-1:0] rom_t [Depth];
 
   function automatic byte_tab_t make_sbox();
     byte_tab_t  sb;
@@ -161,23 +200,11 @@ module ak_ttable_ram #(
     byte_tab_t   isb;
     rom_t        rom;
     logic [10:0] a;
-    logic [7:0]  s;
-    logic [7:0]  s2;
-    logic [7:0]  s4;
-    logic [7:0]  s8;
-    logic [31:0] w;
     sb = make_sbox();
     for (int i = 0; i < 256; i++) isb[sb[i]] = 8'(i);
     for (int i = 0; i < Depth; i++) begin
-      a  = full_addr(i);
-      s  = a[10] ? isb[a[7:0]] : sb[a[7:0]];
-      s2 = xt(s);
-      s4 = xt(s2);
-      s8 = xt(s4);
-      if (a[8])       w = {s, 24'h000000};
-      else if (a[10]) w = {s8 ^ s4 ^ s2, s8 ^ s, s8 ^ s4 ^ s, s8 ^ s2 ^ s};  // 0e 09 0d 0b
-      else            w = {s2, s, s, s2 ^ s};                                // 02 01 01 03
-      rom[i] = a[9] ? {w[15:0], w[31:16]} : w;   // T2 = T0 rotated right by two bytes
+      a      = full_addr(i);
+      rom[i] = word_of(a[10] ? isb[a[7:0]] : sb[a[7:0]], a[10:8]);
     end
     return rom;
   endfunction
@@ -187,7 +214,7 @@ module ak_ttable_ram #(
   // ------------------------------------------------------------------------------
   // The ROM
   // ------------------------------------------------------------------------------
-  (* rom_style = "block", ram_style = "block" *) logic [31:0] rom [Depth];
+  (* rom_style = "block", ram_style = "block" *) logic [Width-1:0] rom [Depth];
 
 `ifndef __ICARUS__
   localparam rom_t Contents = make_rom();
@@ -210,26 +237,16 @@ module ak_ttable_ram #(
     return r;
   endfunction
 
-  function automatic logic [31:0] word_at(input logic [10:0] a);
+  function automatic logic [Width-1:0] word_at(input logic [10:0] a);
     logic [7:0]  s;
     logic [7:0]  v;
-    logic [7:0]  s2;
-    logic [7:0]  s4;
-    logic [7:0]  s8;
-    logic [31:0] w;
     if (a[10]) begin
       s = inv254(rol(a[7:0], 1) ^ rol(a[7:0], 3) ^ rol(a[7:0], 6) ^ 8'h05);
     end else begin
       v = inv254(a[7:0]);
       s = v ^ rol(v, 1) ^ rol(v, 2) ^ rol(v, 3) ^ rol(v, 4) ^ 8'h63;
     end
-    s2 = xt(s);
-    s4 = xt(s2);
-    s8 = xt(s4);
-    if (a[8])       w = {s, 24'h000000};
-    else if (a[10]) w = {s8 ^ s4 ^ s2, s8 ^ s, s8 ^ s4 ^ s, s8 ^ s2 ^ s};
-    else            w = {s2, s, s, s2 ^ s};
-    return a[9] ? {w[15:0], w[31:16]} : w;
+    return word_of(s, a[10:8]);
   endfunction
 
   initial begin : fill
@@ -238,7 +255,7 @@ module ak_ttable_ram #(
 `endif
 
   logic [AddrW-1:0] a_idx, b_idx;
-  logic [31:0]      a_q, b_q;
+  logic [Width-1:0] a_q, b_q;
   logic [21:0]      unused_addr;   // address bits this configuration ignores
 
   assign a_idx       = compact(a_addr_i);
@@ -253,8 +270,8 @@ module ak_ttable_ram #(
     if (b_en_i) b_q <= rom[b_idx];
   end
 
-  assign a_data_o = a_q;
-  assign b_data_o = b_q;
+  assign a_data_o = 32'(a_q);
+  assign b_data_o = 32'(b_q);
 
 endmodule
 

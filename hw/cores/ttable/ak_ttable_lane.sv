@@ -16,12 +16,13 @@
 // which byte b0 is looked up:
 //   L  edge E+j    addr_i[j] sampled by the block RAM (lookup of byte j)
 //   R  edge E+j+1  block RAM word registered (ports 0 .. 3)
-//   T  edge E+j+2  word rotated right by j bytes (wiring) and registered (ports 0 .. 2)
+//   T  edge E+j+2  word (widened, Packed) rotated right by j bytes (wiring) and
+//                  registered (ports 0 .. 2; Packed: ports 0 .. 3)
 //   D  edge E+3    port 0 registered again (the paper's DSP input register)
 //   P  edge E+4    p   = D0 ^ T1 ^ key_i          (key_i presented before E+4)
-//   C  edge E+5    c   = p ^ T2 ^ R3
-//   O  edge E+6    col_o = c, registered: valid from E+6 until E+7 (the user
-//                  registers it at E+7)
+//   C  edge E+5    c   = p ^ T2 ^ R3 rotated      (Packed: p and T2 registered)
+//   O  edge E+6    col_o = c, registered          (Packed: p ^ T2 ^ T3)
+//                  valid from E+6 until E+7 (the user registers it at E+7)
 // So the user presents byte j of a column (with its table select) before edge E+j,
 // the key word before edge E+4 and takes the column at edge E+7. A new column may
 // start every cycle (one column per cycle). Each stage XORs the freshest register
@@ -31,13 +32,20 @@
 // DSPs of the ECP5 (MULT18X18D/ALU54B) have no bitwise-XOR mode, unlike the Xilinx
 // DSP48 of the paper.
 //
+// Packed (middle-round lanes only): the ROMs hold 17-bit packed words (ak_ttable_ram,
+// Packed = 1), so each ROM is one DP16KD instead of two; ak_ttable_unpack widens each
+// R word between R and T (one LUT4 level, after a register: the block RAM's
+// clock-to-output time stays alone on its path). Port 3 then gets a T register too,
+// and the cascade takes its last lookup one stage later (same eight stages).
+//
 // en_i low freezes every stage (block RAM outputs included): the user's stall.
 //
 // Reset: every flip-flop except the block RAM output latches (which have none).
 // Byte order: column words FIPS-197 (row 0 in [31:24]); addr_i[j] = {dec, last, b}.
 // Parameters: EncTables/DecTables/MidTables/LastTables select the tables of both
 //   ROMs (see ak_ttable_ram): a lane of an unrolled pipeline that only ever does a
-//   middle round drops the last-round tables and halves its block RAM.
+//   middle round drops the last-round tables and halves its block RAM. Packed (needs
+//   MidTables = 1, LastTables = 0) halves it again.
 
 `default_nettype none
 
@@ -45,7 +53,8 @@ module ak_ttable_lane #(
   parameter bit EncTables  = 1'b1,
   parameter bit DecTables  = 1'b1,
   parameter bit MidTables  = 1'b1,
-  parameter bit LastTables = 1'b1
+  parameter bit LastTables = 1'b1,
+  parameter bit Packed     = 1'b0
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -58,11 +67,13 @@ module ak_ttable_lane #(
   output logic [31:0] col_o      // the column, before edge E+7
 );
 
-  logic [31:0] rom_q [4];   // block RAM outputs (stage L)
-  logic [31:0] r_q   [4];   // stage R
-  logic [31:0] t_q   [3];   // stage T, ports 0 .. 2
-  logic [31:0] d0_q;        // stage D, port 0
-  logic [31:0] p_q, c_q, o_q;
+  localparam int RomW = Packed ? 17 : 32;   // bits of a ROM word
+
+  logic [31:0]     rom_q [4];   // block RAM outputs (stage L)
+  logic [RomW-1:0] r_q   [4];   // stage R
+  logic [31:0]     word  [4];   // R words widened (Packed) and rotated: Tj
+  logic [31:0]     d0_q;        // stage D, port 0
+  logic [31:0]     p_q, o_q;
 
   // {dec, t2 = 0, last, byte}
   ak_ttable_ram #(
@@ -70,7 +81,8 @@ module ak_ttable_lane #(
     .DecTables (DecTables),
     .MidTables (MidTables),
     .LastTables(LastTables),
-    .T2Tables  (1'b0)
+    .T2Tables  (1'b0),
+    .Packed    (Packed)
   ) u_rom_a (
     .clk_i   (clk_i),
     .a_en_i  (en_i),
@@ -86,7 +98,8 @@ module ak_ttable_lane #(
     .DecTables (DecTables),
     .MidTables (MidTables),
     .LastTables(LastTables),
-    .T2Tables  (1'b0)
+    .T2Tables  (1'b0),
+    .Packed    (Packed)
   ) u_rom_b (
     .clk_i   (clk_i),
     .a_en_i  (en_i),
@@ -97,42 +110,83 @@ module ak_ttable_lane #(
     .b_data_o(rom_q[3])
   );
 
-  logic [31:0] r3_rot;   // port 3's R word rotated right by three bytes: T3
-
-  assign r3_rot = {r_q[3][23:0], r_q[3][31:24]};
-
   for (genvar j = 0; j < 4; j++) begin : g_port
+    logic [31:0] wide;   // the T0 word of the lookup
+
     always_ff @(posedge clk_i or negedge rst_ni) begin : r_reg
       if (!rst_ni)   r_q[j] <= '0;
-      else if (en_i) r_q[j] <= rom_q[j];
+      else if (en_i) r_q[j] <= rom_q[j][RomW-1:0];
     end
-  end
 
-  for (genvar j = 0; j < 3; j++) begin : g_t
-    logic [31:0] rot;   // T0 word rotated right by j bytes: Tj
+    if (Packed) begin : g_packed
+      logic [14:0] unused_rom;   // zeros above the packed word
+      assign unused_rom = rom_q[j][31:17];
+      ak_ttable_unpack u_unpack (
+        .packed_i(r_q[j]),
+        .word_o  (wide)
+      );
+    end else begin : g_wide
+      assign wide = r_q[j];
+    end
+
+    // rotated right by j bytes: Tj
     if (j == 0) begin : g_rot0
-      assign rot = r_q[j];
+      assign word[j] = wide;
     end else begin : g_rot
-      assign rot = {r_q[j][8*j-1:0], r_q[j][31:8*j]};
-    end
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin : t_reg
-      if (!rst_ni)   t_q[j] <= '0;
-      else if (en_i) t_q[j] <= rot;
+      assign word[j] = {wide[8*j-1:0], wide[31:8*j]};
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : cascade_regs
-    if (!rst_ni) begin
-      d0_q <= '0;
-      p_q  <= '0;
-      c_q  <= '0;
-      o_q  <= '0;
-    end else if (en_i) begin
-      d0_q <= t_q[0];
-      p_q  <= d0_q ^ t_q[1] ^ key_i;
-      c_q  <= p_q ^ t_q[2] ^ r3_rot;
-      o_q  <= c_q;
+  if (Packed) begin : g_cascade_packed
+    logic [31:0] t_q [4];   // stage T, ports 0 .. 3
+    logic [31:0] p2_q;      // p one stage later, beside T2 one stage later
+    logic [31:0] t2_q;
+
+    for (genvar j = 0; j < 4; j++) begin : g_t
+      always_ff @(posedge clk_i or negedge rst_ni) begin : t_reg
+        if (!rst_ni)   t_q[j] <= '0;
+        else if (en_i) t_q[j] <= word[j];
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin : cascade_regs
+      if (!rst_ni) begin
+        d0_q <= '0;
+        p_q  <= '0;
+        p2_q <= '0;
+        t2_q <= '0;
+        o_q  <= '0;
+      end else if (en_i) begin
+        d0_q <= t_q[0];
+        p_q  <= d0_q ^ t_q[1] ^ key_i;
+        p2_q <= p_q;
+        t2_q <= t_q[2];
+        o_q  <= p2_q ^ t2_q ^ t_q[3];
+      end
+    end
+  end else begin : g_cascade
+    logic [31:0] t_q [3];   // stage T, ports 0 .. 2
+    logic [31:0] c_q;
+
+    for (genvar j = 0; j < 3; j++) begin : g_t
+      always_ff @(posedge clk_i or negedge rst_ni) begin : t_reg
+        if (!rst_ni)   t_q[j] <= '0;
+        else if (en_i) t_q[j] <= word[j];
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin : cascade_regs
+      if (!rst_ni) begin
+        d0_q <= '0;
+        p_q  <= '0;
+        c_q  <= '0;
+        o_q  <= '0;
+      end else if (en_i) begin
+        d0_q <= t_q[0];
+        p_q  <= d0_q ^ t_q[1] ^ key_i;
+        c_q  <= p_q ^ t_q[2] ^ word[3];
+        o_q  <= c_q;
+      end
     end
   end
 

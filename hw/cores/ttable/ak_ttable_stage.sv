@@ -19,7 +19,8 @@
 // Reset: every flip-flop except the block RAM output latches.
 // Byte order: FIPS-197 within each slot (row 0 in [31:24] of the slot).
 // Parameters: EncTables/DecTables/MidTables/LastTables as ak_ttable_ram (a stage
-//   that only ever computes middle rounds needs no last-round tables).
+//   that only ever computes middle rounds needs no last-round tables); Packed as
+//   ak_ttable_lane (packed 17-bit ROM words, middle-round stages only).
 
 `default_nettype none
 
@@ -27,7 +28,8 @@ module ak_ttable_stage #(
   parameter bit EncTables  = 1'b1,
   parameter bit DecTables  = 1'b1,
   parameter bit MidTables  = 1'b1,
-  parameter bit LastTables = 1'b1
+  parameter bit LastTables = 1'b1,
+  parameter bit Packed     = 1'b0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -78,7 +80,8 @@ module ak_ttable_stage #(
       .EncTables (EncTables),
       .DecTables (DecTables),
       .MidTables (MidTables),
-      .LastTables(LastTables)
+      .LastTables(LastTables),
+      .Packed    (Packed)
     ) u_lane (
       .clk_i  (clk_i),
       .rst_ni (rst_ni),

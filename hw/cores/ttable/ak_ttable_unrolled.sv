@@ -10,9 +10,14 @@
 // predecessor's registered output; its round key is the encryption or decryption
 // round key r of ak_rk_store chosen by the block's direction bit (a 2:1 multiplexer
 // that the synthesis merges into the first XOR of the cascade). Stages 1 .. Nr-1
-// hold only middle-round tables (512 x 32: encryption and decryption words), stage
-// Nr only last-round tables (8 data bits). A true-dual-port DP16KD is at most 18 bits
-// wide: two per middle-round ROM, one per last-round ROM (152 for AES-128).
+// hold only middle-round tables (512 words: encryption and decryption), stage Nr
+// only last-round tables (8 data bits). A true-dual-port DP16KD is at most 18 bits
+// a port, so a 32-bit middle-round ROM takes two. With PackedTables = 1 (default)
+// the middle-round ROMs hold 17-bit packed words (ak_ttable_ram Packed, widened by
+// ak_ttable_unpack in the lane, 24 LUT4 a lookup): one DP16KD each. Block RAMs:
+// 8 (Nr - 1) + 8 for the stages plus 4 for the output buffer: 84/100/116 for
+// AES-128/192/256 (PackedTables = 0: 16 (Nr - 1) + 8 + 4 = 156/188/220, which is
+// more than the 208 of an LFE5U-85F for AES-256).
 // Control (valid, direction, tag) runs beside the data in a shift register.
 //
 // Timing (Nr = 10/12/14 for KeyLen 0/1/2):
@@ -42,14 +47,17 @@
 // Byte order: FIPS-197 (docs/core-contract.md).
 //
 // Parameters:
-//   KeyLen    0: AES-128, 1: AES-192, 2: AES-256 (the only key_len_i accepted).
-//   TagWidth  width of in_tag_i/out_tag_o (>= 1).
+//   KeyLen        0: AES-128, 1: AES-192, 2: AES-256 (the only key_len_i accepted).
+//   TagWidth      width of in_tag_i/out_tag_o (>= 1).
+//   PackedTables  1: packed middle-round T-table words (half the block RAMs, more
+//                 LUTs); 0: 32-bit words. Same latency and behaviour either way.
 
 `default_nettype none
 
 module ak_ttable_unrolled #(
-  parameter int KeyLen   = 0,
-  parameter int TagWidth = 1
+  parameter int KeyLen       = 0,
+  parameter int TagWidth     = 1,
+  parameter bit PackedTables = 1'b1
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -183,7 +191,8 @@ module ak_ttable_unrolled #(
       .EncTables (1'b1),
       .DecTables (1'b1),
       .MidTables (!IsLast),
-      .LastTables(IsLast)
+      .LastTables(IsLast),
+      .Packed    (PackedTables && !IsLast)
     ) u_stage (
       .clk_i (clk_i),
       .rst_ni(rst_ni),

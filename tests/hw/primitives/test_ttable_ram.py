@@ -8,6 +8,7 @@ enable is low, ignored address bits really ignored. Expected words come from
   enc  T0 = S(b) x {02,01,01,03}, T0' = {S(b),0,0,0}
   dec  Td0 = S^-1(b) x {0e,09,0d,0b}, Td0' = {S^-1(b),0,0,0}
   T2 = T0 rotated right by two bytes (both directions, both round kinds)
+  Packed (middle rounds): {dec, Q, P} = {0, 02 S(b), S(b)} or {1, 02 t, 09 t}, t = S^-1(b)
 
 The file is both the pytest module and the cocotb test module.
 """
@@ -26,16 +27,26 @@ from cocotb.triggers import FallingEdge, RisingEdge
 from aeskit.hw import PRIMITIVES
 from aeskit.model import INV_SBOX, SBOX, gf_mul
 
-#: (EncTables, DecTables, MidTables, LastTables, T2Tables) configurations under test
-#: (the ttable_col/ttable_round configuration, (1, 1, 1, 1, 0), is the T2 one minus
-#: address bit 9; the cores' KAT tests read it)
+#: (EncTables, DecTables, MidTables, LastTables, T2Tables, Packed) configurations
+#: under test (the ttable_col/ttable_round configuration, (1, 1, 1, 1, 0, 0), is the T2
+#: one minus address bit 9; the cores' KAT tests read it)
 CONFIGS = {
-    "encdec-midlast-t2": (1, 1, 1, 1, 1),  # the paper's layout plus decryption
-    "encdec-mid": (1, 1, 1, 0, 0),       # ttable_unrolled, middle rounds
-    "encdec-last": (1, 1, 0, 1, 0),      # ttable_unrolled, last round
-    "dec-last": (0, 1, 0, 1, 0),         # one direction: address bit 10 ignored
+    "encdec-midlast-t2": (1, 1, 1, 1, 1, 0),  # the paper's layout plus decryption
+    "encdec-mid": (1, 1, 1, 0, 0, 0),       # ttable_unrolled PackedTables=0, middle rounds
+    "encdec-mid-packed": (1, 1, 1, 0, 0, 1),  # ttable_unrolled, middle rounds
+    "encdec-last": (1, 1, 0, 1, 0, 0),      # ttable_unrolled, last round
+    "dec-last": (0, 1, 0, 1, 0, 0),         # one direction: address bit 10 ignored
 }
-PARAM_NAMES = ("EncTables", "DecTables", "MidTables", "LastTables", "T2Tables")
+PARAM_NAMES = ("EncTables", "DecTables", "MidTables", "LastTables", "T2Tables", "Packed")
+
+
+def packed_word(dec: int, b: int) -> int:
+    """The packed middle-round word {dec, Q, P} of a byte, from the model."""
+    if dec:
+        t = INV_SBOX[b]
+        return (1 << 16) | (gf_mul(t, 0x02) << 8) | gf_mul(t, 0x09)
+    s = SBOX[b]
+    return (gf_mul(s, 0x02) << 8) | s
 
 
 def table_word(dec: int, t2: int, last: int, b: int) -> int:
@@ -53,7 +64,7 @@ def table_word(dec: int, t2: int, last: int, b: int) -> int:
 def addresses(cfg: tuple[int, ...]) -> list[tuple[int, int]]:
     """(full address driven, full address it must read) for every word of ``cfg``;
     ignored address bits are driven with random values."""
-    enc, dec, mid, last, t2 = cfg
+    enc, dec, mid, last, t2 = cfg[:5]
     rng = random.Random(4)
     out = []
     for d in ([0, 1] if enc and dec else [int(not enc)]):
@@ -68,7 +79,9 @@ def addresses(cfg: tuple[int, ...]) -> list[tuple[int, int]]:
     return out
 
 
-def word_at(full: int) -> int:
+def word_at(full: int, packed: int = 0) -> int:
+    if packed:
+        return packed_word(full >> 10 & 1, full & 0xFF)
     return table_word(full >> 10 & 1, full >> 9 & 1, full >> 8 & 1, full & 0xFF)
 
 
@@ -81,6 +94,7 @@ async def cocotb_ttable_all(dut) -> None:
     await FallingEdge(dut.clk_i)
     addrs = addresses(cfg)
     n = len(addrs)
+    packed = cfg[5]
     assert n == 256 * (1 + (cfg[0] and cfg[1])) * (1 + cfg[4]) * (1 + (cfg[2] and cfg[3]))
     prev = None
     for i in range(n):
@@ -93,8 +107,9 @@ async def cocotb_ttable_all(dut) -> None:
         await RisingEdge(dut.clk_i)
         await FallingEdge(dut.clk_i)
         ga, gb = int(dut.a_data_o.value), int(dut.b_data_o.value)
-        assert ga == word_at(fa), f"port A addr {da:03x} ({fa:03x}): {ga:08x} != {word_at(fa):08x}"
-        assert gb == word_at(fb), f"port B addr {db:03x} ({fb:03x}): {gb:08x} != {word_at(fb):08x}"
+        wa, wb = word_at(fa, packed), word_at(fb, packed)
+        assert ga == wa, f"port A addr {da:03x} ({fa:03x}): {ga:08x} != {wa:08x}"
+        assert gb == wb, f"port B addr {db:03x} ({fb:03x}): {gb:08x} != {wb:08x}"
         prev = (ga, gb)
     # outputs hold while the enables are low, whatever the address does
     dut.a_en_i.value = 0

@@ -13,7 +13,8 @@ ORDER = 40
 PAPER = "004 Deshpande/Drimer"
 TT = "cores/ttable/"
 
-_LANE: tuple[str, ...] = (PRIM + "ak_ttable_ram.sv", TT + "ak_ttable_lane.sv")
+_LANE: tuple[str, ...] = (PRIM + "ak_ttable_ram.sv", PRIM + "ak_ttable_unpack.sv",
+                          TT + "ak_ttable_lane.sv")
 
 CORES: tuple[CoreSpec, ...] = (
     CoreSpec(

@@ -12,5 +12,9 @@ PRIMITIVES: tuple[PrimitiveSpec, ...] = (
     PrimitiveSpec("ttable_ram", "ttable", "ak_ttable_ram", (PRIM + "ak_ttable_ram.sv",),
                   "T-table ROM, two synchronous read ports, address {dec, T0/T2, last, byte}: "
                   "T0/T2 and last-round T0'/T2' for encryption and decryption (tables and "
-                  "address bits a user does not need are dropped by parameters)"),
+                  "address bits a user does not need are dropped by parameters; Packed: 17-bit "
+                  "middle-round words, one DP16KD per two lookups)"),
+    PrimitiveSpec("ttable_unpack", "ttable", "ak_ttable_unpack", (PRIM + "ak_ttable_unpack.sv",),
+                  "widens a packed T-table word {dec, Q, P} to the 32-bit T0/Td0 word: one "
+                  "LUT4 per bit (24 LUT4 a lookup), combinational"),
 )
