@@ -61,6 +61,10 @@ class CoreSpec:
     #: claimed key setup per key size: cycles from the key handshake edge until
     #: ``in_ready_o`` is high
     key_setup: dict[int, int] = field(default_factory=dict)
+    #: nextpnr router for this core instead of the flow's block-RAM rule
+    #: (``aeskit.synth.flow.router_for``; part of the hash when set): for a core the
+    #: rule's router does not route in reasonable time
+    router: str | None = None
 
     def file_paths(self) -> list[Path]:
         return [HW_ROOT / f for f in self.files]
@@ -73,6 +77,8 @@ class CoreSpec:
         h = hashlib.sha256()
         h.update(self.top.encode())
         h.update(repr(sorted(self.parameters.items())).encode())
+        if self.router is not None:
+            h.update(f"router={self.router}".encode())
         for p in self.file_paths():
             h.update(p.name.encode())
             h.update(p.read_bytes())
