@@ -21,7 +21,9 @@
 //     number of blocks admitted (accept_i) and not yet taken: a pipeline of latency
 //     L (accept edge to wvalid_i edge) runs at one block per cycle for Depth >= L+2.
 //     space_o depends combinationally on out_ready_i.
-//   - empty_o: no admitted block is in the pipeline or in the buffer.
+//   - empty_o: no admitted block is in the pipeline or in the buffer; a register
+//     (the next count compared with zero), so a key load that waits for it starts
+//     from a flip-flop, not from the counter's compare logic.
 //
 // Contract with the core: accept_i only while space_o is high; wvalid_i once for
 // every accepted block, in order (the buffer does not check; the core's tests do).
@@ -83,6 +85,7 @@ module ak_pipe_outbuf #(
   logic [Aw-1:0]    wptr_q, wptr_d, rptr_q, rptr_d;
   logic [Aw:0]      stored_q, stored_d;   // entries in the memory, not yet read
   logic [Aw:0]      count_q, count_d;     // admitted and not yet taken
+  logic             empty_q, empty_d;     // count_q == 0
   logic             rd_en, out_fire;
 
   assign out_fire    = head_vld_q && out_ready_i;
@@ -90,13 +93,14 @@ module ak_pipe_outbuf #(
   assign out_valid_o = head_vld_q;
   assign out_data_o  = head_q;
   assign space_o     = (count_q != (Aw+1)'(Depth)) || out_fire;
-  assign empty_o     = (count_q == '0);
+  assign empty_o     = empty_q;
 
   always_comb begin : pointers
     wptr_d     = wvalid_i ? wptr_q + 1'b1 : wptr_q;
     rptr_d     = rd_en ? rptr_q + 1'b1 : rptr_q;
     stored_d   = stored_q + (Aw+1)'(wvalid_i) - (Aw+1)'(rd_en);
     count_d    = count_q + (Aw+1)'(accept_i) - (Aw+1)'(out_fire);
+    empty_d    = (count_d == '0);
     head_vld_d = rd_en ? 1'b1 : (out_fire ? 1'b0 : head_vld_q);
   end
 
@@ -114,12 +118,14 @@ module ak_pipe_outbuf #(
       rptr_q     <= '0;
       stored_q   <= '0;
       count_q    <= '0;
+      empty_q    <= 1'b1;
       head_vld_q <= 1'b0;
     end else begin
       wptr_q     <= wptr_d;
       rptr_q     <= rptr_d;
       stored_q   <= stored_d;
       count_q    <= count_d;
+      empty_q    <= empty_d;
       head_vld_q <= head_vld_d;
     end
   end
