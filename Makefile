@@ -34,7 +34,7 @@ test-full: $(STAMP) warm
 
 ## Render the WaveDrom timing diagrams (docs/timing/*.json -> .svg)
 docs: $(STAMP)
-	$(PY) -c "from aeskit.docs import render_timing; render_timing()"
+	$(PY) -c "from aeskit.gen.timing import render_timing; render_timing()"
 
 clean:
 	rm -rf build

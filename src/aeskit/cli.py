@@ -39,7 +39,7 @@ def cmd_cores(args: argparse.Namespace) -> int:
 
 
 def cmd_crypt(args: argparse.Namespace, decrypt: bool) -> int:
-    from aeskit.filecrypt import (CryptInputError, TagMismatch, check_args, crypt_bytes,
+    from aeskit.sim.filecrypt import (CryptInputError, TagMismatch, check_args, crypt_bytes,
                                   parse_hex, reference_crypt)
 
     try:
@@ -102,7 +102,7 @@ EXIT_DOES_NOT_FIT = 3
 
 def cmd_synth(args: argparse.Namespace) -> int:
     from aeskit.synth import DoesNotFit, SynthError, synth_dir, synthesize
-    from aeskit.tools import ToolNotFoundError
+    from aeskit.toolchain.paths import ToolNotFoundError
 
     try:
         core = get_core(args.core)
@@ -147,7 +147,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_primitives(args: argparse.Namespace) -> int:
-    from aeskit.primitives_report import collect, render_table
+    from aeskit.report.primitive_table import collect, render_table
 
     names = [n.strip() for n in args.only.split(",")] if args.only else None
     rows = collect(progress=_progress, force=args.force, jobs=args.jobs, names=names)

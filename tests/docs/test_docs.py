@@ -57,7 +57,7 @@ def test_docs_links_exist() -> None:
 
 
 def test_timing_diagrams_rendered() -> None:
-    from aeskit.docs import TIMING_DIR, render_timing
+    from aeskit.gen.timing import TIMING_DIR, render_timing
 
     assert list(TIMING_DIR.glob("*.json")), "no timing diagrams"
     stale = render_timing(check=True)

@@ -22,7 +22,7 @@ import pytest
 
 from aeskit.hw import CORES, PRIMITIVES
 from aeskit.sim.cocotb_run import WAIVERS
-from aeskit.tools import iverilog, verilator, yosys
+from aeskit.toolchain.paths import iverilog, verilator, yosys
 
 BUILD_LINT = Path(__file__).resolve().parents[2] / "build" / "lint"
 

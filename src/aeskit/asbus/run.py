@@ -109,8 +109,8 @@ def measure(widths: Iterable[int] = (32, 64, 128),
 
 def _venv_verilator_first() -> None:
     """Put the venv's ``verilator`` wrapper first on PATH: cocotb's runner finds
-    Verilator through PATH, and a system Verilator must never run (aeskit.tools)."""
-    from aeskit.tools import verilator
+    Verilator through PATH, and a system Verilator must never run (aeskit.toolchain.paths)."""
+    from aeskit.toolchain.paths import verilator
 
     vbin = str(Path(verilator()).parent)
     path = os.environ.get("PATH", "")

@@ -21,7 +21,7 @@ def refused(top: str, sources: Sequence[Path], parameters: Mapping[str, object],
     """Lint ``top`` with ``parameters``; raise ``AssertionError`` if it is accepted,
     else return Verilator's output (stdout and stderr)."""
     from aeskit.sim.cocotb_run import WAIVERS
-    from aeskit.tools import verilator
+    from aeskit.toolchain.paths import verilator
 
     cmd = [verilator(), "--lint-only", "-Wall", "--top-module", top,
            *(f"-G{k}={v}" for k, v in parameters.items()), str(WAIVERS),

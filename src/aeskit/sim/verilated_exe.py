@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 from typing import Callable, Sequence
 
-from aeskit.tools import verilator
+from aeskit.toolchain.paths import verilator
 
 __all__ = ["CPP_INCLUDE", "HarnessError", "LineProcess", "build_executable", "cpp_common_bytes"]
 

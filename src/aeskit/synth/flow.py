@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from aeskit import BUILD_ROOT, tools
+from aeskit import BUILD_ROOT
+from aeskit.toolchain import paths as tools
 from aeskit.synth.devices import DEFAULT_DEVICE, Device, get_device
 from aeskit.synth.fit import Misfit, check_fit, misfit_from_nextpnr_log, needs_of
 from aeskit.synth.gates import (

@@ -1,4 +1,4 @@
-"""aeskit.formal: every proof of the S-box library holds, and the runner fails on a
+"""aeskit.formal.equiv: every proof of the S-box library holds, and the runner fails on a
 deliberately wrong design (mutated copies written under build/)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from aeskit import BUILD_ROOT, HW_ROOT
-from aeskit.formal import FormalError, prove_equivalent
-from aeskit.formal_proofs import PROOFS, run_proof
+from aeskit.formal.equiv import FormalError, prove_equivalent
+from aeskit.formal.proofs import PROOFS, run_proof
 from aeskit.hw import PRIMITIVES
 from aeskit.synth import Design
 

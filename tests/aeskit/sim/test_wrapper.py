@@ -11,7 +11,7 @@ import pytest
 from aeskit import HW_ROOT
 from aeskit.sim.cocotb_run import WAIVERS
 from aeskit.sim.wrapper import Instance, Prefixed, wrapper_sv, write_wrapper
-from aeskit.tools import verilator
+from aeskit.toolchain.paths import verilator
 
 FIFO = HW_ROOT / "systems/xdam/ak_xdam_fifo.sv"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from aeskit import tools
+from aeskit.toolchain import paths as tools
 from aeskit.synth import DEVICES, Design, read_slang_command
 from aeskit.synth.devices import RESOURCES
 from aeskit.synth.flow import PACKAGE

@@ -1,4 +1,4 @@
-"""Tests of aeskit.synth and aeskit.tools on tiny fixtures (fast: seconds per run).
+"""Tests of aeskit.synth and aeskit.toolchain.paths on tiny fixtures (fast: seconds per run).
 
 Expected numbers are derived from the fixture RTL, not copied from a tool run:
 see the header of each fixture under fixtures/.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from aeskit import tools
+from aeskit.toolchain import paths as tools
 from aeskit.synth import (
     CLOCK_PORT,
     DEVICE,
@@ -31,7 +31,7 @@ from aeskit.synth import (
     yosys_check,
 )
 from aeskit.synth.gates import UnweightedCellError, ge_of, parse_ltp_depth
-from aeskit.tools import ToolNotFoundError
+from aeskit.toolchain.paths import ToolNotFoundError
 
 FIX = Path(__file__).parent / "fixtures"
 WIDTH = 5  # not the fixture's default (8): proves parameters reach the top

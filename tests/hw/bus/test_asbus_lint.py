@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from aeskit.sim.cocotb_run import WAIVERS
-from aeskit.tools import verilator, yosys
+from aeskit.toolchain.paths import verilator, yosys
 
 ROOT = Path(__file__).resolve().parents[3]
 PRIMS = [ROOT / "hw/primitives" / f"{m}.sv" for m in

@@ -744,7 +744,7 @@ def test_bad_parameter_is_refused(param: str, value: int) -> None:
 
 def test_yosys_slang_check(tmp_path: Path) -> None:
     """Yosys read_slang accepts the master (default parameters and W = 128)."""
-    from aeskit.tools import yosys
+    from aeskit.toolchain.paths import yosys
 
     for width in (32, 128):
         script = (f"read_slang -j 1 -G W={width} --top ak_asbus_master "

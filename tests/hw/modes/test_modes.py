@@ -35,7 +35,7 @@ from aeskit.model import modes as M
 from aeskit.sim.cocotb_run import WAIVERS
 from aeskit.sim.mode_harness import (Message, ModeHarness, engine_paths,
                                      measure_cycles_per_block, system_files)
-from aeskit.tools import verilator
+from aeskit.toolchain.paths import verilator
 from aeskit.vectors import block_vectors, ccm_vectors, ctr_vectors
 
 CORES = ["pipe2", "round"]
@@ -90,7 +90,7 @@ def test_engine_yosys_slang(tmp_path: Path) -> None:
     """Yosys read_slang elaborates the engine cleanly (synthesis front end)."""
     import re
 
-    from aeskit.tools import yosys
+    from aeskit.toolchain.paths import yosys
 
     files = " ".join(str(f) for f in engine_paths())
     script = (f"read_slang -j 1 --top ak_mode_engine -G Streams=2 {files}; "

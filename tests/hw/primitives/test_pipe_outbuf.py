@@ -153,7 +153,7 @@ def test_bad_parameter_is_refused(param: str, value: int) -> None:
     import subprocess
 
     from aeskit.sim.cocotb_run import WAIVERS
-    from aeskit.tools import verilator
+    from aeskit.toolchain.paths import verilator
 
     cmd = [verilator(), "--lint-only", "-Wall", "--top-module", "ak_pipe_outbuf",
            f"-G{param}={value}", str(WAIVERS), *map(str, _prim().file_paths())]

@@ -200,7 +200,7 @@ def linear_evidence(force: bool = False) -> dict[str, Any]:
     """Generic gates and depth of the unified affine maps (ak_ueno_enc_column /
     ak_ueno_dec_column) against the compositions they replace (the formal proofs'
     reference wrappers: delta^-1, (Inv)Affine, (Inv)MixColumns, delta), cached."""
-    from aeskit.formal_proofs import prim, wrapper
+    from aeskit.formal.proofs import prim, wrapper
     from aeskit.synth import Design, gate_count
 
     designs = {

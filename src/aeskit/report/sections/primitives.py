@@ -13,14 +13,14 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
             device: str | None = None) -> list[dict[str, Any]]:
     """Proofs, gate counts and the registered 16-lane ECP5 instances (cached), always
     on the flow's default device (LFE5U-85F), whatever the report's ``device``."""
-    from aeskit.primitives_report import collect as run
+    from aeskit.report.primitive_table import collect as run
 
     del cores, device  # the primitives depend on neither the cores nor the device
     return run(progress=progress, force=force, jobs=1)
 
 
 def render(rows: list[dict[str, Any]], data: list[dict[str, Any]] | None) -> str:
-    from aeskit.primitives_report import render_table
+    from aeskit.report.primitive_table import render_table
 
     del rows
     if not data:

@@ -366,7 +366,7 @@ def test_round_random_total() -> None:
 def test_round_icarus() -> None:
     """The same RTL and test bench on Icarus Verilog 11 (slow there: a short subset)."""
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.tools import iverilog
+    from aeskit.toolchain.paths import iverilog
 
     if iverilog() is None:
         pytest.skip("Icarus Verilog not installed")

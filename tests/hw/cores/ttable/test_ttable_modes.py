@@ -50,7 +50,7 @@ def test_ttable_odd_lengths_through_the_rtl_mode_engine(core_name: str) -> None:
     """The same 22- and 24-byte messages through the RTL mode engine (hw/modes) on the
     core: CTR and CBC-CS1/2/3, both directions, with random gaps and stalls, against
     OpenSSL (CTR) and OpenSSL's block cipher with the model's stealing (CBC-CS)."""
-    from aeskit.filecrypt import crypt_bytes, reference_crypt
+    from aeskit.sim.filecrypt import crypt_bytes, reference_crypt
 
     core = get_core(core_name)
     rng = random.Random(f"{core_name}-engine")

@@ -17,7 +17,7 @@ So the proof is split at the GF(2^8) inversion, which both sides contain:
    XOR-only proof of :func:`aeskit.formal.prove_equivalent` (``linear_width=256``:
    both netlists contain only XOR/XNOR/NOT/BUF, and the miter holds for the 257 inputs
    0 and 2^i) proves them equal for all 2^256 inputs.
-2. ``tower-inv`` (from :mod:`aeskit.formal_proofs`): delta^-1(ak_nb_inv(delta(x))) ==
+2. ``tower-inv`` (from :mod:`aeskit.formal.proofs`): delta^-1(ak_nb_inv(delta(x))) ==
    ak_gf_inv(x) for all x, i.e. the cut value v really is delta(gf_inv(.)) of the
    state bytes in both state forms; ``lutinv-enc/-dec`` prove ak_affine(ak_gf_inv(x))
    and ak_gf_inv(ak_inv_affine(x)) equal to the table S-boxes.
@@ -37,8 +37,8 @@ from pathlib import Path
 import pytest
 
 from aeskit import BUILD_ROOT, HW_ROOT
-from aeskit.formal import prove_equivalent
-from aeskit.formal_proofs import PROOFS, run_proof
+from aeskit.formal.equiv import prove_equivalent
+from aeskit.formal.proofs import PROOFS, run_proof
 from aeskit.synth import Design
 
 HERE = Path(__file__).resolve().parent

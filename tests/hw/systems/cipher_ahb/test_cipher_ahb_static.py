@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from aeskit.sim.cocotb_run import WAIVERS
-from aeskit.tools import verilator
+from aeskit.toolchain.paths import verilator
 
 ROOT = Path(__file__).resolve().parents[4]
 GEN_SCRIPT = ROOT / "tools" / "gen_cipher_regs.py"
@@ -135,7 +135,7 @@ def test_c_header_matches_rdl(tmp_path) -> None:
 def test_yosys_read_slang(tmp_path) -> None:
     """Yosys (read_slang) elaborates the whole top: hierarchy, proc, check -assert,
     no warning."""
-    from aeskit.tools import yosys
+    from aeskit.toolchain.paths import yosys
 
     files = " ".join(str(p) for p in _sources())
     script = (f"read_slang -j 1 --top ak_cipher_ahb {files}; "

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from aeskit import BUILD_ROOT, HW_ROOT
-from aeskit.formal import ProofResult, prove_equivalent
+from aeskit.formal.equiv import ProofResult, prove_equivalent
 from aeskit.synth import Design
 
 __all__ = ["Proof", "PROOFS", "proofs_for", "run_proof", "WRAPPER_DIR"]

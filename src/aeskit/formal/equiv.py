@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from aeskit import BUILD_ROOT, tools
+from aeskit import BUILD_ROOT
+from aeskit.toolchain import paths as tools
 from aeskit.synth.flow import SynthTarget, stage_sources
 
 __all__ = ["ProofResult", "FormalError", "prove_equivalent"]

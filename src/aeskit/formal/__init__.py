@@ -1,0 +1,1 @@
+"""Formal equivalence proofs (Yosys SAT): the runner (equiv) and the proof list (proofs)."""

@@ -1,0 +1,1 @@
+"""External tools (Yosys, nextpnr, Verilator, Icarus): where aeskit finds them."""
