@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the table S-box primitives hw/primitives/ak_sbox.sv and ak_inv_sbox.sv.
+"""Generate the table S-box primitives hw/primitives/sbox/ak_sbox.sv and ak_inv_sbox.sv.
 
 The tables are computed here from their definition (FIPS-197 section 5.1.1), never
 typed in: the S-box of ``x`` is the multiplicative inverse of ``x`` in GF(2^8) modulo

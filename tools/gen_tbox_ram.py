@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate hw/primitives/ak_tbox_ram.sv, the T-box block RAM of paper 003.
+"""Generate hw/cores/tbox/ak_tbox_ram.sv, the T-box block RAM of paper 003.
 
 The 512 words are computed here, never typed in: address {0, b} holds
 SubBytes(b) x {02, 01, 01, 03} and address {1, b} InvSubBytes(b) x {0e, 09, 0d, 0b}

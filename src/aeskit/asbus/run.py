@@ -39,7 +39,7 @@ TRACE_ARGS = ("--trace-max-width", "1000000", "--trace-max-array", "1000000")
 _PRIMS = [HW_ROOT / "primitives" / f"{m}.sv" for m in
           ("ak_sbox_comp_s1", "ak_sbox_comp_s2", "ak_xtime", "ak_mix_column", "ak_inv_mix_column")]
 #: sources of ak_dam_aes_engine (paper 000's engine) in compile order
-ENGINE_SOURCES = _PRIMS + [HW_ROOT / "systems/adam/ak_dam_aes_engine.sv"]
+ENGINE_SOURCES = _PRIMS + [HW_ROOT / "systems/dam/ak_dam_aes_engine.sv"]
 _DAM = [HW_ROOT / "systems/adam" / f"{m}.sv" for m in
         ("ak_dam_aes_engine", "ak_dam_mem", "ak_dam_mbus_regs", "ak_dam_wpath", "ak_dam_rpath")]
 #: sources of ak_adam in compile order

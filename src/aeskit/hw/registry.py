@@ -1,5 +1,8 @@
 """One registry of cores: the CLI, the tests, the synthesis flow and the report
-all read it, and nothing else keeps a second list.
+all read it, and nothing else keeps a second list. File lists are not kept here:
+each entry names its FuseSoC manifest (:mod:`aeskit.hw.manifest`), which is the
+only place files are listed; the registry keeps what FuseSoC has no field for
+(capabilities, claimed cycle counts, paper, report grouping).
 
 Every core speaks the core contract of ``docs/core-contract.md``. ``latency`` and
 ``interval`` are the *claimed* cycle counts per key size (the report measures them
@@ -22,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from aeskit import HW_ROOT
+from aeskit.hw import manifest as _manifest
 
 KEY_SIZES_ALL: tuple[int, ...] = (128, 192, 256)
 #: key_len_i encoding of the core contract
@@ -43,8 +47,6 @@ class CoreSpec:
 
     name: str
     top: str
-    #: source files relative to ``hw/``, in compile order (packages first)
-    files: tuple[str, ...]
     description: str
     paper: str
     key_sizes: tuple[int, ...] = KEY_SIZES_ALL
@@ -65,9 +67,21 @@ class CoreSpec:
     #: (``aeskit.synth.flow.router_for``; part of the hash when set): for a core the
     #: rule's router does not route in reasonable time
     router: str | None = None
+    #: name of the FuseSoC manifest (``hw/**/*.core``) that builds ``top``; default:
+    #: the manifest that lists ``top``'s file
+    manifest: str | None = None
+
+    def manifest_name(self) -> str:
+        return self.manifest or _manifest.owner(_manifest.module_file(self.top))
 
     def file_paths(self) -> list[Path]:
-        return [HW_ROOT / f for f in self.files]
+        """Source files in compile order, read from the manifests (dependencies first)."""
+        return _manifest.sources(self.manifest_name())
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """:meth:`file_paths` relative to ``hw/``."""
+        return tuple(str(p.relative_to(HW_ROOT)) for p in self.file_paths())
 
     def include_paths(self) -> list[Path]:
         return [HW_ROOT / d for d in self.include_dirs]
@@ -93,6 +107,7 @@ class CoreSpec:
         return {
             "name": self.name,
             "top": self.top,
+            "manifest": self.manifest_name(),
             "files": [str(p) for p in self.file_paths()],
             "include_dirs": [str(p) for p in self.include_paths()],
             "parameters": dict(self.parameters),
@@ -115,13 +130,22 @@ class PrimitiveSpec:
     name: str
     kind: str
     top: str
-    files: tuple[str, ...]
     description: str
     #: parameters of ``top`` that make this variant (e.g. ak_sbox_sel's Impl)
     parameters: dict[str, int] = field(default_factory=dict)
+    #: FuseSoC manifest that builds ``top`` (default: the one that lists its file)
+    manifest: str | None = None
+
+    def manifest_name(self) -> str:
+        return self.manifest or _manifest.owner(_manifest.module_file(self.top))
 
     def file_paths(self) -> list[Path]:
-        return [HW_ROOT / f for f in self.files]
+        """Source files in compile order, read from the manifests."""
+        return _manifest.sources(self.manifest_name())
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return tuple(str(p.relative_to(HW_ROOT)) for p in self.file_paths())
 
 
 # --------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from aeskit import HW_ROOT
 from aeskit.model import expand_key, key_schedule_words
 
 HERE = Path(__file__).resolve().parent
-SOURCES = [HW_ROOT / "systems/adam/ak_dam_mbus_regs.sv"]
+SOURCES = [HW_ROOT / "systems/dam/ak_dam_mbus_regs.sv"]
 
 
 class Regs:

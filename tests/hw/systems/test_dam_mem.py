@@ -34,7 +34,7 @@ from aeskit import HW_ROOT
 from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
 
 HERE = Path(__file__).resolve().parent
-SOURCES = [HW_ROOT / "systems/adam/ak_dam_mem.sv"]
+SOURCES = [HW_ROOT / "systems/dam/ak_dam_mem.sv"]
 MEM = 256
 WIDTHS = (32, 64, 128)
 

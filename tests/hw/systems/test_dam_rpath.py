@@ -59,7 +59,7 @@ from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
 
 HERE = Path(__file__).resolve().parent
 SOURCES = [*ENGINE_SOURCES, HW_ROOT / "bus/asbus/ak_asbus_addrgen.sv",
-           HW_ROOT / "systems/adam/ak_dam_rpath.sv"]
+           HW_ROOT / "systems/dam/ak_dam_rpath.sv"]
 MEM = 256
 MW = 2
 #: (W, PreScheduled)

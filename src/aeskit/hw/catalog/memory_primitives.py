@@ -3,21 +3,9 @@ round-key stores (register bank for pipelined cores, RAM bank for folded cores).
 
 from __future__ import annotations
 
-from aeskit.hw.catalog.primitives import PRIM
 from aeskit.hw.registry import PrimitiveSpec
 
 ORDER = 2
-
-#: SubWord, xtime and InvMixColumns: what the word-serial ak_rk_fill needs
-RK_FILL_FILES: tuple[str, ...] = (
-    PRIM + "ak_sbox.sv",
-    PRIM + "ak_sub_word.sv",
-    PRIM + "ak_xtime.sv",
-    PRIM + "ak_mix_column.sv",
-    PRIM + "ak_inv_mix_column.sv",
-    PRIM + "ak_rk_fill.sv",
-)
-
 
 def rk_fill_cycles(key_bits: int) -> int:
     """Edges from the key handshake to the first edge with ak_rk_fill's ready_o high.
@@ -37,22 +25,20 @@ def rk_fill_cycles(key_bits: int) -> int:
 RK_FILL_SETUP: dict[int, int] = {kb: rk_fill_cycles(kb) for kb in (128, 192, 256)}
 
 PRIMITIVES: tuple[PrimitiveSpec, ...] = (
-    PrimitiveSpec("tbox_ram", "tbox", "ak_tbox_ram", (PRIM + "ak_tbox_ram.sv",),
+    PrimitiveSpec("tbox_ram", "tbox", "ak_tbox_ram",
                   "T-box ROM, 512 x 32, two synchronous read ports: {dec, byte} -> "
                   "S(b) x {02,01,01,03} or S^-1(b) x {0e,09,0d,0b}"),
-    PrimitiveSpec("rk_fill", "key_schedule", "ak_rk_fill", RK_FILL_FILES,
+    PrimitiveSpec("rk_fill", "key_schedule", "ak_rk_fill",
                   "Hardware key expansion filling a round-key store: word-serial, "
                   "pipelined, one encryption and one equivalent-inverse-cipher decryption "
                   "key per write, 57/63/76 cycles per key"),
     PrimitiveSpec("rk_store", "key_store", "ak_rk_store",
-                  RK_FILL_FILES + (PRIM + "ak_rk_store.sv",),
                   "Register-based round-key store: all encryption and decryption round "
                   "keys in parallel, hardware or software fill"),
     PrimitiveSpec("rk_ram", "key_store", "ak_rk_ram",
-                  RK_FILL_FILES + (PRIM + "ak_rk_ram.sv",),
                   "Round-key RAM bank addressed by {decrypt, round}, read latency 1, plus "
                   "the two round-0 keys in registers"),
-    PrimitiveSpec("pipe_outbuf", "flow", "ak_pipe_outbuf", (PRIM + "ak_pipe_outbuf.sv",),
+    PrimitiveSpec("pipe_outbuf", "flow", "ak_pipe_outbuf",
                   "Credit-counted output buffer (block or distributed RAM) that lets a deep "
                   "pipeline run without a clock enable; 2 cycles, 1 block/cycle"),
 )

@@ -6,28 +6,20 @@ from aeskit.hw.registry import PrimitiveSpec
 
 ORDER = 0
 
-PRIM = "primitives/"
-
 PRIMITIVES: tuple[PrimitiveSpec, ...] = (
-    PrimitiveSpec("sbox_table", "sbox", "ak_sbox", (PRIM + "ak_sbox.sv",),
+    PrimitiveSpec("sbox_table", "sbox", "ak_sbox",
                   "SubBytes S-box as a case table (ROM)"),
-    PrimitiveSpec("inv_sbox_table", "inv_sbox", "ak_inv_sbox", (PRIM + "ak_inv_sbox.sv",),
+    PrimitiveSpec("inv_sbox_table", "inv_sbox", "ak_inv_sbox",
                   "InvSubBytes S-box as a case table (ROM)"),
-    PrimitiveSpec("xtime", "gf", "ak_xtime", (PRIM + "ak_xtime.sv",),
+    PrimitiveSpec("xtime", "gf", "ak_xtime",
                   "Multiplication by {02} in GF(2^8)"),
     PrimitiveSpec("sub_word", "sbox", "ak_sub_word",
-                  (PRIM + "ak_sbox.sv", PRIM + "ak_sub_word.sv"),
                   "SubWord: four table S-boxes on a 32-bit word"),
     PrimitiveSpec("mix_column", "mix_columns", "ak_mix_column",
-                  (PRIM + "ak_xtime.sv", PRIM + "ak_mix_column.sv"),
                   "MixColumns on one 32-bit column"),
     PrimitiveSpec("inv_mix_column", "inv_mix_columns", "ak_inv_mix_column",
-                  (PRIM + "ak_xtime.sv", PRIM + "ak_mix_column.sv",
-                   PRIM + "ak_inv_mix_column.sv"),
                   "InvMixColumns on one 32-bit column (pre-map + MixColumns)"),
     PrimitiveSpec("key_step", "key_schedule", "ak_key_step",
-                  (PRIM + "ak_sbox.sv", PRIM + "ak_sub_word.sv", PRIM + "ak_xtime.sv",
-                   PRIM + "ak_key_step.sv"),
                   "On-the-fly key expansion step on an Nk-word window, forward and backward"),
 )
 

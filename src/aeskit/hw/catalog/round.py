@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-from aeskit.hw.catalog.primitives import PRIM
-from aeskit.hw.catalog.sboxes import SBOX_IMPL, SEL_FILES
+from aeskit.hw.catalog.sboxes import SBOX_IMPL
 from aeskit.hw.registry import CoreSpec
 
 ORDER = 10
-
-_ROUND_FILES: tuple[str, ...] = (
-    *SEL_FILES,
-    PRIM + "ak_sub_word.sv",
-    PRIM + "ak_xtime.sv",
-    PRIM + "ak_mix_column.sv",
-    PRIM + "ak_inv_mix_column.sv",
-    PRIM + "ak_key_step.sv",
-    "cores/round/ak_round_ctrl.sv",
-    "cores/round/ak_round_core.sv",
-)
 
 CORES: tuple[CoreSpec, ...] = (
     CoreSpec(
         name="round",
         top="ak_round_core",
-        files=_ROUND_FILES,
         description="Reference core: one round per cycle, 16 table S-boxes plus 16 inverse, "
                     "on-the-fly key schedule forward and backward",
         paper="reference (FIPS-197)",
@@ -44,7 +31,6 @@ CORES = CORES + tuple(
     CoreSpec(
         name=f"round_{kind}",
         top="ak_round_core",
-        files=_ROUND_FILES,
         description=f"Reference core with {text} instead of tables",
         paper="reference (FIPS-197)",
         sbox=kind,

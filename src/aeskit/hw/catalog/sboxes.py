@@ -1,4 +1,4 @@
-"""S-box, inversion and linear-map variants (hw/primitives, issue 3): table block-RAM
+"""S-box, inversion and linear-map variants (hw/primitives/sbox, issue 3): table block-RAM
 form, composite field of paper 000, normal-basis tower (Canright style), LUT inverter
 and merged Affine+MixColumns of paper 001, the unified affine maps of paper 002,
 the S-box selectors and the direct InvMixColumns.
@@ -14,76 +14,59 @@ from aeskit.hw.registry import PrimitiveSpec
 
 ORDER = 1
 
-P = "primitives/"
-
-#: file sets, in compile order
-LUTINV_FILES = (P + "ak_gf_inv.sv", P + "ak_affine.sv", P + "ak_inv_affine.sv",
-                P + "ak_sbox_lutinv_encdec.sv")
-COMP_FILES = (P + "ak_sbox_comp_s1.sv", P + "ak_sbox_comp_s2.sv", P + "ak_sbox_comp_encdec.sv")
-CANRIGHT_FILES = (P + "ak_nb_inv.sv", P + "ak_sbox_canright_encdec.sv")
-#: everything ak_sbox_sel / ak_inv_sbox_sel can instantiate
-SEL_DEPS = (P + "ak_sbox.sv", P + "ak_inv_sbox.sv", *COMP_FILES, *CANRIGHT_FILES,
-            *LUTINV_FILES)
-SEL_FILES = (*SEL_DEPS, P + "ak_sbox_sel.sv", P + "ak_inv_sbox_sel.sv")
-
 #: Impl values of ak_sbox_sel / ak_inv_sbox_sel (and SboxImpl of ak_round_core)
 SBOX_IMPL: dict[str, int] = {"table": 0, "comp": 1, "canright": 2, "lutinv": 3}
 
 PRIMITIVES: tuple[PrimitiveSpec, ...] = (
     # table, block-RAM form
-    PrimitiveSpec("sbox_bram", "sbox", "ak_sbox_bram", (P + "ak_sbox_bram.sv",),
+    PrimitiveSpec("sbox_bram", "sbox", "ak_sbox_bram",
                   "SubBytes ROM with registered read (ECP5 DP16KD), latency 1"),
-    PrimitiveSpec("inv_sbox_bram", "inv_sbox", "ak_inv_sbox_bram", (P + "ak_inv_sbox_bram.sv",),
+    PrimitiveSpec("inv_sbox_bram", "inv_sbox", "ak_inv_sbox_bram",
                   "InvSubBytes ROM with registered read (ECP5 DP16KD), latency 1"),
     # paper 000: composite field
-    PrimitiveSpec("sbox_comp_s1", "sbox_part", "ak_sbox_comp_s1", (P + "ak_sbox_comp_s1.sv",),
+    PrimitiveSpec("sbox_comp_s1", "sbox_part", "ak_sbox_comp_s1",
                   "Composite-field S-box substage 1: input map + GF(2^4) inversion part "
                   "(paper 000)"),
-    PrimitiveSpec("sbox_comp_s2", "sbox_part", "ak_sbox_comp_s2", (P + "ak_sbox_comp_s2.sv",),
+    PrimitiveSpec("sbox_comp_s2", "sbox_part", "ak_sbox_comp_s2",
                   "Composite-field S-box substage 2: GF(2^4) products + output map "
                   "(paper 000)"),
-    PrimitiveSpec("sbox_comp_encdec", "sbox_encdec", "ak_sbox_comp_encdec", COMP_FILES,
+    PrimitiveSpec("sbox_comp_encdec", "sbox_encdec", "ak_sbox_comp_encdec",
                   "Composite-field GF(((2^2)^2)^2) S-box, shared enc/dec (paper 000)"),
     # normal-basis tower
-    PrimitiveSpec("nb_inv", "inversion", "ak_nb_inv", (P + "ak_nb_inv.sv",),
+    PrimitiveSpec("nb_inv", "inversion", "ak_nb_inv",
                   "GF(2^8) inversion in the normal-basis tower GF(((2^2)^2)^2)"),
     PrimitiveSpec("sbox_canright_encdec", "sbox_encdec", "ak_sbox_canright_encdec",
-                  CANRIGHT_FILES,
                   "Normal-basis tower S-box in Canright's compact style, shared enc/dec"),
     # paper 001: LUT inverter
-    PrimitiveSpec("gf_inv", "inversion", "ak_gf_inv", (P + "ak_gf_inv.sv",),
+    PrimitiveSpec("gf_inv", "inversion", "ak_gf_inv",
                   "LUT-based GF(2^8) inverter (case table, paper 001)"),
-    PrimitiveSpec("affine", "linear", "ak_affine", (P + "ak_affine.sv",),
+    PrimitiveSpec("affine", "linear", "ak_affine",
                   "S-box affine map A x + 63"),
-    PrimitiveSpec("inv_affine", "linear", "ak_inv_affine", (P + "ak_inv_affine.sv",),
+    PrimitiveSpec("inv_affine", "linear", "ak_inv_affine",
                   "Inverse affine map A^-1 x + 05"),
-    PrimitiveSpec("sbox_lutinv_encdec", "sbox_encdec", "ak_sbox_lutinv_encdec", LUTINV_FILES,
+    PrimitiveSpec("sbox_lutinv_encdec", "sbox_encdec", "ak_sbox_lutinv_encdec",
                   "LUT inverter with separate Affine/InvAffine, shared enc/dec (paper 001)"),
     PrimitiveSpec("affine_mix_column", "linear", "ak_affine_mix_column",
-                  (P + "ak_affine_mix_column.sv",),
                   "Retimed Affine merged with MixColumns on a column of inverses (paper 001)"),
     # paper 002: unified affine maps over the tower field
-    PrimitiveSpec("ueno_iso", "linear", "ak_ueno_iso", (P + "ak_ueno_iso.sv",),
+    PrimitiveSpec("ueno_iso", "linear", "ak_ueno_iso",
                   "Isomorphism delta: AES field -> normal-basis tower (paper 002)"),
-    PrimitiveSpec("ueno_iso_inv", "linear", "ak_ueno_iso_inv", (P + "ak_ueno_iso_inv.sv",),
+    PrimitiveSpec("ueno_iso_inv", "linear", "ak_ueno_iso_inv",
                   "Inverse isomorphism delta^-1 (paper 002)"),
-    PrimitiveSpec("ueno_affine", "linear", "ak_ueno_affine", (P + "ak_ueno_affine.sv",),
+    PrimitiveSpec("ueno_affine", "linear", "ak_ueno_affine",
                   "Affine / InvAffine over the tower field (paper 002 pre/post-round)"),
     PrimitiveSpec("ueno_enc_column", "linear", "ak_ueno_enc_column",
-                  (P + "ak_ueno_enc_column.sv",),
                   "Unified affine U0..U3 + delta(c) of the encryption round (paper 002)"),
     PrimitiveSpec("ueno_dec_column", "linear", "ak_ueno_dec_column",
-                  (P + "ak_ueno_dec_column.sv",),
                   "Unified affine V0..V3 + delta(c') of the decryption round (paper 002)"),
     # selectors and MixColumns
-    PrimitiveSpec("sbox_sel", "sbox", "ak_sbox_sel", SEL_FILES,
+    PrimitiveSpec("sbox_sel", "sbox", "ak_sbox_sel",
                   "SubBytes S-box chosen by parameter Impl (0 table, 1 comp, 2 canright, "
                   "3 lutinv)"),
-    PrimitiveSpec("inv_sbox_sel", "inv_sbox", "ak_inv_sbox_sel", SEL_FILES,
+    PrimitiveSpec("inv_sbox_sel", "inv_sbox", "ak_inv_sbox_sel",
                   "InvSubBytes S-box chosen by parameter Impl (0 table, 1 comp, 2 canright, "
                   "3 lutinv)"),
     PrimitiveSpec("inv_mix_column_direct", "inv_mix_columns", "ak_inv_mix_column_direct",
-                  (P + "ak_xtime.sv", P + "ak_inv_mix_column_direct.sv"),
                   "InvMixColumns on one column, direct form (0e 0b 0d 09)"),
 )
 
@@ -94,7 +77,7 @@ _SEL_TEXT = {"comp": "composite field GF(((2^2)^2)^2), paper 000",
 #: the selectors' non-table implementations as variants of their own, as a core picks
 #: them (ak_sbox_sel / ak_inv_sbox_sel with Impl = 1/2/3)
 PRIMITIVES = PRIMITIVES + tuple(
-    PrimitiveSpec(f"{pre}sbox_{kind}", f"{pre}sbox", f"ak_{pre}sbox_sel", SEL_FILES,
+    PrimitiveSpec(f"{pre}sbox_{kind}", f"{pre}sbox", f"ak_{pre}sbox_sel",
                   f"{'InvSubBytes' if pre else 'SubBytes'} S-box: {text} "
                   f"(ak_{pre}sbox_sel Impl={SBOX_IMPL[kind]})",
                   parameters={"Impl": SBOX_IMPL[kind]})

@@ -4,27 +4,17 @@ directions in one RAM), folded and unfolded (hw/cores/tbox)."""
 
 from __future__ import annotations
 
-from aeskit.hw.catalog.memory_primitives import RK_FILL_FILES, RK_FILL_SETUP
-from aeskit.hw.catalog.primitives import PRIM
+from aeskit.hw.catalog.memory_primitives import RK_FILL_SETUP
 from aeskit.hw.registry import CoreSpec
 
 ORDER = 30
 
 PAPER = "003 Chaves et al."
-TBOX = "cores/tbox/"
-
-_ROUND_FILES: tuple[str, ...] = (PRIM + "ak_tbox_ram.sv", TBOX + "ak_tbox_round.sv")
-
-FOLDED_FILES: tuple[str, ...] = (RK_FILL_FILES + (PRIM + "ak_rk_ram.sv",) + _ROUND_FILES
-                                 + (TBOX + "ak_tbox_folded.sv",))
-UNFOLDED_FILES: tuple[str, ...] = (RK_FILL_FILES + (PRIM + "ak_rk_store.sv",) + _ROUND_FILES
-                                   + (PRIM + "ak_pipe_outbuf.sv", TBOX + "ak_tbox_unfolded.sv"))
 
 CORES: tuple[CoreSpec, ...] = (
     CoreSpec(
         name="tbox_folded",
         top="ak_tbox_folded",
-        files=FOLDED_FILES,
         description="Folded memory-based core: one round per cycle on 8 dual-port T-box "
                     "RAMs (S-box x MixColumns, enc+dec), round keys in a RAM bank "
                     "addressed by {decrypt, round}",
@@ -41,7 +31,6 @@ CORES += (
     CoreSpec(
         name="tbox_unfolded",
         top="ak_tbox_unfolded",
-        files=UNFOLDED_FILES,
         description="Unfolded memory-based core: one T-box round unit per round (8 dual-port "
                     "RAMs each), RAM outputs as inter-round registers, 1 block/cycle, no stall "
                     "(credit-based output buffer); built for AES-128 (NrMax = 10)",
@@ -57,7 +46,6 @@ CORES += (
     CoreSpec(
         name="tbox_unfolded_pp",
         top="ak_tbox_unfolded",
-        files=UNFOLDED_FILES,
         description="Unfolded memory-based core with two extra registers inside each round "
                     "(before the RAMs, in the XOR tree): 3 cycles per round, 1 block/cycle; "
                     "built for AES-128 (NrMax = 10)",

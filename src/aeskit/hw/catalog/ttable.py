@@ -4,23 +4,17 @@ unrolled pipeline. See docs/cores/ttable.md."""
 
 from __future__ import annotations
 
-from aeskit.hw.catalog.memory_primitives import RK_FILL_FILES, RK_FILL_SETUP
-from aeskit.hw.catalog.primitives import PRIM
+from aeskit.hw.catalog.memory_primitives import RK_FILL_SETUP
 from aeskit.hw.registry import CoreSpec
 
 ORDER = 40
 
 PAPER = "004 Deshpande/Drimer"
-TT = "cores/ttable/"
-
-_LANE: tuple[str, ...] = (PRIM + "ak_ttable_ram.sv", PRIM + "ak_ttable_unpack.sv",
-                          TT + "ak_ttable_lane.sv")
 
 CORES: tuple[CoreSpec, ...] = (
     CoreSpec(
         name="ttable_col",
         top="ak_ttable_col",
-        files=RK_FILL_FILES + (PRIM + "ak_rk_ram.sv",) + _LANE + (TT + "ak_ttable_col.sv",),
         description="Paper 004 basic module: one eight-stage T-table column pipeline "
                     "(2 dual-port T-table ROMs, LUT XOR cascade) with feedback, one column "
                     "per cycle, two blocks interleaved; round keys in block RAM",
@@ -32,10 +26,6 @@ CORES: tuple[CoreSpec, ...] = (
         in_flight=2,
     ),
 )
-
-_STAGE: tuple[str, ...] = _LANE + (TT + "ak_ttable_stage.sv",)
-_UNROLLED_FILES: tuple[str, ...] = (RK_FILL_FILES + (PRIM + "ak_rk_store.sv",) + _STAGE
-                                    + (PRIM + "ak_pipe_outbuf.sv", TT + "ak_ttable_unrolled.sv"))
 
 #: cycles the output buffer (ak_pipe_outbuf) adds to the unrolled pipeline's latency
 OUTBUF_CYCLES = 2
@@ -52,7 +42,6 @@ def _unrolled(name: str, key_len: int) -> CoreSpec:
     return CoreSpec(
         name=name,
         top="ak_ttable_unrolled",
-        files=_UNROLLED_FILES,
         description=f"Paper 004 unrolled: {nr} T-table round stages (4 lanes each, "
                     f"{8 * nr}-stage pipeline), one block per cycle, AES-{ks} only "
                     "(KeyLen build parameter), encryption and decryption per block; "
@@ -79,7 +68,6 @@ CORES = CORES + (
     CoreSpec(
         name="ttable_round",
         top="ak_ttable_round",
-        files=RK_FILL_FILES + (PRIM + "ak_rk_ram.sv",) + _STAGE + (TT + "ak_ttable_round.sv",),
         description="Paper 004 round module: four eight-stage T-table lanes (one full "
                     "round) with feedback, eight blocks in flight; round keys in block RAM",
         paper=PAPER,

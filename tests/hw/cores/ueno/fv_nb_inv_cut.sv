@@ -1,5 +1,5 @@
 // fv_nb_inv_cut: test-only replacement of ak_nb_inv by a cut (the identity), read
-// INSTEAD of hw/primitives/ak_nb_inv.sv for the linear part of the round proof:
+// INSTEAD of hw/primitives/sbox/ak_nb_inv.sv for the linear part of the round proof:
 // with the inversion cut out, ak_ueno_round is an affine map of (inverses, round
 // key), which the XOR-only proof of aeskit.formal handles for all inputs. The
 // inversion itself is proven separately (aeskit.formal_proofs "tower-inv":

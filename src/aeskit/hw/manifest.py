@@ -1,0 +1,202 @@
+"""The FuseSoC manifests (CAPI2 ``.core`` files under ``hw/``): the only place a list
+of RTL files is written.
+
+Every design (primitive group, core, mode engine, bus endpoint, system, bench top)
+has a ``.core`` file beside its RTL. This module reads them with PyYAML (the CAPI2
+subset aeskit uses: a name, filesets with ``files``, ``file_type`` and ``depend``,
+parameters and targets with a ``toplevel``) and resolves the dependencies into one
+compile order (every dependency before its users, each file once). FuseSoC itself
+reads the same files (``fusesoc --cores-root hw run --target lint <name>``); a test
+checks that both agree.
+
+Names are VLNVs without the version (``aeskit:core:round``); a dependency may carry
+a version or a version operator (``>=aeskit:prim:sbox_table:0.1.0``), which this
+reader ignores: every manifest of the repository has one version.
+
+>>> [p.name for p in sources("aeskit:prim:key_step")][-1]
+'ak_key_step.sv'
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aeskit import HW_ROOT
+
+#: file types that are RTL (compiled by simulators and synthesis)
+RTL_TYPES = ("systemVerilogSource", "verilogSource")
+
+
+class ManifestError(RuntimeError):
+    """A ``.core`` file is malformed, or a name or dependency does not exist."""
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """One ``.core`` file."""
+
+    #: VLN without the version, e.g. ``aeskit:core:round``
+    name: str
+    version: str
+    path: Path
+    description: str
+    #: own RTL files (absolute), in the order the manifest lists them
+    files: tuple[Path, ...]
+    #: own files of other types (``vlt`` waivers), absolute
+    other_files: tuple[tuple[Path, str], ...]
+    #: names of the manifests the RTL fileset depends on, in the listed order
+    depends: tuple[str, ...]
+    #: the default target's top module (None for a manifest with no RTL top)
+    toplevel: str | None
+    #: parameter name -> declaration (datatype, paramtype, description)
+    parameters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: target names
+    targets: tuple[str, ...] = ()
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
+
+def _strip_version(dep: str) -> str:
+    dep = re.sub(r"^[<>=~^!]+", "", dep.strip())
+    parts = dep.split(":")
+    return ":".join(parts[:3])
+
+
+def _parse(path: Path) -> Manifest:
+    import yaml
+
+    text = path.read_text()
+    if not text.startswith("CAPI=2:"):
+        raise ManifestError(f"{path}: not a CAPI2 core file (first line must be 'CAPI=2:')")
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise ManifestError(f"{path}: {e}") from None
+    if not isinstance(doc, dict) or "name" not in doc:
+        raise ManifestError(f"{path}: no 'name'")
+    vlnv = str(doc["name"]).split(":")
+    if len(vlnv) != 4:
+        raise ManifestError(f"{path}: name {doc['name']!r} is not vendor:library:name:version")
+    filesets = doc.get("filesets") or {}
+    targets = doc.get("targets") or {}
+    default = targets.get("default") or {}
+    used = default.get("filesets") or []
+    files: list[Path] = []
+    other: list[tuple[Path, str]] = []
+    deps: list[str] = []
+    for fs_name in used:
+        fs = filesets.get(fs_name)
+        if fs is None:
+            raise ManifestError(f"{path}: default target uses unknown fileset {fs_name!r}")
+        ftype = fs.get("file_type", "")
+        for f in fs.get("files") or []:
+            if isinstance(f, dict):  # "- name: {file_type: ...}" form
+                (fname, attrs), = f.items()
+                ft = (attrs or {}).get("file_type", ftype)
+            else:
+                fname, ft = str(f), ftype
+            p = (path.parent / fname).resolve()
+            (files.append(p) if ft in RTL_TYPES else other.append((p, ft)))
+        deps += [_strip_version(d) for d in fs.get("depend") or []]
+    return Manifest(
+        name=":".join(vlnv[:3]), version=vlnv[3], path=path.resolve(),
+        description=str(doc.get("description", "")), files=tuple(files),
+        other_files=tuple(other), depends=tuple(deps), toplevel=default.get("toplevel"),
+        parameters=dict(doc.get("parameters") or {}), targets=tuple(targets),
+    )
+
+
+def manifest_paths(root: Path = HW_ROOT) -> list[Path]:
+    return sorted(root.rglob("*.core"))
+
+
+@functools.cache
+def manifests(root: Path = HW_ROOT) -> dict[str, Manifest]:
+    """Every manifest under ``root`` by name (cached; the files do not change while
+    aeskit runs). Two manifests with one name are an error."""
+    out: dict[str, Manifest] = {}
+    for p in manifest_paths(root):
+        m = _parse(p)
+        if m.name in out:
+            raise ManifestError(f"manifest name {m.name} is declared twice: "
+                                f"{out[m.name].path} and {p}")
+        out[m.name] = m
+    return out
+
+
+def get(name: str, root: Path = HW_ROOT) -> Manifest:
+    ms = manifests(root)
+    key = _strip_version(name)
+    if key not in ms:
+        raise ManifestError(f"no manifest named {key!r} under {root}")
+    return ms[key]
+
+
+def resolve(name: str, root: Path = HW_ROOT) -> list[Manifest]:
+    """``name`` and everything it depends on, dependencies first (depth first, in
+    the order each manifest lists them), each manifest once. A cycle is an error."""
+    order: list[Manifest] = []
+    done: set[str] = set()
+
+    def visit(n: str, stack: tuple[str, ...]) -> None:
+        if n in done:
+            return
+        if n in stack:
+            raise ManifestError("dependency cycle: " + " -> ".join((*stack, n)))
+        m = get(n, root)
+        for d in m.depends:
+            visit(d, (*stack, n))
+        done.add(n)
+        order.append(m)
+
+    visit(_strip_version(name), ())
+    return order
+
+
+def sources(name: str, root: Path = HW_ROOT) -> list[Path]:
+    """The RTL files of ``name`` and its dependencies in compile order (each once)."""
+    out: list[Path] = []
+    for m in resolve(name, root):
+        out += [f for f in m.files if f not in out]
+    return out
+
+
+@functools.cache
+def _owner_index(root: Path = HW_ROOT) -> dict[Path, str]:
+    idx: dict[Path, str] = {}
+    for m in manifests(root).values():
+        for f in (*m.files, *(p for p, _ in m.other_files)):
+            if f in idx:
+                raise ManifestError(f"{f} is listed by two manifests: {idx[f]} and {m.name}")
+            idx[f] = m.name
+    return idx
+
+
+def owner(path: Path, root: Path = HW_ROOT) -> str:
+    """The name of the manifest that lists ``path``."""
+    p = Path(path).resolve()
+    try:
+        return _owner_index(root)[p]
+    except KeyError:
+        raise ManifestError(f"{p} belongs to no manifest under {root}") from None
+
+
+def module_file(module: str, root: Path = HW_ROOT) -> Path:
+    """The RTL file that holds ``module`` (one module per file, named after it)."""
+    for f in _owner_index(root):
+        if f.stem == module and f.suffix in (".sv", ".v"):
+            return f
+    raise ManifestError(f"no manifest under {root} lists a file for module {module!r}")
+
+
+def sources_of_module(module: str, root: Path = HW_ROOT) -> list[Path]:
+    """Compile order for ``module`` alone: the sources of the manifest that lists its
+    file (the other files of that manifest come along; a simulator or Yosys given
+    ``module`` as top ignores them)."""
+    return sources(owner(module_file(module, root), root), root)
