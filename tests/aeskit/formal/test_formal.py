@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from aeskit import BUILD_ROOT, HW_ROOT
+from aeskit import BUILD_ROOT
 from aeskit.formal.equiv import FormalError, prove_equivalent
-from aeskit.formal.proofs import PROOFS, run_proof
-from aeskit.hw import PRIMITIVES
+from aeskit.formal.proofs import PROOFS, design_of, run_proof, sources_of
+from aeskit.hw import PRIMITIVES, manifest
 from aeskit.synth import Design
 
-PRIM = HW_ROOT / "primitives"
 MUT = BUILD_ROOT / "formal" / "mutants"
 
 
@@ -24,24 +23,31 @@ def test_proof(proof) -> None:
     assert r.time_s < 60
 
 
-def _mutant(src: str, old: str, new: str) -> Path:
-    text = (PRIM / src).read_text()
+def _mutant(module: str, old: str, new: str) -> Path:
+    src = manifest.module_file(module)
+    text = src.read_text()
     assert old in text, f"mutation anchor {old!r} not in {src}"
     MUT.mkdir(parents=True, exist_ok=True)
-    p = MUT / src
+    p = MUT / src.name
     p.write_text(text.replace(old, new, 1))
     return p
 
 
+def _with(top: str, bad: Path) -> tuple[Path, ...]:
+    """The sources of ``top`` with the file of the mutated module replaced by ``bad``."""
+    files = sources_of(top)
+    assert sum(f.name == bad.name for f in files) == 1, f"{bad.name} not among {files}"
+    return tuple(bad if f.name == bad.name else f for f in files)
+
+
 def _sbox() -> Design:
-    return Design("sbox", "ak_sbox", (PRIM / "ak_sbox.sv",))
+    return design_of("ak_sbox", "sbox")
 
 
 def test_fails_on_wrong_s2() -> None:
     """One flipped constant bit in substage 2's output map must be caught."""
-    bad = _mutant("ak_sbox_comp_s2.sv", "assign out_enc[0] = ", "assign out_enc[0] = 1'b1 ^ ")
-    gate = Design("comp_bad", "ak_sbox_comp_encdec",
-                  (PRIM / "ak_sbox_comp_s1.sv", bad, PRIM / "ak_sbox_comp_encdec.sv"))
+    bad = _mutant("ak_sbox_comp_s2", "assign out_enc[0] = ", "assign out_enc[0] = 1'b1 ^ ")
+    gate = Design("comp_bad", "ak_sbox_comp_encdec", _with("ak_sbox_comp_encdec", bad))
     r = prove_equivalent(_sbox(), gate, fix={"dec_i": 0}, name="mutant-s2",
                          out_dir=MUT / "run-s2")
     assert not r.proven and "FAIL" in r.detail
@@ -49,26 +55,23 @@ def test_fails_on_wrong_s2() -> None:
 
 def test_fails_on_wrong_inversion() -> None:
     """A wrong GF(2^2) product inside the tower inversion."""
-    bad = _mutant("ak_nb_inv.sv", "(a[0] & b[0]) ^ e", "(a[0] | b[0]) ^ e")
-    gate = Design("canright_bad", "ak_sbox_canright_encdec",
-                  (bad, PRIM / "ak_sbox_canright_encdec.sv"))
+    bad = _mutant("ak_nb_inv", "(a[0] & b[0]) ^ e", "(a[0] | b[0]) ^ e")
+    gate = Design("canright_bad", "ak_sbox_canright_encdec", _with("ak_sbox_canright_encdec", bad))
     r = prove_equivalent(_sbox(), gate, fix={"dec_i": 0}, name="mutant-nb",
                          out_dir=MUT / "run-nb")
     assert not r.proven
 
 
 def test_fails_on_wrong_direction() -> None:
-    gate = Design("lutinv", "ak_sbox_lutinv_encdec",
-                  tuple(PRIM / f for f in ("ak_gf_inv.sv", "ak_affine.sv", "ak_inv_affine.sv",
-                                           "ak_sbox_lutinv_encdec.sv")))
+    gate = design_of("ak_sbox_lutinv_encdec", "lutinv")
     r = prove_equivalent(_sbox(), gate, fix={"dec_i": 1}, name="mutant-dir",
                          out_dir=MUT / "run-dir")
     assert not r.proven
 
 
 def test_linear_mode_fails_on_wrong_map() -> None:
-    bad = _mutant("ak_ueno_enc_column.sv", "assign out_o[17] = ", "assign out_o[17] = in_i[3] ^ ")
-    gold = Design("ref", "ak_ueno_enc_column", (PRIM / "ak_ueno_enc_column.sv",))
+    bad = _mutant("ak_ueno_enc_column", "assign out_o[17] = ", "assign out_o[17] = in_i[3] ^ ")
+    gold = design_of("ak_ueno_enc_column", "ref")
     gate = Design("bad", "ak_ueno_enc_column", (bad,))
     r = prove_equivalent(gold, gate, linear_width=32, name="mutant-lin", out_dir=MUT / "run-lin")
     assert not r.proven
@@ -76,16 +79,15 @@ def test_linear_mode_fails_on_wrong_map() -> None:
 
 def test_linear_mode_refuses_nonlinear_logic() -> None:
     """The XOR-only proof must not accept a design with AND gates in it."""
-    gold = Design("ref", "ak_ueno_iso", (PRIM / "ak_ueno_iso.sv",))
-    gate = Design("inv", "ak_gf_inv", (PRIM / "ak_gf_inv.sv",))
+    gold = design_of("ak_ueno_iso", "ref")
+    gate = design_of("ak_gf_inv", "inv")
     with pytest.raises(FormalError):
         prove_equivalent(gold, gate, linear_width=8, name="mutant-nonlin",
                          out_dir=MUT / "run-nonlin")
 
 
 def test_port_mismatch_is_an_error() -> None:
-    gate = Design("encdec", "ak_sbox_canright_encdec",
-                  (PRIM / "ak_nb_inv.sv", PRIM / "ak_sbox_canright_encdec.sv"))
+    gate = design_of("ak_sbox_canright_encdec", "encdec")
     with pytest.raises(FormalError):
         prove_equivalent(_sbox(), gate, name="mutant-ports", out_dir=MUT / "run-ports")
 

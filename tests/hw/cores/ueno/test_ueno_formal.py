@@ -8,10 +8,10 @@ minutes: the two sides share no internal points (table S-box vs tower inversion 
 into the unified affine) and the XOR mixing of four S-boxes defeats the SAT solver.
 So the proof is split at the GF(2^8) inversion, which both sides contain:
 
-1. ``round-cut-{enc,dec}``: with ak_nb_inv replaced by a cut (fv_nb_inv_cut.sv, the
-   identity), ak_ueno_round is an affine map of (v, k) -- v the 16 tower-field inverses
-   of the state, k the round key -- and so is the FIPS-197 round written from the
-   reference primitives with the inversion cut at the same place
+1. ``round-cut-{enc,dec}``: with ak_nb_inv replaced by a cut (hw/bench/formal/
+   fv_nb_inv_cut.sv, the identity), ak_ueno_round is an affine map of (v, k) -- v the 16
+   tower-field inverses of the state, k the round key -- and so is the FIPS-197 round
+   written from the reference primitives with the inversion cut at the same place
    (fv_ueno_round_cut_gold.sv: delta^-1(v) is gf_inv of the state bytes, SubBytes =
    ak_affine of it, ak_mix_column, ak_inv_mix_column_direct, ak_inv_affine). The
    XOR-only proof of :func:`aeskit.formal.prove_equivalent` (``linear_width=256``:
@@ -36,32 +36,24 @@ from pathlib import Path
 
 import pytest
 
-from aeskit import BUILD_ROOT, HW_ROOT
+from aeskit import BUILD_ROOT
 from aeskit.formal.equiv import prove_equivalent
-from aeskit.formal.proofs import PROOFS, run_proof
+from aeskit.formal.proofs import PROOFS, design_of, run_proof, sources_of
+from aeskit.hw import manifest
 from aeskit.synth import Design
 
-HERE = Path(__file__).resolve().parent
-PRIM = HW_ROOT / "primitives"
-ROUND = HW_ROOT / "cores" / "ueno" / "ak_ueno_round.sv"
-
-
-def _prims(*names: str) -> tuple[Path, ...]:
-    return tuple(PRIM / f"{n}.sv" for n in names)
+#: the round under test (its manifest, aeskit:core:ueno, also holds the real inversion,
+#: so the cut wrapper's manifest leaves the round out and the proof adds it)
+ROUND = manifest.module_file("ak_ueno_round")
 
 
 def _gold(dec: int) -> Design:
-    return Design("ueno_round_cut_gold", "fv_ueno_round_cut_gold",
-                  _prims("ak_ueno_iso", "ak_ueno_iso_inv", "ak_affine", "ak_inv_affine",
-                         "ak_xtime", "ak_mix_column", "ak_inv_mix_column_direct")
-                  + (HERE / "fv_ueno_round_cut_gold.sv",), parameters={"Dec": dec})
+    return design_of("fv_ueno_round_cut_gold", "ueno_round_cut_gold", Dec=dec)
 
 
 def _gate(dec: int, round_file: Path = ROUND, demux: int = 1) -> Design:
     return Design("ueno_round_cut", "fv_ueno_round_cut",
-                  _prims("ak_ueno_iso", "ak_ueno_affine", "ak_ueno_enc_column",
-                         "ak_ueno_dec_column")
-                  + (HERE / "fv_nb_inv_cut.sv", round_file, HERE / "fv_ueno_round_cut.sv"),
+                  (*sources_of("fv_ueno_round_cut"), round_file),
                   parameters={"Dec": dec, "Demux": demux})
 
 
@@ -105,12 +97,9 @@ def test_mix_column_encdec(dec: int) -> None:
     """ak_p002_mix_column_encdec (the MixColumns/InvMixColumns unification of the
     satoh and liu baselines) equals ak_mix_column (dec_i = 0) and ak_inv_mix_column
     (dec_i = 1) for all columns (XOR-only proof)."""
-    gold = (Design("mix_column", "ak_mix_column", _prims("ak_xtime", "ak_mix_column")) if not dec
-            else Design("inv_mix_column", "ak_inv_mix_column",
-                        _prims("ak_xtime", "ak_mix_column", "ak_inv_mix_column")))
-    gate = Design("p002_mix_column_encdec", "ak_p002_mix_column_encdec",
-                  _prims("ak_xtime", "ak_mix_column")
-                  + (HW_ROOT / "cores" / "ueno" / "ak_p002_mix_column_encdec.sv",))
+    gold = (design_of("ak_mix_column", "mix_column") if not dec
+            else design_of("ak_inv_mix_column", "inv_mix_column"))
+    gate = design_of("ak_p002_mix_column_encdec", "p002_mix_column_encdec")
     r = prove_equivalent(gold, gate, name=f"p002-mix-column-encdec-{dec}", fix={"dec_i": dec},
                          linear_width=32)
     assert r.proven, r.detail
