@@ -59,7 +59,7 @@ module ak_cipher_ahb
 );
 
   localparam int Streams = 2;
-  localparam int TagW    = 2;  // core tag: 2 lanes per stream
+  localparam int CoreTagWidth    = 2;  // core tag: 2 lanes per stream
 
   if (FifoDepth < 1) begin : g_bad_depth
     $fatal(1, "ak_cipher_ahb: FifoDepth must be >= 1, got %0d", FifoDepth);
@@ -159,11 +159,11 @@ module ak_cipher_ahb
   logic [255:0]                      k_key;
   logic [1:0]                        k_len;
   logic [127:0]                      ci_data, co_data;
-  logic [TagW-1:0]                   ci_tag, co_tag;
+  logic [CoreTagWidth-1:0]                   ci_tag, co_tag;
 
   ak_mode_engine #(
     .Streams     (Streams),
-    .CoreTagWidth(TagW)
+    .CoreTagWidth(CoreTagWidth)
   ) u_engine (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -207,7 +207,7 @@ module ak_cipher_ahb
   );
 
   ak_pipe2_core #(
-    .TagWidth(TagW)
+    .TagWidth(CoreTagWidth)
   ) u_core (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
