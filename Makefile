@@ -32,9 +32,10 @@ test: $(STAMP) warm
 test-full: $(STAMP) warm
 	$(PY) -m pytest -n $(JOBS) -q -m 'slow or not slow'
 
-## Render the WaveDrom timing diagrams (docs/timing/*.json -> .svg)
+## Regenerate every generated file (RTL tables and maps, cipher_ahb registers, doc blocks,
+## WaveDrom timing diagrams docs/timing/*.json -> .svg): python -m aeskit.gen
 docs: $(STAMP)
-	$(PY) -c "from aeskit.gen.timing import render_timing; render_timing()"
+	$(PY) -m aeskit.gen
 
 clean:
 	rm -rf build

@@ -1,17 +1,12 @@
-"""Text of every generated file of hw/primitives (see :data:`FILES`)."""
+"""Text of the generated linear-map and field-arithmetic RTL: the affine maps, paper
+001's Affine + MixColumns, paper 000's composite-field substages, the normal-basis
+tower inverter and S-box, and paper 002's maps (tables: :mod:`aeskit.gen.tables`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from aeskit.gen import gf2, maps
 from aeskit.gen.fields import CompositeField, NormalField
-from aeskit.gen.sv import FOOTER, header, linear_assigns, linear_function
-from aeskit.model.gf import INV_SBOX, SBOX, gf_inv
-
-BYTE_ORDER = ("Byte order: one byte, bit 7 the coefficient of x^7 (FIPS-197) on the AES "
-              "side;")
-COMB = "Timing    : purely combinational (latency 0, a new input every cycle)."
+from aeskit.gen.sv import COMB, FOOTER, header, linear_assigns, linear_function
 
 
 def _fmt_choice(ch: maps.Choice) -> list[str]:
@@ -26,59 +21,6 @@ def _fmt_choice(ch: maps.Choice) -> list[str]:
             f"         Z^2+Z+N = 0, N = {{{f.n:02b}}}_2, and Y^2+Y+nu = 0, nu = {{{f.nu:04b}}}_2;",
             "         bits [7:4] = coefficient of Y, [3:0] of Y^16 (likewise Z, W below);",
             f"  isomorphism T: x = {{02}} -> root {{{ch.root:02x}}} of x^8+x^4+x^3+x+1."]
-
-
-# ------------------------------------------------------------------------------------
-# tables: LUT inverter and block-RAM S-boxes
-# ------------------------------------------------------------------------------------
-def _table_case(table: list[int] | tuple[int, ...], target: str, op: str, indent: str) -> list[str]:
-    out = [f"{indent}case (in_i)"]
-    out += [f"{indent}  8'h{x:02x}: {target} {op} 8'h{table[x]:02x};" for x in range(256)]
-    out += [f"{indent}  default: {target} {op} 8'h00;  // unreachable: 256 cases are exhaustive",
-            f"{indent}endcase"]
-    return out
-
-
-def gf_inv_sv() -> str:
-    m = "ak_gf_inv"
-    lines = header(m, [
-        "multiplicative inverse in GF(2^8) modulo x^8+x^4+x^3+x+1 (0 maps to 0),",
-        "as a 256-entry case table -- the LUT-based inverter of paper 001 (Lin, Huang),",
-        "shared by SubBytes (followed by ak_affine) and InvSubBytes (after ak_inv_affine).",
-        "",
-        COMB,
-        "Byte order: one byte, bit 7 the coefficient of x^7 (FIPS-197).",
-        "Parameters: none.",
-    ])
-    lines += [f"module {m} (", "  input  logic [7:0] in_i,", "  output logic [7:0] out_o", ");",
-              "", "  always_comb begin : table_rom"]
-    lines += _table_case([gf_inv(x) for x in range(256)], "out_o", "=", "    ")
-    lines += ["  end"] + FOOTER
-    return "\n".join(lines)
-
-
-def bram_sv(inverse: bool) -> str:
-    m = "ak_inv_sbox_bram" if inverse else "ak_sbox_bram"
-    what = "InvSubBytes" if inverse else "SubBytes"
-    lines = header(m, [
-        f"{what} S-box as a ROM with a synchronous (registered) read, the",
-        "block-RAM form for FPGAs: rom_style = \"block\" makes Yosys map it to one ECP5",
-        "DP16KD (18 kbit EBR), as vendor flows do with a registered table.",
-        "",
-        "Timing    : latency 1 -- out_o is S(in_i sampled at the previous rising edge);",
-        "            a new input every cycle. No reset: a block-RAM output register holds",
-        "            whatever it last read (out_o is undefined until the first edge).",
-        "            Not usable in the single-cycle round core (see ak_sbox_sel).",
-        "Byte order: one byte, bit 7 the coefficient of x^7 (FIPS-197).",
-        "Parameters: none.",
-    ])
-    lines += [f"module {m} (", "  input  logic       clk_i,", "  input  logic [7:0] in_i,",
-              "  output logic [7:0] out_o", ");", "",
-              "  (* rom_style = \"block\" *) logic [7:0] rom_q;", "",
-              "  always_ff @(posedge clk_i) begin : table_rom"]
-    lines += _table_case(INV_SBOX if inverse else SBOX, "rom_q", "<=", "    ")
-    lines += ["  end", "", "  assign out_o = rom_q;"] + FOOTER
-    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------------------
@@ -378,23 +320,3 @@ def ueno_affine_sv() -> str:
     lines += ["", "  assign out_o = dec_i ? inv_aff : aff;"]
     lines += FOOTER
     return "\n".join(lines)
-
-
-#: generated file name (in hw/primitives) -> renderer
-FILES: dict[str, Callable[[], str]] = {
-    "ak_gf_inv.sv": gf_inv_sv,
-    "ak_affine.sv": lambda: affine_sv(False),
-    "ak_inv_affine.sv": lambda: affine_sv(True),
-    "ak_affine_mix_column.sv": affine_mix_column_sv,
-    "ak_sbox_bram.sv": lambda: bram_sv(False),
-    "ak_inv_sbox_bram.sv": lambda: bram_sv(True),
-    "ak_sbox_comp_s1.sv": comp_s1_sv,
-    "ak_sbox_comp_s2.sv": comp_s2_sv,
-    "ak_nb_inv.sv": nb_inv_sv,
-    "ak_sbox_canright_encdec.sv": canright_sv,
-    "ak_ueno_iso.sv": lambda: ueno_map_sv("iso"),
-    "ak_ueno_iso_inv.sv": lambda: ueno_map_sv("iso_inv"),
-    "ak_ueno_affine.sv": ueno_affine_sv,
-    "ak_ueno_enc_column.sv": lambda: ueno_map_sv("enc_column"),
-    "ak_ueno_dec_column.sv": lambda: ueno_map_sv("dec_column"),
-}

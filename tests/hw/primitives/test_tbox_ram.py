@@ -75,26 +75,3 @@ def test_tbox_ram() -> None:
     prim = next(p for p in PRIMITIVES if p.top == "ak_tbox_ram")
     run_cocotb(toplevel=prim.top, sources=prim.file_paths(), test_module="test_tbox_ram",
                test_dir=HERE, parameters={}, testcase="cocotb_tbox_all")
-
-
-def _generator():
-    import importlib.util
-
-    from aeskit import REPO_ROOT
-
-    spec = importlib.util.spec_from_file_location("gen_tbox_ram",
-                                                  REPO_ROOT / "tools" / "gen_tbox_ram.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def test_tbox_file_matches_generator() -> None:
-    gen = _generator()
-    assert gen.TARGET.read_text() == gen.render(), (
-        f"{gen.TARGET} differs from tools/gen_tbox_ram.py; rerun the script")
-
-
-def test_generator_table_equals_model() -> None:
-    assert _generator().table() == [expected_word(a) for a in range(512)]
