@@ -13,6 +13,16 @@ Names are VLNVs without the version (``aeskit:core:round``); a dependency may ca
 a version or a version operator (``>=aeskit:prim:sbox_table:0.1.0``), which this
 reader ignores: every manifest of the repository has one version.
 
+The compile order is FuseSoC's own: the dependency closure in layers (first the
+manifests that depend on nothing, then those whose dependencies are all in earlier
+layers, ...), each layer sorted by name, each manifest's files in its listed order.
+So ``aeskit`` and ``fusesoc run`` hand the tools the same file list.
+
+Manifests outside ``hw/`` (a core kept in its own folder, a test fixture) join through
+*extra roots*: the folders named in the environment variable ``AESKIT_EXTRA_HW``
+(separated by ``os.pathsep``) and those given to :func:`add_root`. Every function
+below reads ``hw/`` plus the extra roots unless it is given one ``root``.
+
 >>> [p.name for p in sources("aeskit:prim:key_step")][-1]
 'ak_key_step.sv'
 """
@@ -20,6 +30,7 @@ reader ignores: every manifest of the repository has one version.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -112,54 +123,119 @@ def _parse(path: Path) -> Manifest:
     )
 
 
-def manifest_paths(root: Path = HW_ROOT) -> list[Path]:
-    return sorted(root.rglob("*.core"))
+#: environment variable naming extra manifest roots (``os.pathsep``-separated folders)
+EXTRA_ENV = "AESKIT_EXTRA_HW"
+_added_roots: list[Path] = []
 
 
-@functools.cache
-def manifests(root: Path = HW_ROOT) -> dict[str, Manifest]:
-    """Every manifest under ``root`` by name (cached; the files do not change while
-    aeskit runs). Two manifests with one name are an error."""
-    out: dict[str, Manifest] = {}
-    for p in manifest_paths(root):
-        m = _parse(p)
-        if m.name in out:
-            raise ManifestError(f"manifest name {m.name} is declared twice: "
-                                f"{out[m.name].path} and {p}")
-        out[m.name] = m
+def extra_roots() -> tuple[Path, ...]:
+    """The extra roots: ``$AESKIT_EXTRA_HW`` and then :func:`add_root`'s, each once."""
+    env = [Path(p).resolve() for p in os.environ.get(EXTRA_ENV, "").split(os.pathsep) if p]
+    out: list[Path] = []
+    for p in (*env, *_added_roots):
+        if p not in out and p != HW_ROOT.resolve():
+            out.append(p)
+    return tuple(out)
+
+
+def add_root(folder: Path) -> None:
+    """Read the manifests under ``folder`` too (for this process; a subprocess sees
+    only ``$AESKIT_EXTRA_HW``)."""
+    folder = Path(folder).resolve()
+    if not folder.is_dir():
+        raise ManifestError(f"extra manifest root {folder} is not a folder")
+    if folder not in _added_roots:
+        _added_roots.append(folder)
+
+
+def roots() -> tuple[Path, ...]:
+    """``hw/`` and the extra roots."""
+    return (HW_ROOT, *extra_roots())
+
+
+def _roots(root: Path | None) -> tuple[Path, ...]:
+    return roots() if root is None else (Path(root),)
+
+
+def manifest_paths(root: Path | None = None) -> list[Path]:
+    """The ``.core`` files under ``root`` (default: :func:`roots`), sorted per root.
+    A folder below a root that holds a file ``FUSESOC_IGNORE`` is skipped with
+    everything below it, as FuseSoC does when it scans a cores root; a root itself
+    is read even when it holds one (a fixture hidden from ``fusesoc --cores-root .``
+    that a test names as a root)."""
+    out: list[Path] = []
+    for r in _roots(root):
+        for p in sorted(r.rglob("*.core")):
+            rel = p.parent.relative_to(r).parts
+            if not any((r.joinpath(*rel[:i]) / "FUSESOC_IGNORE").exists()
+                       for i in range(1, len(rel) + 1)):
+                out.append(p)
     return out
 
 
-def get(name: str, root: Path = HW_ROOT) -> Manifest:
+def manifests(root: Path | None = None) -> dict[str, Manifest]:
+    """Every manifest under ``root`` (default: :func:`roots`) by name. Two manifests
+    with one name are an error."""
+    return _manifests(_roots(root))
+
+
+@functools.cache
+def _manifests(roots_: tuple[Path, ...]) -> dict[str, Manifest]:
+    # cached per set of roots; the files do not change while aeskit runs
+    out: dict[str, Manifest] = {}
+    for r in roots_:
+        for p in manifest_paths(r):
+            m = _parse(p)
+            if m.name in out:
+                raise ManifestError(f"manifest name {m.name} is declared twice: "
+                                    f"{out[m.name].path} and {p}")
+            out[m.name] = m
+    return out
+
+
+def get(name: str, root: Path | None = None) -> Manifest:
     ms = manifests(root)
     key = _strip_version(name)
     if key not in ms:
-        raise ManifestError(f"no manifest named {key!r} under {root}")
+        where = ", ".join(str(r) for r in _roots(root))
+        raise ManifestError(f"no manifest named {key!r} under {where}")
     return ms[key]
 
 
-def resolve(name: str, root: Path = HW_ROOT) -> list[Manifest]:
-    """``name`` and everything it depends on, dependencies first (depth first, in
-    the order each manifest lists them), each manifest once. A cycle is an error."""
-    order: list[Manifest] = []
-    done: set[str] = set()
+def _order_key(name: str) -> str:
+    # FuseSoC sorts by its solver's package name: vendor_library_name, "-" -> "__"
+    return name.replace(":", "_").replace("-", "__")
+
+
+def resolve(name: str, root: Path | None = None) -> list[Manifest]:
+    """``name`` and everything it depends on, dependencies first, each manifest once,
+    in FuseSoC's order: layers of the dependency closure (a manifest comes in the
+    first layer after all its dependencies), each layer sorted by name. A cycle is an
+    error."""
+    closure: dict[str, Manifest] = {}
 
     def visit(n: str, stack: tuple[str, ...]) -> None:
-        if n in done:
-            return
         if n in stack:
             raise ManifestError("dependency cycle: " + " -> ".join((*stack, n)))
+        if n in closure:
+            return
         m = get(n, root)
         for d in m.depends:
             visit(d, (*stack, n))
-        done.add(n)
-        order.append(m)
+        closure[n] = m
 
     visit(_strip_version(name), ())
+    order: list[Manifest] = []
+    placed: set[str] = set()
+    while len(placed) < len(closure):
+        layer = sorted((n for n, m in closure.items()
+                        if n not in placed and set(m.depends) <= placed), key=_order_key)
+        order += [closure[n] for n in layer]
+        placed.update(layer)
     return order
 
 
-def sources(name: str, root: Path = HW_ROOT) -> list[Path]:
+def sources(name: str, root: Path | None = None) -> list[Path]:
     """The RTL files of ``name`` and its dependencies in compile order (each once)."""
     out: list[Path] = []
     for m in resolve(name, root):
@@ -167,10 +243,14 @@ def sources(name: str, root: Path = HW_ROOT) -> list[Path]:
     return out
 
 
+def _owner_index(root: Path | None = None) -> dict[Path, str]:
+    return _owner_index_of(_roots(root))
+
+
 @functools.cache
-def _owner_index(root: Path = HW_ROOT) -> dict[Path, str]:
+def _owner_index_of(roots_: tuple[Path, ...]) -> dict[Path, str]:
     idx: dict[Path, str] = {}
-    for m in manifests(root).values():
+    for m in _manifests(roots_).values():
         for f in (*m.files, *(p for p, _ in m.other_files)):
             if f in idx:
                 raise ManifestError(f"{f} is listed by two manifests: {idx[f]} and {m.name}")
@@ -178,24 +258,26 @@ def _owner_index(root: Path = HW_ROOT) -> dict[Path, str]:
     return idx
 
 
-def owner(path: Path, root: Path = HW_ROOT) -> str:
+def owner(path: Path, root: Path | None = None) -> str:
     """The name of the manifest that lists ``path``."""
     p = Path(path).resolve()
     try:
         return _owner_index(root)[p]
     except KeyError:
-        raise ManifestError(f"{p} belongs to no manifest under {root}") from None
+        raise ManifestError(f"{p} belongs to no manifest under "
+                            f"{', '.join(map(str, _roots(root)))}") from None
 
 
-def module_file(module: str, root: Path = HW_ROOT) -> Path:
+def module_file(module: str, root: Path | None = None) -> Path:
     """The RTL file that holds ``module`` (one module per file, named after it)."""
     for f in _owner_index(root):
         if f.stem == module and f.suffix in (".sv", ".v"):
             return f
-    raise ManifestError(f"no manifest under {root} lists a file for module {module!r}")
+    raise ManifestError(f"no manifest under {', '.join(map(str, _roots(root)))} lists a "
+                        f"file for module {module!r}")
 
 
-def sources_of_module(module: str, root: Path = HW_ROOT) -> list[Path]:
+def sources_of_module(module: str, root: Path | None = None) -> list[Path]:
     """Compile order for ``module`` alone: the sources of the manifest that lists its
     file (the other files of that manifest come along; a simulator or Yosys given
     ``module`` as top ignores them)."""

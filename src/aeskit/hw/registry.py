@@ -15,6 +15,12 @@ and shows both):
 
 ``aeskit cores --json`` prints :func:`registry_json`; its field names are a public
 interface and stay stable.
+
+Cores outside the repository: a folder named in ``$AESKIT_EXTRA_HW`` (see
+:mod:`aeskit.hw.manifest`) is an extra root; its ``.core`` files join the manifests
+and every ``catalog.py`` under it joins the registry as one more declaration module
+(same ``CORES``/``PRIMITIVES``/``ORDER`` fields as ``aeskit.hw.catalog``'s). The
+registry is fixed at import, so set the variable before starting aeskit.
 """
 
 from __future__ import annotations
@@ -80,8 +86,8 @@ class CoreSpec:
 
     @property
     def files(self) -> tuple[str, ...]:
-        """:meth:`file_paths` relative to ``hw/``."""
-        return tuple(str(p.relative_to(HW_ROOT)) for p in self.file_paths())
+        """:meth:`file_paths` relative to ``hw/`` (absolute for a file outside it)."""
+        return _rel_hw(self.file_paths())
 
     def include_paths(self) -> list[Path]:
         return [HW_ROOT / d for d in self.include_dirs]
@@ -145,15 +151,39 @@ class PrimitiveSpec:
 
     @property
     def files(self) -> tuple[str, ...]:
-        return tuple(str(p.relative_to(HW_ROOT)) for p in self.file_paths())
+        return _rel_hw(self.file_paths())
+
+
+def _rel_hw(paths: list[Path]) -> tuple[str, ...]:
+    return tuple(str(p.relative_to(HW_ROOT)) if p.is_relative_to(HW_ROOT) else str(p)
+                 for p in paths)
 
 
 # --------------------------------------------------------------------------------
 # The lists, assembled from the declaration modules of aeskit.hw.catalog
 # --------------------------------------------------------------------------------
+def _extra_catalogs() -> list[Any]:
+    """The ``catalog.py`` modules under the extra manifest roots, imported by path."""
+    import importlib.util
+    import sys
+
+    mods = []
+    for root in _manifest.extra_roots():
+        for path in sorted(root.rglob("catalog.py")):
+            name = "aeskit_extra_catalog_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
+            spec = importlib.util.spec_from_file_location(name, path)
+            assert spec is not None and spec.loader is not None
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod
+            spec.loader.exec_module(mod)
+            mods.append(mod)
+    return mods
+
+
 def _collect() -> tuple[tuple[CoreSpec, ...], tuple[PrimitiveSpec, ...]]:
-    """Import every module of :mod:`aeskit.hw.catalog` (ordered by its ``ORDER``,
-    then name) and concatenate their ``CORES`` and ``PRIMITIVES``.
+    """Import every module of :mod:`aeskit.hw.catalog` and every ``catalog.py`` of
+    the extra roots (ordered by their ``ORDER``, then name) and concatenate their
+    ``CORES`` and ``PRIMITIVES``.
 
     One registry, declared in one small module per core family, so that adding a
     family never edits a shared list. Duplicate names are an error.
@@ -165,6 +195,7 @@ def _collect() -> tuple[tuple[CoreSpec, ...], tuple[PrimitiveSpec, ...]]:
 
     mods = [importlib.import_module(f"{catalog.__name__}.{m.name}")
             for m in pkgutil.iter_modules(catalog.__path__) if not m.name.startswith("_")]
+    mods += _extra_catalogs()
     mods.sort(key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
     cores: list[CoreSpec] = []
     prims: list[PrimitiveSpec] = []
@@ -175,7 +206,7 @@ def _collect() -> tuple[tuple[CoreSpec, ...], tuple[PrimitiveSpec, ...]]:
         names = [i.name for i in items]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
-            raise RuntimeError(f"duplicate {kind} names in aeskit.hw.catalog: {', '.join(dup)}")
+            raise RuntimeError(f"duplicate {kind} names in the registry: {', '.join(dup)}")
     return tuple(cores), tuple(prims)
 
 
