@@ -13,9 +13,10 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from aeskit.cli import main
 from aeskit.hw import CORES, get_core
+from aeskit.hw.manifest import sources
 
-FIELDS = {"name", "top", "files", "include_dirs", "parameters", "key_sizes", "decrypt",
-          "latency", "interval", "paper"}
+FIELDS = {"name", "top", "manifest", "files", "include_dirs", "parameters", "key_sizes",
+          "decrypt", "latency", "interval", "paper"}
 
 
 def test_cores_json_is_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,6 +26,8 @@ def test_cores_json_is_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
     assert "round" in [d["name"] for d in data]
     for d in data:
         assert FIELDS <= set(d)
+        assert d["manifest"] == get_core(d["name"]).manifest_name()
+        assert d["files"] == [str(p) for p in sources(d["manifest"])]
         for f in d["files"]:
             assert os.path.isabs(f) and Path(f).is_file(), f
         assert set(d["latency"]) == {str(k) for k in d["key_sizes"]}

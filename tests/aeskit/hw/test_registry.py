@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from aeskit.hw import CORES, PRIMITIVES, UnknownCoreError, get_core
 from aeskit.hw.registry import KEY_SIZES_ALL, registry_json
+
+FIXTURE = Path(__file__).resolve().parent / "source_hash_fixture"
 
 
 def test_names_unique_and_lookup() -> None:
@@ -34,24 +39,37 @@ def test_declaration_is_consistent(core) -> None:  # type: ignore[no-untyped-def
     assert core.paper
 
 
-def test_source_hash_tracks_content(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_source_hash_tracks_content(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hash covers the content of every file the manifest lists and of the include
+    folders, and the parameters: a copy of a fixture core (a manifest, its RTL, an
+    include folder) under build/, edited step by step."""
+    import shutil
     from dataclasses import replace
 
-    f = tmp_path / "ak_x.sv"
-    f.write_text("module ak_x; endmodule\n")
-    inc = tmp_path / "inc"
-    inc.mkdir()
-    (inc / "defs.svh").write_text("`define A 1\n")
-    c = replace(get_core("round"), files=(str(f),), include_dirs=(str(inc),))
+    from aeskit import BUILD_ROOT
+    from aeskit.hw import manifest
+
+    tree = BUILD_ROOT / "tests" / "source_hash" / f"{os.getpid()}"
+    shutil.rmtree(tree, ignore_errors=True)
+    shutil.copytree(FIXTURE, tree)
+    real_sources = manifest.sources
+    monkeypatch.setattr(manifest, "sources", lambda name, root=None: real_sources(name, tree))
+    c = replace(get_core("round"), top="ak_fx_hash", manifest="aeskit:fixture:fx_hash",
+                include_dirs=(str(tree / "include"),))
+    assert [p.name for p in c.file_paths()] == ["ak_fx_hash.sv"]
     h0 = c.source_hash()
-    (inc / "defs.svh").write_text("`define A 2\n")
+    assert c.source_hash() == h0
+    inc = tree / "include" / "ak_fx_hash.svh"
+    inc.write_text(inc.read_text() + "// edited\n")
     h1 = c.source_hash()
-    f.write_text("module ak_x; wire a; endmodule\n")
+    rtl = tree / "ak_fx_hash.sv"
+    rtl.write_text(rtl.read_text() + "// edited\n")
     assert len({h0, h1, c.source_hash()}) == 3
     assert replace(c, parameters={"TagWidth": 2}).source_hash() != c.source_hash()
+    shutil.rmtree(tree)
 
 
 def test_json_fields_stable() -> None:
     for d in registry_json():
-        assert {"name", "top", "files", "include_dirs", "parameters", "key_sizes", "decrypt",
+        assert {"name", "top", "manifest", "files", "include_dirs", "parameters", "key_sizes", "decrypt",
                 "latency", "interval", "paper"} <= set(d)

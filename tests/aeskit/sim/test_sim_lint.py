@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from aeskit import HW_ROOT
 from aeskit.sim.lint import refused
+from aeskit.hw.manifest import sources_of_module
 
-FIFO = [HW_ROOT / "systems/xdam/ak_xdam_fifo.sv"]
+FIFO = sources_of_module("ak_xdam_fifo")
 
 
 def test_refused_returns_the_message() -> None:

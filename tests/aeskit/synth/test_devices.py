@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from aeskit.hw.manifest import sources
 from aeskit.toolchain import paths as tools
 from aeskit.synth import DEVICES, Design, read_slang_command
 from aeskit.synth.devices import RESOURCES
@@ -20,7 +21,7 @@ FIX = Path(__file__).parent / "fixtures"
 
 def _netlist(work: Path) -> Design:
     design = Design("fx_reg_xor", "ak_fx_reg_xor",
-                    (FIX / "ak_fx_xor.sv", FIX / "ak_fx_reg_xor.sv"), (FIX / "include",))
+                    tuple(sources("aeskit:fixture:fx_reg_xor", FIX)), (FIX / "include",))
     script = (f"{read_slang_command(design, work)}\n"
               f"synth_ecp5 -top {design.top} -json netlist.json\n")
     (work / "t.ys").write_text(script)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from aeskit.hw.manifest import sources
 from aeskit.toolchain import paths as tools
 from aeskit.synth import (
     CLOCK_PORT,
@@ -41,7 +42,7 @@ def reg_xor(root: Path = FIX, width: int = WIDTH) -> Design:
     return Design(
         name="fx_reg_xor",
         top="ak_fx_reg_xor",
-        files=(root / "ak_fx_xor.sv", root / "ak_fx_reg_xor.sv"),
+        files=tuple(sources("aeskit:fixture:fx_reg_xor", root)),
         include_dirs=(root / "include",),
         parameters={"Width": width},
     )

@@ -38,13 +38,13 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
-from aeskit import HW_ROOT
 from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
 from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, beat_addresses,
                                 decode_len, encode_len)
+from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent
-SOURCES = [HW_ROOT / "bus/asbus/ak_asbus_addrgen.sv"]
+SOURCES = sources_of_module("ak_asbus_addrgen")
 AW = 12
 #: (W, Read)
 VARIANTS = [(w, r) for w in (32, 64, 128) for r in (0, 1)]

@@ -35,11 +35,11 @@ import cocotb
 import pytest
 from cocotb.triggers import Timer
 
-from aeskit import HW_ROOT
 from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent
-SOURCES = [HW_ROOT / "bus/asbus/ak_asbus_arbiter.sv"]
+SOURCES = sources_of_module("ak_asbus_arbiter")
 NS = (1, 3, 16)
 
 

@@ -17,28 +17,23 @@ from pathlib import Path
 
 import pytest
 
+from aeskit.hw.manifest import sources, sources_of_module
 from aeskit.sim.cocotb_run import WAIVERS
 from aeskit.toolchain.paths import verilator, yosys
 
-ROOT = Path(__file__).resolve().parents[3]
-PRIMS = [ROOT / "hw/primitives" / f"{m}.sv" for m in
-         ("ak_sbox_comp_s1", "ak_sbox_comp_s2", "ak_xtime", "ak_mix_column", "ak_inv_mix_column")]
-BUS = [ROOT / "hw/bus/asbus" / f"{m}.sv" for m in
-       ("ak_asbus_arbiter", "ak_asbus_addrgen", "ak_asbus_slave")]
-DAM = [ROOT / "hw/systems/adam" / f"{m}.sv" for m in
-       ("ak_dam_aes_engine", "ak_dam_mem", "ak_dam_mbus_regs", "ak_dam_wpath", "ak_dam_rpath")]
-ADAM = PRIMS + BUS + DAM + [ROOT / "hw/systems/adam/ak_adam.sv"]
-XDAM = PRIMS + [BUS[1]] + DAM + [ROOT / "hw/systems/xdam" / f"{m}.sv"
-                                 for m in ("ak_xdam_fifo", "ak_xdam")]
-MASTER = [ROOT / "hw/bus/asbus" / f"{m}.sv" for m in ("ak_asbus_master_fifo", "ak_asbus_master")]
+ADAM = sources("aeskit:system:adam")
+XDAM = sources("aeskit:system:xdam")
+MASTER = sources("aeskit:bus:asbus_master")
+SLAVE = sources("aeskit:bus:asbus_slave")
+ARBITER = sources_of_module("ak_asbus_arbiter")
 
 TARGETS = (
     [(f"adam-{w}", "ak_adam", ADAM, {"W": w}) for w in (32, 64, 128)]
     + [(f"xdam-{w}", "ak_xdam", XDAM, {"W": w}) for w in (32, 64, 128)]
     + [(f"master-{w}", "ak_asbus_master", MASTER, {"W": w}) for w in (32, 64, 128)]
     + [("adam-1master", "ak_adam", ADAM, {"W": 32, "N": 1}),
-       ("slave-4masters", "ak_asbus_slave", BUS, {"W": 64, "N": 4}),
-       ("arbiter", "ak_asbus_arbiter", BUS[:1], {"N": 3})]
+       ("slave-4masters", "ak_asbus_slave", SLAVE, {"W": 64, "N": 4}),
+       ("arbiter", "ak_asbus_arbiter", ARBITER, {"N": 3})]
 )
 
 
@@ -84,7 +79,7 @@ def test_yosys_slang_check(top: str, files: list[Path], tmp_path: Path) -> None:
     ("ak_adam", ADAM, "W", 48),
     ("ak_adam", ADAM, "MemBytes", 200),
     ("ak_xdam", XDAM, "MaxBurst", 0),
-    ("ak_asbus_arbiter", BUS[:1], "N", 0),
+    ("ak_asbus_arbiter", ARBITER, "N", 0),
 ])
 def test_bad_parameter_is_refused(top: str, files: list[Path], param: str, value: int) -> None:
     cmd = [verilator(), "--lint-only", "-Wall", "--top-module", top, f"-G{param}={value}",

@@ -46,17 +46,16 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
-from aeskit import HW_ROOT
 from aeskit.asbus.bench import adam_backdoor_dump, check_mem
 from aeskit.asbus.bench_build import ADAM_BENCH_ARGS, ADAM_BENCH_SOURCES
 from aeskit.asbus.cases import TESTS, expected_asbus_cycles, paper_case
 from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, AsbusCommand, DamModel,
                                 ProtocolError, encode_len, random_legal_command)
 from aeskit.asbus.tb import AdamTB, MbusAccess
+from aeskit.hw.manifest import sources
 
 HERE = Path(__file__).resolve().parent
-MASTER_SOURCES = [HW_ROOT / "bus/asbus" / f"{m}.sv" for m in ("ak_asbus_master_fifo",
-                                                              "ak_asbus_master")]
+MASTER_SOURCES = sources("aeskit:bus:asbus_master")
 SOURCES = [ADAM_BENCH_SOURCES[0], HERE / "ak_asbus_master_tb.vlt", *ADAM_BENCH_SOURCES[1:],
            *MASTER_SOURCES, HERE / "ak_asbus_master_tb.sv"]
 #: (Outstanding, RdDepth, WrDepth) of master 0 and master 1 (bench parameters)

@@ -33,11 +33,11 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
-from aeskit import HW_ROOT
 from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent
-SOURCES = [HW_ROOT / "bus/asbus/ak_asbus_master_fifo.sv"]
+SOURCES = sources_of_module("ak_asbus_master_fifo")
 #: (Width, Depth)
 VARIANTS = [(7, 2), (33, 16)]
 

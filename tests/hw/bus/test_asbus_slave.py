@@ -47,13 +47,13 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge, Timer
 
-from aeskit import HW_ROOT
 from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
 from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, DamModel, ProtocolError,
                                 decode_len, encode_len)
+from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent
-SOURCES = [HW_ROOT / "bus/asbus" / f"{m}.sv" for m in ("ak_asbus_arbiter", "ak_asbus_slave")]
+SOURCES = sources_of_module("ak_asbus_slave")
 MEM = 256
 DEPTH = 8
 #: (W, N)

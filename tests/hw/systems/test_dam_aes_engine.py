@@ -55,13 +55,13 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
-from aeskit.asbus.run import ENGINE_SOURCES
 from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
 from aeskit.asbus.model import MODE_STATE, beat_addresses, encode_len
 from aeskit.model import AES, expand_key
+from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent
-SOURCES = ENGINE_SOURCES
+SOURCES = sources_of_module("ak_dam_aes_engine")
 TAGW = 8
 #: (W, Decrypt, PreScheduled) of ``make test``: every width, both directions, both
 #: schedules (ADAM's engines are pre-scheduled, XDAM's not), every (Decrypt,

@@ -31,11 +31,11 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
-from aeskit import HW_ROOT
 from aeskit.model import expand_key, key_schedule_words
+from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent
-SOURCES = [HW_ROOT / "systems/dam/ak_dam_mbus_regs.sv"]
+SOURCES = sources_of_module("ak_dam_mbus_regs")
 
 
 class Regs:

@@ -30,11 +30,11 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
-from aeskit import HW_ROOT
 from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent
-SOURCES = [HW_ROOT / "systems/dam/ak_dam_mem.sv"]
+SOURCES = sources_of_module("ak_dam_mem")
 MEM = 256
 WIDTHS = (32, 64, 128)
 

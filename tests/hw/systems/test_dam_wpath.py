@@ -48,16 +48,14 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge, Timer
 
-from aeskit import HW_ROOT
 from aeskit.asbus.pathbench import (PathCommand, command_ports, path_aw, path_fields,
                                     random_path_command)
-from aeskit.asbus.run import ENGINE_SOURCES
 from aeskit.model import AES, expand_key
 from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent
-SOURCES = [*ENGINE_SOURCES, HW_ROOT / "bus/asbus/ak_asbus_addrgen.sv",
-           HW_ROOT / "systems/dam/ak_dam_wpath.sv"]
+SOURCES = sources_of_module("ak_dam_wpath")
 MEM = 256
 MW = 2
 #: (W, PreScheduled)

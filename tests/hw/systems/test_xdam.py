@@ -30,11 +30,12 @@ from cocotbext.axi import AxiResp
 from aeskit import BUILD_ROOT
 from aeskit.asbus.bench import XdamTB, xdam_paper_cases
 import aeskit.asbus
-from aeskit.asbus.run import ADAM_BUILD_ARGS, XDAM_SOURCES
+from aeskit.asbus.run import ADAM_BUILD_ARGS
+from aeskit.hw.manifest import sources
 from aeskit.model import AES
 
 HERE = Path(__file__).resolve().parent
-SOURCES = list(XDAM_SOURCES)
+SOURCES = sources("aeskit:system:xdam")
 MEM = 256
 
 

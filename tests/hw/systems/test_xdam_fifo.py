@@ -32,11 +32,11 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
-from aeskit import HW_ROOT
 from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent
-SOURCES = [HW_ROOT / "systems/xdam/ak_xdam_fifo.sv"]
+SOURCES = sources_of_module("ak_xdam_fifo")
 #: (DW, Depth)
 VARIANTS = [(5, 2), (13, 8)]
 

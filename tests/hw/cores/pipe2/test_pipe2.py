@@ -18,7 +18,6 @@ The file is both the pytest module and the cocotb test module (``cocotb_*``).
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -29,149 +28,51 @@ from cocotb.triggers import FallingEdge, RisingEdge
 
 from aeskit.hw import get_core
 from aeskit.model import AES
-from aeskit.sim.coretb import CoreTB, intervals
-from aeskit.vectors import block_vectors
+from aeskit.sim import corebench
+# cocotb_*: shared core-bench tests; cocotb runs every test this module holds
+from aeskit.sim.corebench import (Claims, check_block, cocotb_kat, cocotb_random, refuse_key,
+                                  reset_round, start)
+from aeskit.sim.coretb import BlockRecord, KeyRecord, intervals
 
 NR = {16: 10, 24: 12, 32: 14}
-KAT_KINDS = ("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT")
-
-
-def _env_int(name: str, default: int) -> int:
-    return int(os.environ.get(name, default))
-
-
-def _env_float(name: str, default: float) -> float:
-    return float(os.environ.get(name, default))
-
-
-async def _start(dut, *, gap: float = 0.0, stall: float = 0.0, seed: int = 1) -> CoreTB:
-    tb = CoreTB(dut, gap_prob=gap, stall_prob=stall, seed=seed)
-    tb.start_clock()
-    await tb.reset()
-    return tb
-
 
 # ----------------------------------------------------------------------------------
-# cocotb tests
+# cocotb tests: the shared core bench, and what is special about this core
 # ----------------------------------------------------------------------------------
-@cocotb.test()
-async def cocotb_kat(dut) -> None:
-    """Every ECB KAT/MMT record of one key size (AK_KEY_SIZE), in file order."""
-    key_size = _env_int("AK_KEY_SIZE", 128)
-    tb = await _start(dut, gap=_env_float("AK_GAP", 0.0), stall=_env_float("AK_STALL", 0.0),
-                      seed=key_size)
-    records = block_vectors("ECB", key_size=key_size, kinds=KAT_KINDS)
-    assert records, f"no ECB vectors for {key_size}-bit keys"
-    checks = []
-    current = None
-    for rec in records:
-        if rec.key != current:
-            tb.queue_key(rec.key)
-            current = rec.key
-        src, dst = ((rec.ciphertext, rec.plaintext) if rec.decrypt
-                    else (rec.plaintext, rec.ciphertext))
-        for i in range(0, len(src), 16):
-            checks.append((tb.send(src[i:i + 16], decrypt=rec.decrypt), dst[i:i + 16], rec))
-    await tb.drain()
-    assert len(checks) > 100
-    for br, want, rec in checks:
-        assert br.result == want, (f"{rec.file}:{rec.line} ({rec.kind} "
-                                   f"{'dec' if rec.decrypt else 'enc'}): got "
-                                   f"{br.result.hex() if br.result else None}, NIST "
-                                   f"{want.hex()}")
-    dut._log.info("%d-bit: %d records, %d blocks", key_size, len(records), len(checks))
+
+
+def _pairs(ks: int, pattern: str, krec: KeyRecord, recs: list[BlockRecord]) -> None:
+    """Blocks are accepted in pairs: edges A, A+1, A+2Nr, A+2Nr+1, ..."""
+    nr = NR[ks]
+    gaps = intervals(recs)
+    assert gaps == [1, 2 * nr - 1] * 5 + [1], f"{ks * 8}-bit {pattern}: {gaps}"
+    span = recs[-1].accept_cycle - recs[0].accept_cycle  # type: ignore[operator]
+    # 12 blocks in 6 pairs: 5 pair periods of 2*Nr plus one cycle
+    assert span == 5 * 2 * nr + 1
 
 
 @cocotb.test()
 async def cocotb_exact_timing(dut) -> None:
     """Latency 2Nr, accepts in pairs (Nr per block), key setup Nr+1, exactly."""
-    tb = await _start(dut)
-    rng = random.Random(5)
-    for ks in (16, 24, 32):
-        nr = NR[ks]
-        for pattern in ("enc", "dec", "mixed"):
-            krec = tb.queue_key(rng.randbytes(ks)).rec
-            dirs = {"enc": [False] * 12, "dec": [True] * 12,
-                    "mixed": [rng.random() < 0.5 for _ in range(12)]}[pattern]
-            recs = [tb.send(rng.randbytes(16), decrypt=d) for d in dirs]
-            await tb.drain()
-            assert krec.setup_cycles == nr + 1, (ks, krec.setup_cycles)
-            lat = [r.latency for r in recs]
-            gaps = intervals(recs)
-            assert lat == [2 * nr] * len(recs), f"{ks * 8}-bit {pattern}: latencies {lat}"
-            assert gaps == [1, 2 * nr - 1] * 5 + [1], f"{ks * 8}-bit {pattern}: {gaps}"
-            assert recs[0].accept_cycle == krec.ready_cycle
-            span = recs[-1].accept_cycle - recs[0].accept_cycle
-            # 12 blocks in 6 pairs: 5 pair periods of 2*Nr plus one cycle
-            assert span == 5 * 2 * nr + 1
-            dut._log.info("%d-bit %s: setup %d, latency %d, accept gaps %s", ks * 8, pattern,
-                          krec.setup_cycles, lat[0], gaps[:2])
-
-
-@cocotb.test()
-async def cocotb_random(dut) -> None:
-    """AK_BLOCKS random blocks: random keys every 1..8 blocks, random sizes,
-    directions and tags, gaps AK_GAP and stalls AK_STALL."""
-    n = _env_int("AK_BLOCKS", 1000)
-    seed = _env_int("AK_SEED", 1)
-    tb = await _start(dut, gap=_env_float("AK_GAP", 0.0), stall=_env_float("AK_STALL", 0.0),
-                      seed=seed)
-    rng = random.Random(seed)
-    tag_max = (1 << tb.tag_width) - 1
-    recs = []
-    while len(recs) < n:
-        tb.queue_key(rng.randbytes(rng.choice((16, 24, 32))))
-        for _ in range(min(rng.randint(1, 8), n - len(recs))):
-            recs.append(tb.send(rng.randbytes(16), decrypt=rng.random() < 0.5,
-                                tag=rng.randint(0, tag_max)))
-    await tb.drain()
-    assert all(r.done for r in recs)
+    await corebench.exact_timing(dut, Claims.from_env(), 12, check=_pairs)
 
 
 @cocotb.test()
 async def cocotb_key_reload(dut) -> None:
     """A key queued behind blocks waits until both stages are empty, then applies."""
-    tb = await _start(dut, stall=0.3, seed=3)
-    rng = random.Random(3)
-    for ks in (16, 24, 32, 24, 16, 32):
-        tb.queue_key(rng.randbytes(ks))
-        for _ in range(rng.randint(1, 5)):
-            tb.send(rng.randbytes(16), decrypt=rng.random() < 0.5)
-    await tb.drain()
-    tb.queue_key(rng.randbytes(16))
-    blocks = [tb.send(rng.randbytes(16)) for _ in range(3)]
-    k2 = tb.queue_key(rng.randbytes(32))
-    after = tb.send(rng.randbytes(16), decrypt=True)
-    await tb.drain()
-    assert k2.rec.accept_cycle >= blocks[-1].out_cycle
-    assert after.result == AES(k2.rec.key).decrypt(after.data)
+    await corebench.key_reload(dut, per_key=5)
 
 
 @cocotb.test()
 async def cocotb_reset_and_illegal_key(dut) -> None:
     """Reset with two blocks in flight leaves the core idle and keyless; an illegal
     key length completes its handshake and leaves in_ready_o low."""
-    tb = await _start(dut, seed=9)
+    tb = await start(dut, seed=9)
     rng = random.Random(9)
     for where in (1, 2, 7, 19):
-        await tb.load_key(rng.randbytes(24))
-        tb.send(rng.randbytes(16), decrypt=True)
-        tb.send(rng.randbytes(16))
-        await tb.cycles(where)
-        await tb.reset()
-        await FallingEdge(dut.clk_i)
-        assert int(dut.out_valid_o.value) == 0
-        assert int(dut.in_ready_o.value) == 0
-        assert int(dut.key_ready_o.value) == 1
-    krec = await tb.load_key(bytes(range(32)), key_len=3, wait_setup=False)
-    assert krec.accept_cycle is not None
-    for _ in range(40):
-        await FallingEdge(dut.clk_i)
-        assert int(dut.in_ready_o.value) == 0 and int(dut.key_ready_o.value) == 1
-    await tb.load_key(key := bytes(range(16)))
-    r = tb.send(pt := bytes(range(16)))
-    await tb.drain()
-    assert r.result == AES(key).encrypt(pt)
+        await reset_round(tb, rng, where, 24, "de")
+    await refuse_key(tb, bytes(range(32)), 3, 40)
+    await check_block(tb, bytes(range(16)), bytes(range(16)))
 
 
 @cocotb.test()
@@ -187,7 +88,7 @@ async def cocotb_two_streams(dut) -> None:
         await RisingEdge(dut.clk_i)
     dut.rst_ni.value = 1
     rng = random.Random(77)
-    n = _env_int("AK_BLOCKS", 16)
+    n = corebench.env_int("AK_BLOCKS", 16)
     for ks in (16, 24, 32):
         nr = NR[ks]
         key = rng.randbytes(ks)
@@ -268,11 +169,9 @@ CORE = get_core("pipe2")
 
 
 def _run(testcase: str | list[str], tag_width: int = 4, **env: object) -> None:
-    from aeskit.sim.cocotb_run import run_cocotb
-
-    run_cocotb(toplevel=CORE.top, sources=CORE.file_paths(), test_module="test_pipe2",
-               test_dir=HERE, parameters={**CORE.parameters, "TagWidth": tag_width},
-               testcase=testcase, extra_env={k: str(v) for k, v in env.items()})
+    # blocks go in pairs: the exact-timing test checks the spacing over two
+    corebench.run(CORE, "test_pipe2", HERE, testcase, tag_width=tag_width,
+                  claims=Claims.of(CORE, window=CORE.in_flight), **env)
 
 
 def test_registry_claims_match() -> None:

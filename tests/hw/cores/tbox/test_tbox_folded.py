@@ -20,18 +20,15 @@ from pathlib import Path
 import pytest
 
 from aeskit.hw import get_core
+from aeskit.sim import corebench
 
 HERE = Path(__file__).resolve().parent
 CORE = get_core("tbox_folded")
-ENV = {"AK_KEY_SIZES": "128,192,256", "AK_LAT_ROUND": 1, "AK_PIPELINED": 0}
 
 
 def _run(testcase: str | list[str], tag_width: int = 1, **env: object) -> None:
-    from aeskit.sim.cocotb_run import run_cocotb
-
-    run_cocotb(toplevel=CORE.top, sources=CORE.file_paths(), test_module="tbox_cocotb",
-               test_dir=HERE, parameters={**CORE.parameters, "TagWidth": tag_width},
-               testcase=testcase, extra_env={k: str(v) for k, v in {**ENV, **env}.items()})
+    corebench.run(CORE, "tbox_cocotb", HERE, testcase, tag_width=tag_width,
+                  AK_TIMING_BLOCKS=40, **env)
 
 
 def test_registry_claims() -> None:

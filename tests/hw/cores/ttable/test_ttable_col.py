@@ -13,18 +13,15 @@ from pathlib import Path
 import pytest
 
 from aeskit.hw import get_core
+from aeskit.sim import corebench
+from aeskit.sim.corebench import rotation
 
 HERE = Path(__file__).resolve().parent
 CORE = get_core("ttable_col")
 
 
-def _run(testcase: str, tag_width: int = 4, **env: object) -> None:
-    from aeskit.sim.cocotb_run import run_cocotb
-
-    run_cocotb(toplevel=CORE.top, sources=CORE.file_paths(), test_module="ttable_tb",
-               test_dir=HERE, parameters={**CORE.parameters, "TagWidth": tag_width},
-               testcase=testcase,
-               extra_env={"AK_CORE": CORE.name, **{k: str(v) for k, v in env.items()}})
+def _run(testcase: str | list[str], **env: object) -> None:
+    corebench.run(CORE, "ttable_tb", HERE, testcase, tag_width=4, claims=rotation(CORE), **env)
 
 
 def test_ttable_col_claims() -> None:

@@ -16,18 +16,15 @@ from pathlib import Path
 import pytest
 
 from aeskit.hw import get_core
+from aeskit.sim import corebench
+from aeskit.sim.corebench import rotation
 
 HERE = Path(__file__).resolve().parent
 
 
-def _run(name: str, testcase, tag_width: int = 4, **env: object) -> None:
-    from aeskit.sim.cocotb_run import run_cocotb
-
+def _run(name: str, testcase: str | list[str], **env: object) -> None:
     core = get_core(name)
-    run_cocotb(toplevel=core.top, sources=core.file_paths(), test_module="ttable_tb",
-               test_dir=HERE, parameters={**core.parameters, "TagWidth": tag_width},
-               testcase=testcase,
-               extra_env={"AK_CORE": core.name, **{k: str(v) for k, v in env.items()}})
+    corebench.run(core, "ttable_tb", HERE, testcase, tag_width=4, claims=rotation(core), **env)
 
 
 def test_ttable_unrolled_claims() -> None:

@@ -29,6 +29,7 @@ import pytest
 
 from aeskit.hw import CORES, get_core
 from aeskit.model.mct import run_mct
+from aeskit.sim import corebench
 from aeskit.sim.harness import Harness, RtlCipher
 from aeskit.vectors import mct_vectors
 
@@ -39,21 +40,8 @@ NAMES = ["ueno", "ueno_mux", "satoh", "lutz", "liu"]
 P002 = [c.name for c in CORES if c.paper == PAPER]
 
 
-def _claims(core) -> dict[str, str]:
-    """The registry's claims as p002_cocotb reads them (AK_LATENCY, AK_INTERVAL, AK_SETUP)."""
-    return {f"AK_{env}": ",".join(str(getattr(core, attr)[ks]) for ks in (128, 192, 256))
-            for env, attr in (("LATENCY", "latency"), ("INTERVAL", "interval"),
-                              ("SETUP", "key_setup"))}
-
-
 def _run(name: str, testcase: str | list[str], tag_width: int = 1, **env: object) -> None:
-    from aeskit.sim.cocotb_run import run_cocotb
-
-    core = get_core(name)
-    run_cocotb(toplevel=core.top, sources=core.file_paths(), test_module="p002_cocotb",
-               test_dir=HERE, parameters={**core.parameters, "TagWidth": tag_width},
-               testcase=testcase,
-               extra_env={**_claims(core), **{k: str(v) for k, v in env.items()}})
+    corebench.run(get_core(name), "p002_cocotb", HERE, testcase, tag_width=tag_width, **env)
 
 
 def test_registry_entries() -> None:

@@ -670,18 +670,10 @@ async def cocotb_reset_mid_message(dut) -> None:
 # pytest
 # ----------------------------------------------------------------------------------
 def sources() -> list[Path]:
-    from aeskit.hw import get_core
+    """ak_cipher_ahb in compile order (its manifest, dependencies first)."""
+    from aeskit.hw.manifest import sources as manifest_sources
 
-    g = ROOT / "hw" / "systems" / "cipher_ahb"
-    return [*get_core("pipe2").file_paths(),
-            ROOT / "hw" / "modes" / "ak_mode_stream.sv",
-            ROOT / "hw" / "modes" / "ak_mode_engine.sv",
-            g / "gen" / "ak_cipher_ahb_regs_pkg.sv",
-            g / "gen" / "ak_cipher_ahb_map_pkg.sv",
-            g / "gen" / "ak_cipher_ahb_regs.sv",
-            g / "ak_cipher_ahb_bridge.sv",
-            g / "ak_cipher_ahb_fifo.sv",
-            g / "ak_cipher_ahb.sv"]
+    return manifest_sources("aeskit:system:cipher_ahb")
 
 
 def _run(testcase: str, env: dict | None = None, seed: int = 1, depth: int = 2) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from aeskit.hw.manifest import sources
 from aeskit.sim.cocotb_run import WAIVERS
 from aeskit.toolchain.paths import verilator
 
@@ -37,10 +38,7 @@ def _gen_module():
 
 
 def _sources() -> list[Path]:
-    import sys
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from test_cipher_ahb import sources
-    return sources()
+    return sources("aeskit:system:cipher_ahb")
 
 
 def test_generated_files_up_to_date() -> None:
