@@ -27,8 +27,8 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from aeskit import HW_ROOT
 from aeskit.asbus.cases import CycleRecord
+from aeskit.hw import manifest
 
 __all__ = ["ADAM_BUILD_ARGS", "ADAM_SOURCES", "ENGINE_SOURCES", "TRACE_ARGS", "XDAM_SOURCES",
            "measure", "top_of"]
@@ -36,24 +36,18 @@ __all__ = ["ADAM_BUILD_ARGS", "ADAM_SOURCES", "ENGINE_SOURCES", "TRACE_ARGS", "X
 #: Verilator options of the traced build: no width or array-depth limit on tracing
 TRACE_ARGS = ("--trace-max-width", "1000000", "--trace-max-array", "1000000")
 
-_PRIMS = [HW_ROOT / "primitives" / f"{m}.sv" for m in
-          ("ak_sbox_comp_s1", "ak_sbox_comp_s2", "ak_xtime", "ak_mix_column", "ak_inv_mix_column")]
-#: sources of ak_dam_aes_engine (paper 000's engine) in compile order
-ENGINE_SOURCES = _PRIMS + [HW_ROOT / "systems/dam/ak_dam_aes_engine.sv"]
-_DAM = [HW_ROOT / "systems/adam" / f"{m}.sv" for m in
-        ("ak_dam_aes_engine", "ak_dam_mem", "ak_dam_mbus_regs", "ak_dam_wpath", "ak_dam_rpath")]
+#: sources of ak_dam_aes_engine (paper 000's engine) in compile order: the manifest
+#: that holds it (aeskit:system:dam, the parts ADAM and XDAM share) and its dependencies
+ENGINE_SOURCES: list[Path] = manifest.sources_of_module("ak_dam_aes_engine")
 #: sources of ak_adam in compile order
-ADAM_SOURCES = (_PRIMS + [HW_ROOT / "bus/asbus" / f"{m}.sv" for m in
-                          ("ak_asbus_arbiter", "ak_asbus_addrgen", "ak_asbus_slave")]
-                + _DAM + [HW_ROOT / "systems/adam/ak_adam.sv"])
+ADAM_SOURCES: list[Path] = manifest.sources("aeskit:system:adam")
 #: Verilator build arguments of every ADAM and XDAM bench and of :func:`measure` (both
 #: buses). The model's C++ is large (20 unrolled engine rounds at 128 bits); compiled
 #: with -O0 it builds about 5x faster than with Verilator's default -Os and the benches,
 #: which spend their time in Python, run barely slower.
 ADAM_BUILD_ARGS = ("-CFLAGS", "-O0")
 #: sources of ak_xdam in compile order
-XDAM_SOURCES = (_PRIMS + [HW_ROOT / "bus/asbus/ak_asbus_addrgen.sv"] + _DAM
-                + [HW_ROOT / "systems/xdam" / f"{m}.sv" for m in ("ak_xdam_fifo", "ak_xdam")])
+XDAM_SOURCES: list[Path] = manifest.sources("aeskit:system:xdam")
 
 
 def top_of(bus: str) -> tuple[str, list[Path]]:

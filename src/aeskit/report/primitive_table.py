@@ -10,7 +10,11 @@ For every variant (:data:`VARIANTS`) it reports
   generated wrapper with 16 lanes of a byte primitive (4 of a 32-bit column map), an
   input register in front and an output register behind, so that Fmax is
   register-to-register through the primitive (:func:`aeskit.synth.synthesize`,
-  cached in ``build/primitives/<name>/``).
+  cached in ``build/primitives/<name>/``), rendered from the template
+  ``hw/bench/lanes/ak_lanes.sv.tpl``.
+
+Every variant is a primitive of the registry (:data:`aeskit.hw.PRIMITIVES`, same
+name): its files come from the manifests.
 """
 
 from __future__ import annotations
@@ -22,24 +26,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from aeskit import BUILD_ROOT, HW_ROOT
+from aeskit import BUILD_ROOT
+from aeskit.hw import PRIMITIVES, PrimitiveSpec, templates
 from aeskit.synth import Design, gate_count, synthesize
 
 __all__ = ["Variant", "VARIANTS", "collect", "lane_wrapper", "render_table"]
 
-PRIM = HW_ROOT / "primitives"
 OUT = BUILD_ROOT / "primitives"
+#: the manifest of the lane wrapper's template
+LANES = "aeskit:bench:lanes"
 
 Progress = Callable[[str], None]
 
 
-def _p(*names: str) -> tuple[Path, ...]:
-    return tuple(PRIM / f"{n}.sv" for n in names)
-
-
-SEL = _p("ak_sbox", "ak_inv_sbox", "ak_sbox_comp_s1", "ak_sbox_comp_s2", "ak_sbox_comp_encdec",
-         "ak_nb_inv", "ak_sbox_canright_encdec", "ak_gf_inv", "ak_affine", "ak_inv_affine",
-         "ak_sbox_lutinv_encdec", "ak_sbox_sel", "ak_inv_sbox_sel")
+def _spec(name: str) -> PrimitiveSpec:
+    for p in PRIMITIVES:
+        if p.name == name:
+            return p
+    raise KeyError(f"variant {name!r} is not a primitive of the registry (aeskit.hw.PRIMITIVES)")
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,6 @@ class Variant:
     name: str
     kind: str
     top: str
-    files: tuple[Path, ...]
     in_width: int = 8
     out_width: int = 8
     has_dec: bool = False
@@ -55,67 +58,62 @@ class Variant:
     parameters: dict[str, Any] = field(default_factory=dict)
     description: str = ""
 
+    @property
+    def files(self) -> tuple[Path, ...]:
+        """The sources of the registry primitive of the same name, in compile order."""
+        return tuple(_spec(self.name).file_paths())
+
     def design(self) -> Design:
         return Design(self.name, self.top, self.files, parameters=dict(self.parameters))
 
 
 def _sel(name: str, inverse: bool, impl: int, text: str) -> Variant:
     top = "ak_inv_sbox_sel" if inverse else "ak_sbox_sel"
-    return Variant(name, "inv_sbox" if inverse else "sbox", top, SEL, parameters={"Impl": impl},
+    return Variant(name, "inv_sbox" if inverse else "sbox", top, parameters={"Impl": impl},
                    description=f"{text} ({top} Impl={impl})")
 
 
 VARIANTS: tuple[Variant, ...] = (
-    Variant("sbox_table", "sbox", "ak_sbox", _p("ak_sbox"), description="case table"),
-    Variant("inv_sbox_table", "inv_sbox", "ak_inv_sbox", _p("ak_inv_sbox"),
-            description="case table"),
-    Variant("sbox_bram", "sbox", "ak_sbox_bram", _p("ak_sbox_bram"), clocked=True,
+    Variant("sbox_table", "sbox", "ak_sbox", description="case table"),
+    Variant("inv_sbox_table", "inv_sbox", "ak_inv_sbox", description="case table"),
+    Variant("sbox_bram", "sbox", "ak_sbox_bram", clocked=True,
             description="block-RAM ROM, latency 1"),
-    Variant("inv_sbox_bram", "inv_sbox", "ak_inv_sbox_bram", _p("ak_inv_sbox_bram"),
-            clocked=True, description="block-RAM ROM, latency 1"),
+    Variant("inv_sbox_bram", "inv_sbox", "ak_inv_sbox_bram", clocked=True,
+            description="block-RAM ROM, latency 1"),
     _sel("sbox_comp", False, 1, "composite field, paper 000"),
     _sel("inv_sbox_comp", True, 1, "composite field, paper 000"),
-    Variant("sbox_comp_encdec", "sbox_encdec", "ak_sbox_comp_encdec",
-            _p("ak_sbox_comp_s1", "ak_sbox_comp_s2", "ak_sbox_comp_encdec"), has_dec=True,
+    Variant("sbox_comp_encdec", "sbox_encdec", "ak_sbox_comp_encdec", has_dec=True,
             description="composite field, shared enc/dec"),
-    Variant("sbox_comp_s1", "sbox_part", "ak_sbox_comp_s1", _p("ak_sbox_comp_s1"),
+    Variant("sbox_comp_s1", "sbox_part", "ak_sbox_comp_s1",
             out_width=12, has_dec=True, description="substage 1 (paper 000)"),
-    Variant("sbox_comp_s2", "sbox_part", "ak_sbox_comp_s2", _p("ak_sbox_comp_s2"),
+    Variant("sbox_comp_s2", "sbox_part", "ak_sbox_comp_s2",
             in_width=12, has_dec=True, description="substage 2 (paper 000)"),
     _sel("sbox_canright", False, 2, "normal-basis tower"),
     _sel("inv_sbox_canright", True, 2, "normal-basis tower"),
-    Variant("sbox_canright_encdec", "sbox_encdec", "ak_sbox_canright_encdec",
-            _p("ak_nb_inv", "ak_sbox_canright_encdec"), has_dec=True,
+    Variant("sbox_canright_encdec", "sbox_encdec", "ak_sbox_canright_encdec", has_dec=True,
             description="normal-basis tower, shared enc/dec (Canright style)"),
-    Variant("nb_inv", "inversion", "ak_nb_inv", _p("ak_nb_inv"),
-            description="normal-basis tower inversion"),
+    Variant("nb_inv", "inversion", "ak_nb_inv", description="normal-basis tower inversion"),
     _sel("sbox_lutinv", False, 3, "LUT inverter + Affine, paper 001"),
     _sel("inv_sbox_lutinv", True, 3, "InvAffine + LUT inverter, paper 001"),
-    Variant("sbox_lutinv_encdec", "sbox_encdec", "ak_sbox_lutinv_encdec",
-            _p("ak_gf_inv", "ak_affine", "ak_inv_affine", "ak_sbox_lutinv_encdec"), has_dec=True,
+    Variant("sbox_lutinv_encdec", "sbox_encdec", "ak_sbox_lutinv_encdec", has_dec=True,
             description="LUT inverter, shared enc/dec (paper 001)"),
-    Variant("gf_inv", "inversion", "ak_gf_inv", _p("ak_gf_inv"), description="LUT inverter"),
-    Variant("affine", "linear", "ak_affine", _p("ak_affine"), description="A x + 63"),
-    Variant("inv_affine", "linear", "ak_inv_affine", _p("ak_inv_affine"),
-            description="A^-1 x + 05"),
-    Variant("affine_mix_column", "linear", "ak_affine_mix_column", _p("ak_affine_mix_column"),
-            32, 32, description="retimed Affine + MixColumns (paper 001)"),
-    Variant("ueno_iso", "linear", "ak_ueno_iso", _p("ak_ueno_iso"), description="delta"),
-    Variant("ueno_iso_inv", "linear", "ak_ueno_iso_inv", _p("ak_ueno_iso_inv"),
-            description="delta^-1"),
-    Variant("ueno_affine", "linear", "ak_ueno_affine", _p("ak_ueno_affine"), has_dec=True,
+    Variant("gf_inv", "inversion", "ak_gf_inv", description="LUT inverter"),
+    Variant("affine", "linear", "ak_affine", description="A x + 63"),
+    Variant("inv_affine", "linear", "ak_inv_affine", description="A^-1 x + 05"),
+    Variant("affine_mix_column", "linear", "ak_affine_mix_column", 32, 32,
+            description="retimed Affine + MixColumns (paper 001)"),
+    Variant("ueno_iso", "linear", "ak_ueno_iso", description="delta"),
+    Variant("ueno_iso_inv", "linear", "ak_ueno_iso_inv", description="delta^-1"),
+    Variant("ueno_affine", "linear", "ak_ueno_affine", has_dec=True,
             description="tower-field Affine / InvAffine"),
-    Variant("ueno_enc_column", "linear", "ak_ueno_enc_column", _p("ak_ueno_enc_column"), 32, 32,
+    Variant("ueno_enc_column", "linear", "ak_ueno_enc_column", 32, 32,
             description="unified affine U0..U3 (paper 002)"),
-    Variant("ueno_dec_column", "linear", "ak_ueno_dec_column", _p("ak_ueno_dec_column"), 32, 32,
+    Variant("ueno_dec_column", "linear", "ak_ueno_dec_column", 32, 32,
             description="unified affine V0..V3 (paper 002)"),
-    Variant("mix_column", "mix_columns", "ak_mix_column", _p("ak_xtime", "ak_mix_column"), 32, 32,
-            description="MixColumns"),
-    Variant("inv_mix_column", "inv_mix_columns", "ak_inv_mix_column",
-            _p("ak_xtime", "ak_mix_column", "ak_inv_mix_column"), 32, 32,
+    Variant("mix_column", "mix_columns", "ak_mix_column", 32, 32, description="MixColumns"),
+    Variant("inv_mix_column", "inv_mix_columns", "ak_inv_mix_column", 32, 32,
             description="InvMixColumns, factored (pre-map + MixColumns)"),
-    Variant("inv_mix_column_direct", "inv_mix_columns", "ak_inv_mix_column_direct",
-            _p("ak_xtime", "ak_inv_mix_column_direct"), 32, 32,
+    Variant("inv_mix_column_direct", "inv_mix_columns", "ak_inv_mix_column_direct", 32, 32,
             description="InvMixColumns, direct (0e 0b 0d 09)"),
 )
 
@@ -125,40 +123,14 @@ def lane_wrapper(v: Variant) -> Path:
     lanes = 128 // max(v.in_width, 8) if v.in_width < 32 else 4
     if v.in_width == 12:
         lanes = 16
-    wi, wo = lanes * v.in_width, lanes * v.out_width
     name = f"ak_x{lanes}_{v.name}"
-    params = "".join(f" #(.{k}({val}))" for k, val in v.parameters.items())
-    dec = ", .dec_i(dec_q)" if v.has_dec else ""
-    clk = ".clk_i(clk_i), " if v.clocked else ""
-    text = f"""// Generated by aeskit.report.primitive_table: {lanes} lanes of {v.top} between registers.
-`default_nettype none
-module {name} (
-  input  logic clk_i,
-  input  logic [{wi - 1}:0] in_i,
-  input  logic dec_i,
-  output logic [{wo - 1}:0] out_o
-);
-  logic [{wi - 1}:0] in_q;
-  logic [{wo - 1}:0] res, out_q;
-  logic dec_q;
-  always_ff @(posedge clk_i) begin : regs
-    in_q  <= in_i;
-    dec_q <= dec_i;
-    out_q <= res;
-  end
-  for (genvar l = 0; l < {lanes}; l++) begin : g_lane
-    {v.top}{params} u_lane ({clk}.in_i(in_q[{v.in_width}*l +: {v.in_width}]){dec}, .out_o(res[{v.out_width}*l +: {v.out_width}]));
-  end
-  assign out_o = out_q;
-endmodule
-`default_nettype wire
-"""
-    d = OUT / "wrappers"
-    d.mkdir(parents=True, exist_ok=True)
-    p = d / f"{name}.sv"
-    if not p.is_file() or p.read_text() != text:
-        p.write_text(text)
-    return p
+    text = templates.render(
+        LANES, "ak_lanes", name=name, lanes=lanes, top=v.top,
+        params="".join(f" #(.{k}({val}))" for k, val in v.parameters.items()),
+        in_width=v.in_width, out_width=v.out_width, wi_msb=lanes * v.in_width - 1,
+        wo_msb=lanes * v.out_width - 1, clk=".clk_i(clk_i), " if v.clocked else "",
+        dec=", .dec_i(dec_q)" if v.has_dec else "")
+    return templates.write_if_changed(OUT / "wrappers" / f"{name}.sv", text)
 
 
 def _proven(v: Variant) -> bool | None:

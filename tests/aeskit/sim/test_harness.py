@@ -8,17 +8,23 @@ from pathlib import Path
 
 import pytest
 
+from aeskit.hw import manifest
 from aeskit.hw.registry import CoreSpec
 from aeskit.sim.harness import Harness, HarnessError
 
-FIXTURE = Path(__file__).parent / "fixtures" / "ak_fixture_core.sv"
+#: the fixture core's folder (RTL and manifest), an extra manifest root while a test runs
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture(autouse=True)
+def _fixture_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(manifest.EXTRA_ENV, str(FIXTURES))
 
 
 def fixture_core(latency: int = 3, fault: int = 0) -> CoreSpec:
-    # files are resolved relative to hw/; an absolute path overrides that join
     return CoreSpec(name=f"fixture-l{latency}-f{fault}", top="ak_fixture_core",
-                    files=(str(FIXTURE),), description="harness test fixture", paper="-",
-                    parameters={"Latency": latency, "Fault": fault})
+                    manifest="aeskit:fixture:fixture_core", description="harness test fixture",
+                    paper="-", parameters={"Latency": latency, "Fault": fault})
 
 
 def expected(key: bytes, blocks: list[bytes], decrypt: bool) -> list[bytes]:

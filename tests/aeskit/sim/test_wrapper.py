@@ -8,12 +8,12 @@ import subprocess
 
 import pytest
 
-from aeskit import HW_ROOT
+from aeskit.hw import manifest
 from aeskit.sim.cocotb_run import WAIVERS
 from aeskit.sim.wrapper import Instance, Prefixed, wrapper_sv, write_wrapper
 from aeskit.toolchain.paths import verilator
 
-FIFO = HW_ROOT / "systems/xdam/ak_xdam_fifo.sv"
+FIFO = manifest.module_file("ak_xdam_fifo")
 
 
 def _fifo(prefix: str, dw: int, depth: int) -> Instance:

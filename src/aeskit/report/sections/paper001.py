@@ -45,11 +45,12 @@ def paper_cycles(key_size: int) -> float:
 
 
 def _hash(core: Any) -> str:
-    from aeskit.sim.mode_harness import MODE_CPP, engine_paths
+    from aeskit.sim.mode_harness import MODE_CPP, engine_paths, system_sv
 
     h = hashlib.sha256(core.source_hash().encode())
     for p in engine_paths() + [MODE_CPP]:
         h.update(p.read_bytes())
+    h.update(system_sv(core).encode())
     return h.hexdigest()[:16]
 
 
@@ -89,16 +90,10 @@ def _router(synth: dict[str, Any]) -> str:
 def cipher_ahb_design() -> Any:
     """``ak_cipher_ahb`` (hw/systems/cipher_ahb: AHB-Lite registers generated from
     SystemRDL, FIFOs, the mode engine on ``pipe2``) as a synthesis Design."""
-    from aeskit import HW_ROOT
-    from aeskit.hw import get_core
+    from aeskit.hw import manifest
     from aeskit.synth import Design
 
-    g = HW_ROOT / "systems" / "cipher_ahb"
-    files = (*get_core("pipe2").file_paths(),
-             HW_ROOT / "modes" / "ak_mode_stream.sv", HW_ROOT / "modes" / "ak_mode_engine.sv",
-             g / "gen" / "ak_cipher_ahb_regs_pkg.sv", g / "gen" / "ak_cipher_ahb_map_pkg.sv",
-             g / "gen" / "ak_cipher_ahb_regs.sv", g / "ak_cipher_ahb_bridge.sv",
-             g / "ak_cipher_ahb_fifo.sv", g / "ak_cipher_ahb.sv")
+    files = tuple(manifest.sources("aeskit:system:cipher_ahb"))
     # router2: router1 left about 3,000 arcs overused after an hour on this design
     # (2026-11-21, two cores under load) and the router-1 figures of the other rows
     # stay as they are; the row says which router it used

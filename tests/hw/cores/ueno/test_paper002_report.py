@@ -74,10 +74,10 @@ def test_datapath_design_stubs_the_key_step() -> None:
     from aeskit.hw import get_core, manifest
 
     d = sec.datapath_design(get_core("ueno"))
-    names = [p.name for p in d.files]
     stub = manifest.get(sec.KEY_STEP_STUB)
     assert d.files[0] in stub.files and d.files[0].parent == stub.folder
     # the stub is the only ak_key_step: the real one and what only it needs are left out
-    assert "ak_sub_word.sv" not in names and "ak_key_step.sv" not in names
+    assert manifest.module_file("ak_sub_word") not in d.files
+    assert manifest.module_file("ak_key_step") not in d.files
     assert "module ak_key_step (" in d.files[0].read_text()
-    assert "ak_ueno_round.sv" in names and d.top == "ak_ueno_core"
+    assert manifest.module_file("ak_ueno_round") in d.files and d.top == "ak_ueno_core"

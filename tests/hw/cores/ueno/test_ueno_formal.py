@@ -85,7 +85,7 @@ def test_mutated_round_fails() -> None:
     assert needle in text
     mdir = BUILD_ROOT / "formal" / "mutants"
     mdir.mkdir(parents=True, exist_ok=True)
-    mutant = mdir / "ak_ueno_round.sv"
+    mutant = mdir / ROUND.name
     mutant.write_text(text.replace(needle, "localparam logic [7:0] DeltaCi = 8'hbc;"))
     r = prove_equivalent(_gold(0), _gate(0, mutant), name="ueno-round-cut-mutant",
                          linear_width=256)
