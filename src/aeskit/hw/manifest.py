@@ -269,10 +269,15 @@ def owner(path: Path, root: Path | None = None) -> str:
 
 
 def module_file(module: str, root: Path | None = None) -> Path:
-    """The RTL file that holds ``module`` (one module per file, named after it)."""
-    for f in _owner_index(root):
-        if f.stem == module and f.suffix in (".sv", ".v"):
-            return f
+    """The RTL file that holds ``module`` (one module per file, named after it). Two
+    files of that name in the manifests are an error (a stand-in for a module, such as
+    a formal cut, is named differently from the module it replaces)."""
+    hits = [f for f in _owner_index(root) if f.stem == module and f.suffix in (".sv", ".v")]
+    if len(hits) > 1:
+        raise ManifestError(f"module {module!r} has {len(hits)} files in the manifests: "
+                            + ", ".join(map(str, hits)))
+    if hits:
+        return hits[0]
     raise ManifestError(f"no manifest under {', '.join(map(str, _roots(root)))} lists a "
                         f"file for module {module!r}")
 

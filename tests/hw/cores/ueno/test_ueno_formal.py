@@ -42,8 +42,7 @@ from aeskit.formal.proofs import PROOFS, design_of, run_proof, sources_of
 from aeskit.hw import manifest
 from aeskit.synth import Design
 
-#: the round under test (its manifest, aeskit:core:ueno, also holds the real inversion,
-#: so the cut wrapper's manifest leaves the round out and the proof adds it)
+#: the round under test (aeskit:core:ueno_round, a dependency of the cut wrapper's manifest)
 ROUND = manifest.module_file("ak_ueno_round")
 
 
@@ -52,8 +51,10 @@ def _gold(dec: int) -> Design:
 
 
 def _gate(dec: int, round_file: Path = ROUND, demux: int = 1) -> Design:
-    return Design("ueno_round_cut", "fv_ueno_round_cut",
-                  (*sources_of("fv_ueno_round_cut"), round_file),
+    """The cut wrapper on ``round_file`` (the real round, or a mutant in its place)."""
+    files = [round_file if f == ROUND else f for f in sources_of("fv_ueno_round_cut")]
+    assert round_file in files, "the cut wrapper's manifest must bring ak_ueno_round"
+    return Design("ueno_round_cut", "fv_ueno_round_cut", tuple(files),
                   parameters={"Dec": dec, "Demux": demux})
 
 
