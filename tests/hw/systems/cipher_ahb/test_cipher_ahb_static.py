@@ -1,8 +1,7 @@
 """cipher_ahb without simulation:
 
-* the committed generated files (register block, its package, the address package,
-  the C header, the register table in docs/cipher_ahb.md) are exactly what
-  tools/gen_cipher_regs.py produces from cipher_ahb.rdl;
+* (that the committed generated files are what ``python -m aeskit.gen`` makes of
+  cipher_ahb.rdl is tests/aeskit/gen's staleness check);
 * Verilator ``--lint-only -Wall`` and ``--cc -Wall`` of the top (pipe2 + mode engine +
   generated register block + bridge + FIFOs): zero warnings, with the one waiver file,
   whose cipher_ahb waivers are scoped to the generated files only;
@@ -13,7 +12,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 from pathlib import Path
@@ -25,43 +23,11 @@ from aeskit.sim.cocotb_run import WAIVERS
 from aeskit.toolchain.paths import verilator
 
 ROOT = Path(__file__).resolve().parents[4]
-GEN_SCRIPT = ROOT / "tools" / "gen_cipher_regs.py"
 BUILD = ROOT / "build" / "lint" / "cipher_ahb"
-
-
-def _gen_module():
-    spec = importlib.util.spec_from_file_location("gen_cipher_regs", GEN_SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _sources() -> list[Path]:
     return sources("aeskit:system:cipher_ahb")
-
-
-def test_generated_files_up_to_date() -> None:
-    gen = _gen_module()
-    bad = gen.differences()
-    assert not bad, (f"generated files differ from cipher_ahb.rdl: {bad}; "
-                     f"run python tools/gen_cipher_regs.py")
-
-
-def test_generator_detects_a_stale_file(tmp_path, monkeypatch) -> None:
-    """The check is not vacuous: a changed committed file is reported."""
-    gen = _gen_module()
-    files = gen.generate(tmp_path / "out")
-    rel = "hw/systems/cipher_ahb/gen/ak_cipher_ahb_regs.h"
-    fake_root = tmp_path / "root"
-    for r, text in files.items():
-        p = fake_root / r
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    monkeypatch.setattr(gen, "ROOT", fake_root)
-    assert gen.differences() == []
-    (fake_root / rel).write_text(files[rel] + "// edited\n")
-    assert gen.differences() == [rel]
 
 
 def _verilator(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
@@ -87,7 +53,8 @@ def test_waivers_scoped_to_generated_files() -> None:
     assert lines, "no cipher_ahb waivers found (update this test if none are needed)"
     for ln in lines:
         m = re.search(r'-file "([^"]+)"', ln)
-        assert m and "/cipher_ahb/gen/" in m.group(1), f"waiver not scoped to gen/: {ln}"
+        assert m and re.fullmatch(r"\*/gen/ak_cipher_ahb_\w+", m.group(1).removesuffix(".sv")), (
+            f"waiver not scoped to a generated file: {ln}")
 
 
 def test_bad_fifo_depth_refused(tmp_path) -> None:
