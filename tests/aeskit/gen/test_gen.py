@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 import aeskit.gen.__main__ as cli
-from aeskit import HW_ROOT
+from aeskit import HW_ROOT, REPO_ROOT
 from aeskit.gen import gf2, maps, outputs, stale
 from aeskit.gen.fields import CompositeField, aes_roots, iso_matrix
+from aeskit.gen import rtl
 from aeskit.gen.rtl import RTL
 from aeskit.hw import manifest
 from aeskit.model import inv_mix_columns, mix_columns
@@ -143,8 +144,9 @@ def test_stale_reports_a_changed_or_missing_file(tmp_path: Path) -> None:
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text)
     assert stale(tmp_path, texts) == []
-    edited = tmp_path / "hw" / "cores" / "tbox" / "ak_tbox_ram.sv"
-    edited.write_text(texts["hw/cores/tbox/ak_tbox_ram.sv"].replace("32'h", "32'H", 1))
+    rel = str(rtl.path("ak_tbox_ram").relative_to(REPO_ROOT))
+    edited = tmp_path / rel
+    edited.write_text(texts[rel].replace("32'h", "32'H", 1))
     missing = tmp_path / "hw" / "systems" / "cipher_ahb" / "gen" / "ak_cipher_ahb_regs.h"
     missing.unlink()
     assert stale(tmp_path, texts) == [edited, missing]
@@ -152,19 +154,20 @@ def test_stale_reports_a_changed_or_missing_file(tmp_path: Path) -> None:
 
 def test_check_mode_exit_status(monkeypatch: pytest.MonkeyPatch,
                                 capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(cli, "stale", lambda: [HW_ROOT / "primitives" / "sbox" / "ak_sbox.sv"])
+    sbox = rtl.path("ak_sbox")
+    monkeypatch.setattr(cli, "stale", lambda: [sbox])
     assert cli.main(["--check"]) == 1
-    assert "hw/primitives/sbox/ak_sbox.sv is out of date" in capsys.readouterr().err
+    assert f"{sbox.relative_to(REPO_ROOT)} is out of date" in capsys.readouterr().err
     monkeypatch.setattr(cli, "stale", lambda: [])
     assert cli.main(["--check"]) == 0
 
 
 def test_every_generated_rtl_file_is_in_a_manifest() -> None:
-    """Each generated RTL path is the file a manifest lists for its module."""
-    for rel in RTL:
-        path = HW_ROOT / rel
-        assert manifest.owner(path)
-        assert manifest.module_file(path.stem) == path
+    """Each generated module's file is listed by a manifest, under hw/."""
+    for module in RTL:
+        path = rtl.path(module)
+        assert path.is_file() and path.stem == module
+        assert path.is_relative_to(HW_ROOT) and manifest.owner(path)
 
 
 def _case_table(text: str) -> list[int]:
@@ -173,21 +176,21 @@ def _case_table(text: str) -> list[int]:
     return [int(b, 16) for _, b in rows]
 
 
-@pytest.mark.parametrize("rel, want", [
-    ("primitives/sbox/ak_sbox.sv", SBOX),
-    ("primitives/sbox/ak_inv_sbox.sv", INV_SBOX),
-    ("primitives/sbox/ak_sbox_bram.sv", SBOX),
-    ("primitives/sbox/ak_inv_sbox_bram.sv", INV_SBOX),
-    ("primitives/sbox/ak_gf_inv.sv", tuple(gf_inv(x) for x in range(256))),
+@pytest.mark.parametrize("module, want", [
+    ("ak_sbox", SBOX),
+    ("ak_inv_sbox", INV_SBOX),
+    ("ak_sbox_bram", SBOX),
+    ("ak_inv_sbox_bram", INV_SBOX),
+    ("ak_gf_inv", tuple(gf_inv(x) for x in range(256))),
 ])
-def test_case_tables_equal_model(rel: str, want: tuple[int, ...]) -> None:
-    assert _case_table(RTL[rel]()) == list(want)
+def test_case_tables_equal_model(module: str, want: tuple[int, ...]) -> None:
+    assert _case_table(RTL[module]()) == list(want)
 
 
 def test_tbox_ram_words_equal_model() -> None:
     """Word i of the packed localparam (listed from word 511 down) is S(b) x {02,01,01,03}
     for i = {0, b} and S^-1(b) x {0e,09,0d,0b} for i = {1, b}, lane 0 in [31:24]."""
-    listed = re.findall(r"32'h([0-9a-f]{8})", RTL["cores/tbox/ak_tbox_ram.sv"]())
+    listed = re.findall(r"32'h([0-9a-f]{8})", RTL["ak_tbox_ram"]())
     words = [int(w, 16) for w in reversed(listed)]
     want = []
     for table, coef in ((SBOX, (0x02, 0x01, 0x01, 0x03)), (INV_SBOX, (0x0E, 0x09, 0x0D, 0x0B))):
