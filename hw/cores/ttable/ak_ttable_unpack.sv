@@ -21,7 +21,7 @@
 // Q, chosen (by an exhaustive search over all XORs of up to four of the 16 bits) so
 // that, together with the encryption bit and dec, every output bit is one LUT4. In
 // encryption, bit 0 of row 0 is taken as P[7] (= s[7] = ({02}s)[0]) rather than
-// Q[0], for the same reason. tests/hw/primitives/test_ttable_unpack.py checks all
+// Q[0], for the same reason. tests/hw/cores/ttable/test_ttable_unpack.py checks all
 // 512 words against the golden model.
 //
 // Timing: combinational, no state. Reset: none. Byte order: row 0 in [31:24].

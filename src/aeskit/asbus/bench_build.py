@@ -1,10 +1,11 @@
-"""How the ADAM cocotb benches build ``ak_adam`` (``tests/hw/systems/test_adam*.py``
+"""How the ADAM cocotb benches build ``ak_adam`` (``tests/hw/systems/adam/test_adam*.py``
 share one cached Verilator build per width).
 
 * ``-CFLAGS -O0`` (:data:`aeskit.asbus.run.ADAM_BUILD_ARGS`): the generated C++ of the
   unrolled engines is large and compiles several times faster without optimisation;
   the benches spend their time in Python.
-* ``--no-public-flat-rw`` with :data:`ADAM_BENCH_VLT`: only the top-level signals and
+* ``--no-public-flat-rw`` with the bench manifest's configuration
+  (``aeskit:bench:adam_bench``, hw/bench/adam_bench/adam_bench.vlt): only the top-level signals and
   the SRAM (ports and arrays) are visible through VPI, which is all the benches use;
   everything else stays optimisable (a third less C++, a faster model).
 """
@@ -13,13 +14,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aeskit.asbus.run import ADAM_BUILD_ARGS, ADAM_SOURCES
+from aeskit.asbus.run import ADAM_BUILD_ARGS
+from aeskit.hw import manifest
 
-__all__ = ["ADAM_BENCH_ARGS", "ADAM_BENCH_SOURCES", "ADAM_BENCH_VLT"]
+__all__ = ["ADAM_BENCH", "ADAM_BENCH_ARGS", "ADAM_BENCH_SOURCES"]
 
-#: Verilator configuration: the signals the benches reach (see the file)
-ADAM_BENCH_VLT = Path(__file__).resolve().with_name("adam_bench.vlt")
+#: the bench manifest: ak_adam plus the Verilator configuration of the signals the
+#: benches reach
+ADAM_BENCH = "aeskit:bench:adam_bench"
 #: sources of the bench build: the configuration, then ak_adam in compile order
-ADAM_BENCH_SOURCES: list[Path] = [ADAM_BENCH_VLT, *ADAM_SOURCES]
+ADAM_BENCH_SOURCES: list[Path] = manifest.sim_sources(ADAM_BENCH)
 #: build arguments of the bench build
 ADAM_BENCH_ARGS: tuple[str, ...] = ("--no-public-flat-rw", *ADAM_BUILD_ARGS)

@@ -243,6 +243,21 @@ def sources(name: str, root: Path | None = None) -> list[Path]:
     return out
 
 
+def verilator_configs(name: str, root: Path | None = None) -> list[Path]:
+    """The Verilator configuration files (``file_type: vlt``) of ``name``'s default
+    target and its dependencies, in the same order (a bench's ``public_flat_rw`` list)."""
+    out: list[Path] = []
+    for m in resolve(name, root):
+        out += [f for f, ft in m.other_files if ft == "vlt" and f not in out]
+    return out
+
+
+def sim_sources(name: str, root: Path | None = None) -> list[Path]:
+    """What a simulator is given for ``name``: its Verilator configuration files, then
+    its RTL sources in compile order."""
+    return [*verilator_configs(name, root), *sources(name, root)]
+
+
 def _owner_index(root: Path | None = None) -> dict[Path, str]:
     return _owner_index_of(_roots(root))
 

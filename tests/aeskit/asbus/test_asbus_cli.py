@@ -95,7 +95,7 @@ def test_cycles_equal_the_system_tests(library_run) -> None:
     for test in TESTS:
         r = ev.record(test, "asbus", 32)
         assert r is not None
-        # what tests/hw/systems/test_adam.py asserts for ADAM
+        # what tests/hw/systems/adam/test_adam.py asserts for ADAM
         assert r.measured_cycles == expected_asbus_cycles(test, 32)[1], test
     # AXI cycles are recorded, not asserted, by test_xdam: the traced build must give
     # what the untraced build (the one the system tests run) gives

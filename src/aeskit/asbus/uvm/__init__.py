@@ -10,7 +10,7 @@
 * :mod:`~aeskit.asbus.uvm.scoreboard` -- everything against
   :class:`aeskit.asbus.model.DamModel`;
 * :mod:`~aeskit.asbus.uvm.env` / :mod:`~aeskit.asbus.uvm.tests` -- the env and the
-  UVM tests, registered as cocotb tests by ``tests/hw/systems/test_adam_uvm.py``.
+  UVM tests, registered as cocotb tests by ``tests/hw/systems/adam/test_adam_uvm.py``.
 
 See docs/asbus.md, "UVM environment".
 """

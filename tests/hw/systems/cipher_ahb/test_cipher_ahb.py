@@ -1,7 +1,7 @@
 """ak_cipher_ahb (paper 001's cipher top: AHB-Lite, registers, FIFOs, mode engine, pipe2)
 end to end from an AHB master of cocotbext-ahb, on Verilator.
 
-The bench top (tb_cipher_ahb.sv) is a small AHB-Lite interconnect: the cipher and a
+The bench top (hw/bench/cipher_ahb_tb/tb_cipher_ahb.sv) is a small AHB-Lite interconnect: the cipher and a
 dummy slave that stretches its data phases at random (so the cipher sees HREADY low
 with its next address phase on the bus). The "software" here is the sequence of
 docs/cipher_ahb.md: key, REKEY, IV / lengths, LOAD_IV, then blocks through the
@@ -670,16 +670,16 @@ async def cocotb_reset_mid_message(dut) -> None:
 # pytest
 # ----------------------------------------------------------------------------------
 def sources() -> list[Path]:
-    """ak_cipher_ahb in compile order (its manifest, dependencies first)."""
-    from aeskit.hw.manifest import sources as manifest_sources
+    """The bench top and ak_cipher_ahb in compile order (aeskit:bench:cipher_ahb_tb)."""
+    from aeskit.hw.manifest import sim_sources
 
-    return manifest_sources("aeskit:system:cipher_ahb")
+    return sim_sources("aeskit:bench:cipher_ahb_tb")
 
 
 def _run(testcase: str, env: dict | None = None, seed: int = 1, depth: int = 2) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
 
-    run_cocotb(toplevel="tb_cipher_ahb", sources=[*sources(), HERE / "tb_cipher_ahb.sv"],
+    run_cocotb(toplevel="tb_cipher_ahb", sources=sources(),
                test_module="test_cipher_ahb", test_dir=HERE,
                parameters={"FifoDepth": depth, "WaitLimit": WAIT_LIMIT},
                testcase=testcase, extra_env={**(env or {}), "AK_FIFO_DEPTH": depth},

@@ -1,6 +1,6 @@
 """ak_asbus_master (RTL ASBUS master endpoint) on Verilator, RTL on both sides of the bus.
 
-The bench top ``ak_asbus_master_tb.sv`` puts two ``ak_asbus_master`` in front of one
+The bench top ``ak_asbus_master_tb.sv`` (hw/bench/asbus_master_tb) puts two ``ak_asbus_master`` in front of one
 ``ak_adam`` (N = 2); master 0 has the higher priority. The masters get different
 buffers (:data:`MASTERS`) so that credits and local refusals are exercised on both
 directions. At 32, 64 and 128 bits (one build per width, all cocotb tests in it):
@@ -47,22 +47,21 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
 from aeskit.asbus.bench import adam_backdoor_dump, check_mem
-from aeskit.asbus.bench_build import ADAM_BENCH_ARGS, ADAM_BENCH_SOURCES
+from aeskit.asbus.bench_build import ADAM_BENCH_ARGS
 from aeskit.asbus.cases import TESTS, expected_asbus_cycles, paper_case
 from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, AsbusCommand, DamModel,
                                 ProtocolError, encode_len, random_legal_command)
 from aeskit.asbus.tb import AdamTB, MbusAccess
-from aeskit.hw.manifest import sources
+from aeskit.hw.manifest import sim_sources
 
 HERE = Path(__file__).resolve().parent
-MASTER_SOURCES = sources("aeskit:bus:asbus_master")
-SOURCES = [ADAM_BENCH_SOURCES[0], HERE / "ak_asbus_master_tb.vlt", *ADAM_BENCH_SOURCES[1:],
-           *MASTER_SOURCES, HERE / "ak_asbus_master_tb.sv"]
+#: the bench top (hw/bench/asbus_master_tb) with ADAM's and its own Verilator configuration
+SOURCES = sim_sources("aeskit:bench:asbus_master_tb")
 #: (Outstanding, RdDepth, WrDepth) of master 0 and master 1 (bench parameters)
 MASTERS = ((4, 16, 64), (2, 64, 16))
 MEM = 256
 #: cycles after the last write beat until the decrypting engine has written its last
-#: plaintext (as tests/hw/systems/test_adam.py)
+#: plaintext (as tests/hw/systems/adam/test_adam.py)
 DRAIN_CYCLES = 64
 #: cycles the RTL master adds on the user side of a read: RDATA in cycle c is on
 #: rd_data_o in c + 1 (read buffer); the command side adds none

@@ -29,9 +29,8 @@ from cocotbext.axi import AxiResp
 
 from aeskit import BUILD_ROOT
 from aeskit.asbus.bench import XdamTB, xdam_paper_cases
-import aeskit.asbus
 from aeskit.asbus.run import ADAM_BUILD_ARGS
-from aeskit.hw.manifest import sources
+from aeskit.hw.manifest import sim_sources, sources
 from aeskit.model import AES
 
 HERE = Path(__file__).resolve().parent
@@ -160,8 +159,8 @@ async def cocotb_refused_bursts(dut) -> None:
 
 #: the paper cases leave their cycle records here (docs/asbus.md quotes them)
 RESULTS = BUILD_ROOT / "asbus"
-#: Verilator configuration of the bench build: only the ports of ak_xdam are public
-XDAM_BENCH_VLT = Path(aeskit.asbus.__file__).resolve().with_name("xdam_bench.vlt")
+#: the bench build: ak_xdam with a Verilator configuration that makes only its ports public
+XDAM_BENCH_SOURCES = sim_sources("aeskit:bench:xdam_bench")
 
 
 def _run(width: int, tests: list[str], **env) -> None:
@@ -169,7 +168,7 @@ def _run(width: int, tests: list[str], **env) -> None:
 
     RESULTS.mkdir(parents=True, exist_ok=True)
     # the bench reaches only the ports: build like the ADAM benches (aeskit.asbus.bench_build)
-    run_cocotb(toplevel="ak_xdam", sources=[XDAM_BENCH_VLT, *SOURCES], test_module="test_xdam",
+    run_cocotb(toplevel="ak_xdam", sources=XDAM_BENCH_SOURCES, test_module="test_xdam",
                test_dir=HERE, parameters={"W": width}, testcase=tests,
                build_args=("--no-public-flat-rw", *ADAM_BUILD_ARGS),
                extra_env={"AK_RESULTS": str(RESULTS / f"xdam-{width}.json"),

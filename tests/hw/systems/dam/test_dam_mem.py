@@ -54,7 +54,7 @@ def _wrapper(name: str) -> list[Path]:
     return write_wrapper(name, "ak_dam_mem",
                          [Instance(f"m{w}_", {"W": w, "MemBytes": MEM}, _ports(w))
                           for w in WIDTHS],
-                         generator="tests/hw/systems/test_dam_mem.py")
+                         generator="tests/hw/systems/dam/test_dam_mem.py")
 
 
 async def _drive(dut, inst: Prefixed, w: int, cycles: int, seed: int) -> dict:

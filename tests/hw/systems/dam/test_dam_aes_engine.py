@@ -96,7 +96,7 @@ def _wrapper(name: str, variants: list[tuple[int, int, int]]) -> list[Path]:
         name, "ak_dam_aes_engine",
         [Instance(_prefix(v), {"W": v[0], "Decrypt": v[1], "PreScheduled": v[2],
                                "TagW": TAGW}, _ports(v[0])) for v in variants],
-        generator="tests/hw/systems/test_dam_aes_engine.py", public_ports_only=True)
+        generator="tests/hw/systems/dam/test_dam_aes_engine.py", public_ports_only=True)
 
 
 def _variants() -> list[tuple[int, int, int]]:

@@ -55,7 +55,7 @@ def _wrapper(name: str) -> list[Path]:
     return write_wrapper(name, "ak_xdam_fifo",
                          [Instance(_prefix(v), {"DW": v[0], "Depth": v[1]}, _ports(*v))
                           for v in VARIANTS],
-                         generator="tests/hw/systems/test_xdam_fifo.py")
+                         generator="tests/hw/systems/xdam/test_xdam_fifo.py")
 
 
 async def _drive(dut, inst: Prefixed, v: tuple[int, int], cycles: int, seed: int) -> dict:

@@ -72,7 +72,7 @@ def _wrapper(name: str) -> list[Path]:
     return write_wrapper(name, "ak_asbus_addrgen",
                          [Instance(_prefix(v), {"W": v[0], "AW": AW, "Read": v[1]},
                                    _ports(v[0])) for v in VARIANTS],
-                         generator="tests/hw/bus/test_asbus_addrgen.py")
+                         generator="tests/hw/bus/asbus/test_asbus_addrgen.py")
 
 
 class Cmd:

@@ -51,7 +51,7 @@ def _wrapper(name: str) -> list[Path]:
                   [("input", "req_i", n), ("input", "mask_i", n), ("input", "enable_i", 1),
                    ("output", "gnt_o", n), ("output", "any_o", 1)], clocked=False)
          for n in NS],
-        generator="tests/hw/bus/test_asbus_arbiter.py")
+        generator="tests/hw/bus/asbus/test_asbus_arbiter.py")
 
 
 def model(n: int, req: int, mask: int, enable: bool) -> tuple[int, bool]:

@@ -82,7 +82,7 @@ def _wrapper(name: str) -> list[Path]:
         name, "ak_dam_rpath",
         [Instance(_prefix(v), {"W": v[0], "MemBytes": MEM, "MW": MW, "PreScheduled": v[1]},
                   _ports(v[0])) for v in VARIANTS],
-        generator="tests/hw/systems/test_dam_rpath.py", public_ports_only=True)
+        generator="tests/hw/systems/dam/test_dam_rpath.py", public_ports_only=True)
 
 
 # ----------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ data and error answers every cycle). A Python model of the documented protocol
   ERR[1] / ERR[0] a one-cycle pulse to ``err_owner_i`` exactly in the cycles of
   ``err_i`` (write / read by ``err_wr_i``). When the ERR pulse comes (the head
   reaches the front and its path is free) is decided by ak_adam's dispatch, not by
-  this module: that rule is tested by tests/hw/systems/test_adam.py;
+  this module: that rule is tested by tests/hw/systems/adam/test_adam.py;
 * after reset: no GNT, the queue empty.
 
 The file is both the pytest module and the cocotb test module.
@@ -98,7 +98,7 @@ def _wrapper(name: str) -> list[Path]:
                          [Instance(_prefix(v), {"W": v[0], "N": v[1], "MemBytes": MEM,
                                                 "QueueDepth": DEPTH}, _ports(*v))
                           for v in VARIANTS],
-                         generator="tests/hw/bus/test_asbus_slave.py")
+                         generator="tests/hw/bus/asbus/test_asbus_slave.py")
 
 
 def _random_cmd(rng: random.Random, w: int) -> tuple[bool, int, int]:

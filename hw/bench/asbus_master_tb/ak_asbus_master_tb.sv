@@ -1,4 +1,4 @@
-// ak_asbus_master_tb: bench top of tests/hw/bus/test_asbus_master.py -- two RTL ASBUS
+// ak_asbus_master_tb: bench top of tests/hw/bus/asbus/test_asbus_master.py -- two RTL ASBUS
 // masters (ak_asbus_master, master 0 with the higher priority) in front of one ADAM
 // (ak_adam, N = 2), so both sides of the bus are RTL. The user-side ports of master i
 // are slice i of the flattened ports below; the ASBUS between them is the bench's

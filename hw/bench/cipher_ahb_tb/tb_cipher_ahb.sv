@@ -29,7 +29,7 @@ module tb_cipher_ahb #(
   logic [31:0] ca_hrdata;
   logic        dsel_q;     // data phase belongs to the dummy slave
   logic        dact_q;     // ... and is a transfer (not IDLE/BUSY)
-  logic [31:0] daddr_q;
+  logic [15:0] daddr_q;  // the dummy slave echoes the low half of its address
 
   ak_cipher_ahb #(
     .FifoDepth(FifoDepth),
@@ -58,13 +58,13 @@ module tb_cipher_ahb #(
     end else if (ahb_hready) begin
       dsel_q  <= ahb_haddr[12];
       dact_q  <= ahb_haddr[12] && ahb_htrans[1];
-      daddr_q <= ahb_haddr;
+      daddr_q <= ahb_haddr[15:0];
     end
   end
 
   assign ahb_hready = dsel_q ? !(dact_q && tb_wait_i) : ca_hreadyout;
   assign ahb_hresp  = dsel_q ? 1'b0 : ca_hresp;
-  assign ahb_hrdata = dsel_q ? {16'hd00d, daddr_q[15:0]} : ca_hrdata;
+  assign ahb_hrdata = dsel_q ? {16'hd00d, daddr_q} : ca_hrdata;
 
 
 endmodule

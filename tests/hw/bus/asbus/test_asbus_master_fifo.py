@@ -60,7 +60,7 @@ def _wrapper(name: str) -> list[Path]:
     return write_wrapper(name, "ak_asbus_master_fifo",
                          [Instance(_prefix(v), {"Width": v[0], "Depth": v[1]}, _ports(*v))
                           for v in VARIANTS],
-                         generator="tests/hw/bus/test_asbus_master_fifo.py")
+                         generator="tests/hw/bus/asbus/test_asbus_master_fifo.py")
 
 
 async def _drive(dut, inst: Prefixed, v: tuple[int, int], cycles: int, seed: int) -> dict:
