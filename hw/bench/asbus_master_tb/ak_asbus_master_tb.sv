@@ -8,14 +8,14 @@
 `default_nettype none
 
 module ak_asbus_master_tb #(
-  parameter int unsigned W    = 32,
+  parameter int unsigned DataWidth = 32,
   parameter int unsigned Out0 = 4,
   parameter int unsigned Rd0  = 16,
   parameter int unsigned Wr0  = 64,
   parameter int unsigned Out1 = 2,
   parameter int unsigned Rd1  = 64,
   parameter int unsigned Wr1  = 16,
-  localparam int unsigned NB = W / 8
+  localparam int unsigned NB = DataWidth / 8
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -27,11 +27,11 @@ module ak_asbus_master_tb #(
   input  logic [23:0]     cmd_len_i,
   input  logic [1:0]      wr_valid_i,
   output logic [1:0]      wr_ready_o,
-  input  logic [2*W-1:0]  wr_data_i,
+  input  logic [2*DataWidth-1:0]  wr_data_i,
   input  logic [2*NB-1:0] wr_strb_i,
   output logic [1:0]      rd_valid_o,
   input  logic [1:0]      rd_ready_i,
-  output logic [2*W-1:0]  rd_data_o,
+  output logic [2*DataWidth-1:0]  rd_data_o,
   output logic [1:0]      rd_last_o,
   output logic [1:0]      rsp_valid_o,
   input  logic [1:0]      rsp_ready_i,
@@ -50,13 +50,13 @@ module ak_asbus_master_tb #(
   logic [63:0]     asbus_addr;
   logic [23:0]     asbus_len;
   logic [2*NB-1:0] asbus_wd_vld;
-  logic [2*W-1:0]  asbus_wdata;
-  logic [W-1:0]    asbus_rdata;
+  logic [2*DataWidth-1:0]  asbus_wdata;
+  logic [DataWidth-1:0]    asbus_rdata;
   logic [3:0]      asbus_resp, asbus_err;
 
   for (genvar i = 0; i < 2; i++) begin : g_master
     ak_asbus_master #(
-      .W          (W),
+      .DataWidth          (DataWidth),
       .Outstanding(i == 0 ? Out0 : Out1),
       .RdDepth    (i == 0 ? Rd0 : Rd1),
       .WrDepth    (i == 0 ? Wr0 : Wr1)
@@ -69,11 +69,11 @@ module ak_asbus_master_tb #(
       .cmd_len_i     (cmd_len_i[12*i +: 12]),
       .wr_valid_i    (wr_valid_i[i]),
       .wr_ready_o    (wr_ready_o[i]),
-      .wr_data_i     (wr_data_i[W*i +: W]),
+      .wr_data_i     (wr_data_i[DataWidth*i +: DataWidth]),
       .wr_strb_i     (wr_strb_i[NB*i +: NB]),
       .rd_valid_o    (rd_valid_o[i]),
       .rd_ready_i    (rd_ready_i[i]),
-      .rd_data_o     (rd_data_o[W*i +: W]),
+      .rd_data_o     (rd_data_o[DataWidth*i +: DataWidth]),
       .rd_last_o     (rd_last_o[i]),
       .rsp_valid_o   (rsp_valid_o[i]),
       .rsp_ready_i   (rsp_ready_i[i]),
@@ -85,14 +85,14 @@ module ak_asbus_master_tb #(
       .m_asbus_wr    (asbus_wr[i]),
       .m_asbus_len   (asbus_len[12*i +: 12]),
       .m_asbus_wd_vld(asbus_wd_vld[NB*i +: NB]),
-      .m_asbus_wdata (asbus_wdata[W*i +: W]),
+      .m_asbus_wdata (asbus_wdata[DataWidth*i +: DataWidth]),
       .m_asbus_rdata (asbus_rdata),
       .m_asbus_resp  (asbus_resp[2*i +: 2]),
       .m_asbus_err   (asbus_err[2*i +: 2])
     );
   end
 
-  ak_adam #(.W(W), .N(2)) u_adam (
+  ak_adam #(.DataWidth(DataWidth), .N(2)) u_adam (
     .clk_i, .rst_ni,
     .s_asbus_req   (asbus_req),
     .s_asbus_gnt   (asbus_gnt),

@@ -1,13 +1,13 @@
 // ak_asbus_addrgen: the ASBUS slave's address generator. For the beat in flight of
 // one ASBUS transfer it gives the word address of every byte lane of a byte-lane
-// banked memory (NB = W/8 lanes, one 8-bit bank per lane, each bank with its own
+// banked memory (NB = DataWidth/8 lanes, one 8-bit bank per lane, each bank with its own
 // address) and the lane map bus lane -> memory lane.
 //
 //   linear (mode 00): beats at word, word+1, ...; every lane at the same word.
 //   block  (mode 01): H rows of Wd beats; row i starts at word + i*pitch (pitch in
 //                     words); the slave computes every row address.
-//   state  (mode 10): N 16-byte states, each B = 128/W beats. Beat j of a state carries
-//                     the P = W/32 columns c = jP .. jP+P-1, column c in the byte order
+//   state  (mode 10): N 16-byte states, each B = 128/DataWidth beats. Beat j of a state carries
+//                     the P = DataWidth/32 columns c = jP .. jP+P-1, column c in the byte order
 //                       Read = 0 (write, InvShiftRows order): s[r][(c - r) mod 4]
 //                       Read = 1 (read,  ShiftRows order)  : s[r][(c + r) mod 4]
 //                     (paper 000, Fig. 7) with bus byte 4q + r of the beat (q = c - jP)
@@ -23,15 +23,15 @@
 // Byte order: bus lane b = WDATA/RDATA[8b +: 8] is byte b of the beat (byte 0 at the
 //             lowest address in linear and block mode), memory lane m holds the bytes
 //             whose address mod NB is m.
-// Parameters: W (32, 64, 128), AW (word-address bits), Read (0 write, 1 read schedule).
+// Parameters: DataWidth (32, 64, 128), AddrWidth (word-address bits), Read (0 write, 1 read schedule).
 
 `default_nettype none
 
 module ak_asbus_addrgen #(
-  parameter int unsigned W    = 32,
-  parameter int unsigned AW   = 6,
+  parameter int unsigned DataWidth = 32,
+  parameter int unsigned AddrWidth = 6,
   parameter bit          Read = 1'b0,
-  localparam int unsigned NB  = W / 8,
+  localparam int unsigned NB  = DataWidth / 8,
   localparam int unsigned LW  = $clog2(NB)
 ) (
   input  logic               clk_i,
@@ -39,40 +39,40 @@ module ak_asbus_addrgen #(
   // command, taken at the edge where start_i is high
   input  logic               start_i,
   input  logic [1:0]         mode_i,     // 00 linear, 01 block, 10 state
-  input  logic [AW-1:0]      word_i,     // first beat's word address
+  input  logic [AddrWidth-1:0]      word_i,     // first beat's word address
   input  logic [10:0]        count_i,    // linear: beats; state: states (1..1024)
   input  logic [6:0]         height_i,   // block rows (1..64)
   input  logic [4:0]         width_i,    // block beats per row (1..16)
-  input  logic [AW-1:0]      pitch_i,    // block row pitch in words
+  input  logic [AddrWidth-1:0]      pitch_i,    // block row pitch in words
   // beat stepping
   input  logic               adv_i,
   output logic               active_o,
   output logic               last_o,
   output logic [1:0]         mode_o,
-  output logic [AW-1:0]      state_word_o,  // word of the current state (state mode)
+  output logic [AddrWidth-1:0]      state_word_o,  // word of the current state (state mode)
   output logic [1:0]         beat_o,        // beat index within the state
-  output logic [NB*AW-1:0]   lane_word_o,   // memory lane m: [m*AW +: AW]
+  output logic [NB*AddrWidth-1:0]   lane_word_o,   // memory lane m: [m*AddrWidth +: AddrWidth]
   output logic [NB*LW-1:0]   bus2mem_o      // bus lane b -> memory lane [b*LW +: LW]
 );
 
-  localparam int unsigned P  = W / 32;       // columns per beat
-  localparam int unsigned B  = 128 / W;      // beats per state
+  localparam int unsigned P  = DataWidth / 32;       // columns per beat
+  localparam int unsigned B  = 128 / DataWidth;      // beats per state
   localparam int unsigned BW = 16 / NB;      // words per state (= B)
 
   // parameter checks: elaboration-time $fatal (Icarus 11 lacks those: time 0 there)
-  if (W != 32 && W != 64 && W != 128) begin : g_bad_param_0
+  if (DataWidth != 32 && DataWidth != 64 && DataWidth != 128) begin : g_bad_param_0
 `ifdef __ICARUS__
-    initial $fatal(1, "ak_asbus_addrgen: W=%0d not 32/64/128", W);
+    initial $fatal(1, "ak_asbus_addrgen: DataWidth=%0d not 32/64/128", DataWidth);
 `else
-    $fatal(1, "ak_asbus_addrgen: W=%0d not 32/64/128", W);
+    $fatal(1, "ak_asbus_addrgen: DataWidth=%0d not 32/64/128", DataWidth);
 `endif
   end
 
   logic          active_q, active_d;
   logic [1:0]    mode_q, mode_d;
-  logic [AW-1:0] word_q, word_d;     // current beat (linear/block), state base (state)
-  logic [AW-1:0] row_q, row_d;       // block: first word of the current row
-  logic [AW-1:0] pitch_q, pitch_d;
+  logic [AddrWidth-1:0] word_q, word_d;     // current beat (linear/block), state base (state)
+  logic [AddrWidth-1:0] row_q, row_d;       // block: first word of the current row
+  logic [AddrWidth-1:0] pitch_q, pitch_d;
   logic [4:0]    col_q, col_d;       // block: beat in row; state: beat in state
   logic [4:0]    width_q, width_d;
   logic [10:0]   rem_q, rem_d;       // linear: beats left; block: rows left; state: states left
@@ -108,20 +108,20 @@ module ak_asbus_addrgen #(
             rem_d  = rem_q - 11'd1;
           end else begin
             col_d  = col_q + 5'd1;
-            word_d = word_q + AW'(1);
+            word_d = word_q + AddrWidth'(1);
           end
         end
         2'b10: begin
           if (col_q == 5'(B - 1)) begin
             col_d  = '0;
-            word_d = word_q + AW'(BW);
+            word_d = word_q + AddrWidth'(BW);
             rem_d  = rem_q - 11'd1;
           end else begin
             col_d = col_q + 5'd1;
           end
         end
         default: begin
-          word_d = word_q + AW'(1);
+          word_d = word_q + AddrWidth'(1);
           rem_d  = rem_q - 11'd1;
         end
       endcase
@@ -167,7 +167,7 @@ module ak_asbus_addrgen #(
     c  = 0;
     cs = 0;
     o  = 0;
-    for (int m = 0; m < NB; m++) lane_word_o[m*AW +: AW] = word_q;
+    for (int m = 0; m < NB; m++) lane_word_o[m*AddrWidth +: AddrWidth] = word_q;
     for (int b = 0; b < NB; b++) bus2mem_o[b*LW +: LW] = LW'(b);
     if (mode_q == 2'b10) begin
       for (int b = 0; b < NB; b++) begin
@@ -176,7 +176,7 @@ module ak_asbus_addrgen #(
         cs = (Read ? (c + r) : (c + 4 - r)) % 4;
         o  = 4 * cs + r;                    // byte offset in the state
         bus2mem_o[b*LW +: LW] = LW'(o % NB);
-        lane_word_o[(o % NB)*AW +: AW] = word_q + AW'(o / NB);
+        lane_word_o[(o % NB)*AddrWidth +: AddrWidth] = word_q + AddrWidth'(o / NB);
       end
     end
   end

@@ -5,7 +5,7 @@
 //
 // Command: cmd_addr_i / cmd_wr_i / cmd_len_i (raw ASBUS ADDR, WR, LEN[11:0]; LEN[11:10]
 //   00 linear LEN[9:0] beats, 01 block LEN[9:6] x LEN[5:0] beats, 10 LEN[9:0] AES states
-//   of 128/W beats, 11 reserved = 0 beats; a field value of 0 is the maximum 1024 / 16
+//   of 128/DataWidth beats, 11 reserved = 0 beats; a field value of 0 is the maximum 1024 / 16
 //   / 64 / 1024). An accepted command is on REQ/ADDR/WR/LEN, held until GNT. It is
 //   accepted (cmd_ready_o) only when
 //   * fewer than Outstanding commands of its direction are accepted and not yet
@@ -47,17 +47,17 @@
 // Byte order: unchanged: wr_data_i / rd_data_o byte b (bits 8b+7:8b) is ASBUS byte lane
 //   b, wr_strb_i[b] is WD_VLD[b].
 // Reset     : rst_ni asynchronous, active low; every register.
-// Parameters: W (32/64/128), Outstanding (1..16 commands per direction), RdDepth and
+// Parameters: DataWidth (32/64/128), Outstanding (1..16 commands per direction), RdDepth and
 //   WrDepth (read / write buffer beats, powers of two, 2..4096).
 
 `default_nettype none
 
 module ak_asbus_master #(
-  parameter int unsigned W           = 32,
+  parameter int unsigned DataWidth = 32,
   parameter int unsigned Outstanding = 4,
   parameter int unsigned RdDepth     = 64,
   parameter int unsigned WrDepth     = 64,
-  localparam int unsigned NB = W / 8
+  localparam int unsigned NB = DataWidth / 8
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
@@ -70,12 +70,12 @@ module ak_asbus_master #(
   // user side: write beats
   input  logic          wr_valid_i,
   output logic          wr_ready_o,
-  input  logic [W-1:0]  wr_data_i,
+  input  logic [DataWidth-1:0]  wr_data_i,
   input  logic [NB-1:0] wr_strb_i,
   // user side: read beats
   output logic          rd_valid_o,
   input  logic          rd_ready_i,
-  output logic [W-1:0]  rd_data_o,
+  output logic [DataWidth-1:0]  rd_data_o,
   output logic          rd_last_o,
   // user side: responses
   output logic          rsp_valid_o,
@@ -89,18 +89,18 @@ module ak_asbus_master #(
   output logic          m_asbus_wr,
   output logic [11:0]   m_asbus_len,
   output logic [NB-1:0] m_asbus_wd_vld,
-  output logic [W-1:0]  m_asbus_wdata,
-  input  logic [W-1:0]  m_asbus_rdata,
+  output logic [DataWidth-1:0]  m_asbus_wdata,
+  input  logic [DataWidth-1:0]  m_asbus_rdata,
   input  logic [1:0]    m_asbus_resp,
   input  logic [1:0]    m_asbus_err
 );
 
   // parameter checks: elaboration-time $fatal (Icarus 11 lacks those: time 0 there)
-  if (W != 32 && W != 64 && W != 128) begin : g_bad_param_0
+  if (DataWidth != 32 && DataWidth != 64 && DataWidth != 128) begin : g_bad_param_0
 `ifdef __ICARUS__
-    initial $fatal(1, "ak_asbus_master: W=%0d not 32/64/128", W);
+    initial $fatal(1, "ak_asbus_master: DataWidth=%0d not 32/64/128", DataWidth);
 `else
-    $fatal(1, "ak_asbus_master: W=%0d not 32/64/128", W);
+    $fatal(1, "ak_asbus_master: DataWidth=%0d not 32/64/128", DataWidth);
 `endif
   end
   if (Outstanding < 1 || Outstanding > 16) begin : g_bad_param_1
@@ -131,7 +131,7 @@ module ak_asbus_master #(
   localparam int unsigned OC = $clog2(Outstanding + 1);                       // count
   localparam int unsigned SS = $clog2(16 / NB);   // log2 of beats per AES state
 
-  // beats of a command (13 bits: up to 1024 states x 4 beats at W = 32)
+  // beats of a command (13 bits: up to 1024 states x 4 beats at DataWidth = 32)
   function automatic logic [12:0] beats_of(input logic [11:0] len);
     logic [12:0] n, wd, ht;
     n  = (len[9:0] == 10'd0) ? 13'd1024 : {3'b0, len[9:0]};
@@ -178,14 +178,14 @@ module ak_asbus_master #(
   logic [12:0]   w_head_beats;
   logic          w_take, w_refuse, w_last, w_cpl_bus, w_cpl;
   logic [WA:0]   wf_count, wf_pop, drop_n;
-  logic [W+NB-1:0] wf_head;
+  logic [DataWidth+NB-1:0] wf_head;
   // read side
   logic [12:0]   r_cnt_q, r_cnt_d;        // beats of the head read received
   logic [RA:0]   r_pend_q, r_pend_d;      // beats of accepted reads not yet received
   logic [12:0]   r_head_beats;
   logic          r_take, r_refuse, r_last, r_cpl_bus, r_cpl;
   logic [RA:0]   rf_count, rf_pop;
-  logic [W:0]    rf_head;
+  logic [DataWidth:0]    rf_head;
   // responses
   logic          w_has, r_has, w_rsp_pop, r_rsp_pop;
 
@@ -254,7 +254,7 @@ module ak_asbus_master #(
   // ------------------------------------------------------------------------------
   // write side: buffer, beats on WDATA, completion
   // ------------------------------------------------------------------------------
-  ak_asbus_master_fifo #(.Width(W + NB), .Depth(WrDepth)) u_wbuf (
+  ak_asbus_master_fifo #(.DataWidth(DataWidth + NB), .Depth(WrDepth)) u_wbuf (
     .clk_i, .rst_ni,
     .push_i (wr_valid_i && wr_ready_o),
     .data_i ({wr_strb_i, wr_data_i}),
@@ -264,8 +264,8 @@ module ak_asbus_master #(
   );
 
   assign wr_ready_o     = (wf_count != (WA+1)'(WrDepth));
-  assign m_asbus_wdata  = wf_head[W-1:0];
-  assign m_asbus_wd_vld = wf_head[W+NB-1:W] & {NB{wf_count != '0}};
+  assign m_asbus_wdata  = wf_head[DataWidth-1:0];
+  assign m_asbus_wd_vld = wf_head[DataWidth+NB-1:DataWidth] & {NB{wf_count != '0}};
 
   always_comb begin : write_track
     w_head_beats = w_beats_q[w_hp_q];
@@ -293,7 +293,7 @@ module ak_asbus_master #(
   // ------------------------------------------------------------------------------
   // read side: credits, buffer, completion
   // ------------------------------------------------------------------------------
-  ak_asbus_master_fifo #(.Width(W + 1), .Depth(RdDepth)) u_rbuf (
+  ak_asbus_master_fifo #(.DataWidth(DataWidth + 1), .Depth(RdDepth)) u_rbuf (
     .clk_i, .rst_ni,
     .push_i (r_take),
     .data_i ({r_last, m_asbus_rdata}),
@@ -303,8 +303,8 @@ module ak_asbus_master #(
   );
 
   assign rd_valid_o = (rf_count != '0);
-  assign rd_data_o  = rf_head[W-1:0];
-  assign rd_last_o  = rf_head[W];
+  assign rd_data_o  = rf_head[DataWidth-1:0];
+  assign rd_last_o  = rf_head[DataWidth];
 
   always_comb begin : read_track
     r_head_beats = r_beats_q[r_hp_q];

@@ -12,30 +12,30 @@
 //             master guarantees both through its credits; not checked here).
 // Reset     : asynchronous, active low; pointers, count and the memory are all reset.
 // Byte order: none (entries pass through unchanged).
-// Parameters: Width (bits per entry, >= 1), Depth (entries, a power of two >= 2).
+// Parameters: DataWidth (bits per entry, >= 1), Depth (entries, a power of two >= 2).
 
 `default_nettype none
 
 module ak_asbus_master_fifo #(
-  parameter int unsigned Width = 32,
+  parameter int unsigned DataWidth = 32,
   parameter int unsigned Depth = 64,
   localparam int unsigned Aw = $clog2(Depth)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
   input  logic             push_i,
-  input  logic [Width-1:0] data_i,
+  input  logic [DataWidth-1:0] data_i,
   input  logic [Aw:0]      pop_i,     // entries removed this cycle (0 .. count_o)
   output logic [Aw:0]      count_o,
-  output logic [Width-1:0] head_o
+  output logic [DataWidth-1:0] head_o
 );
 
   // parameter checks: elaboration-time $fatal (Icarus 11 lacks those: time 0 there)
-  if (Width < 1) begin : g_bad_param_0
+  if (DataWidth < 1) begin : g_bad_param_0
 `ifdef __ICARUS__
-    initial $fatal(1, "ak_asbus_master_fifo: Width=%0d not >= 1", Width);
+    initial $fatal(1, "ak_asbus_master_fifo: DataWidth=%0d not >= 1", DataWidth);
 `else
-    $fatal(1, "ak_asbus_master_fifo: Width=%0d not >= 1", Width);
+    $fatal(1, "ak_asbus_master_fifo: DataWidth=%0d not >= 1", DataWidth);
 `endif
   end
   if (Depth < 2 || (Depth & (Depth - 1)) != 0) begin : g_bad_param_1
@@ -46,7 +46,7 @@ module ak_asbus_master_fifo #(
 `endif
   end
 
-  logic [Width-1:0] mem_q [Depth];
+  logic [DataWidth-1:0] mem_q [Depth];
   logic [Aw-1:0]    wp_q, wp_d, rp_q, rp_d;
   logic [Aw:0]      cnt_q, cnt_d;
 

@@ -13,7 +13,7 @@
 // states of 16 bytes, 0 = 1024), 11 reserved.
 // Checked (an error command moves no data; ERR[1] (write) / ERR[0] (read) is pulsed
 // when it reaches the head of the queue and its path is free): reserved mode; linear
-// or block ADDR not aligned to a beat (W/8 bytes) or pitch not a multiple of W/8;
+// or block ADDR not aligned to a beat (DataWidth/8 bytes) or pitch not a multiple of DataWidth/8;
 // state ADDR not 16-byte aligned; any byte of the transfer at or above MemBytes.
 // Commands of one direction are answered in order.
 //
@@ -21,19 +21,19 @@
 //             was empty) in the GNT cycle, so its first data beat can follow in the next.
 // Byte order: WDATA/RDATA byte b (bits 8b+7:8b) is byte lane b, the lowest address
 //             of a linear/block beat in lane 0; WD_VLD[b] qualifies byte b.
-// Parameters: W (32/64/128), N masters, MemBytes (power of two), QueueDepth.
+// Parameters: DataWidth (32/64/128), N masters, MemBytes (power of two), QueueDepth.
 
 `default_nettype none
 
 module ak_asbus_slave #(
-  parameter int unsigned W          = 32,
+  parameter int unsigned DataWidth = 32,
   parameter int unsigned N          = 2,
   parameter int unsigned MemBytes   = 256,
   parameter int unsigned QueueDepth = 8,
-  localparam int unsigned NB = W / 8,
+  localparam int unsigned NB = DataWidth / 8,
   localparam int unsigned AB = $clog2(MemBytes),      // byte-address bits
-  localparam int unsigned AW = AB - $clog2(NB),       // word-address bits
-  localparam int unsigned MW = (N > 1) ? $clog2(N) : 1,
+  localparam int unsigned AddrWidth = AB - $clog2(NB),       // word-address bits
+  localparam int unsigned IdWidth = (N > 1) ? $clog2(N) : 1,
   localparam int unsigned LB = $clog2(NB)            // beat-offset bits
 ) (
   input  logic               clk_i,
@@ -45,19 +45,19 @@ module ak_asbus_slave #(
   input  logic [N-1:0]       s_asbus_wr,
   input  logic [N*12-1:0]    s_asbus_len,
   input  logic [N*NB-1:0]    s_asbus_wd_vld,
-  input  logic [N*W-1:0]     s_asbus_wdata,
-  output logic [W-1:0]       s_asbus_rdata,
+  input  logic [N*DataWidth-1:0]     s_asbus_wdata,
+  output logic [DataWidth-1:0]       s_asbus_rdata,
   output logic [N*2-1:0]     s_asbus_resp,
   output logic [N*2-1:0]     s_asbus_err,
   // configuration
   input  logic [15:0]        pitch_i,        // block row pitch in bytes
   // queue head
   output logic               head_valid_o,
-  output logic [MW-1:0]      head_master_o,
+  output logic [IdWidth-1:0]      head_master_o,
   output logic               head_wr_o,
   output logic               head_err_o,
   output logic [1:0]         head_mode_o,
-  output logic [AW-1:0]      head_word_o,
+  output logic [AddrWidth-1:0]      head_word_o,
   output logic [10:0]        head_count_o,
   output logic [6:0]         head_height_o,
   output logic [4:0]         head_width_o,
@@ -65,26 +65,26 @@ module ak_asbus_slave #(
   output logic [AB-1:0]      head_hi_o,      // last byte touched (bounding range)
   input  logic               head_pop_i,
   // write data phase
-  input  logic [MW-1:0]      wr_owner_i,
+  input  logic [IdWidth-1:0]      wr_owner_i,
   input  logic               wr_take_i,      // a beat is taken this cycle (RESP[1])
-  output logic [W-1:0]       wr_data_o,
+  output logic [DataWidth-1:0]       wr_data_o,
   output logic [NB-1:0]      wr_vld_o,
   // read data phase
   input  logic               rd_valid_i,     // RESP[0] this cycle
-  input  logic [MW-1:0]      rd_owner_i,
-  input  logic [W-1:0]       rd_data_i,
+  input  logic [IdWidth-1:0]      rd_owner_i,
+  input  logic [DataWidth-1:0]       rd_data_i,
   // error answers
   input  logic               err_i,
-  input  logic [MW-1:0]      err_owner_i,
+  input  logic [IdWidth-1:0]      err_owner_i,
   input  logic               err_wr_i
 );
 
   // parameter checks: elaboration-time $fatal (Icarus 11 lacks those: time 0 there)
-  if (W != 32 && W != 64 && W != 128) begin : g_bad_param_0
+  if (DataWidth != 32 && DataWidth != 64 && DataWidth != 128) begin : g_bad_param_0
 `ifdef __ICARUS__
-    initial $fatal(1, "ak_asbus_slave: W=%0d not 32/64/128", W);
+    initial $fatal(1, "ak_asbus_slave: DataWidth=%0d not 32/64/128", DataWidth);
 `else
-    $fatal(1, "ak_asbus_slave: W=%0d not 32/64/128", W);
+    $fatal(1, "ak_asbus_slave: DataWidth=%0d not 32/64/128", DataWidth);
 `endif
   end
   if (MemBytes < 32 || (MemBytes & (MemBytes - 1)) != 0) begin : g_bad_param_1
@@ -104,14 +104,14 @@ module ak_asbus_slave #(
 
   localparam int unsigned QW = (QueueDepth > 1) ? $clog2(QueueDepth) : 1;
   // entry: master, wr, err, mode, word, count, height, width, lo, hi
-  localparam int unsigned EW = MW + 1 + 1 + 2 + AW + 11 + 7 + 5 + AB + AB;
+  localparam int unsigned EW = IdWidth + 1 + 1 + 2 + AddrWidth + 11 + 7 + 5 + AB + AB;
 
   // ------------------------------------------------------------------------------
   // arbitration and command capture
   // ------------------------------------------------------------------------------
   logic [N-1:0]  gnt_q, gnt_d;
   logic          any;
-  logic [MW-1:0] win;
+  logic [IdWidth-1:0] win;
   logic          full;
 
   ak_asbus_arbiter #(.N(N)) u_arbiter (
@@ -125,7 +125,7 @@ module ak_asbus_slave #(
   always_comb begin : winner
     win = '0;
     for (int i = 0; i < N; i++) begin
-      if (gnt_d[i]) win = MW'(i);
+      if (gnt_d[i]) win = IdWidth'(i);
     end
   end
 
@@ -169,7 +169,7 @@ module ak_asbus_slave #(
   end
 
   logic [EW-1:0] c_entry;
-  assign c_entry = {win, c_wr, c_err, c_mode, AW'(c_addr >> LB), c_count, c_height,
+  assign c_entry = {win, c_wr, c_err, c_mode, AddrWidth'(c_addr >> LB), c_count, c_height,
                     c_width, AB'(c_addr), AB'(c_end - XB'(1))};
 
   // ------------------------------------------------------------------------------
@@ -225,7 +225,7 @@ module ak_asbus_slave #(
   // ------------------------------------------------------------------------------
   // data phase
   // ------------------------------------------------------------------------------
-  assign wr_data_o     = s_asbus_wdata[W*wr_owner_i +: W];
+  assign wr_data_o     = s_asbus_wdata[DataWidth*wr_owner_i +: DataWidth];
   assign wr_vld_o      = s_asbus_wd_vld[NB*wr_owner_i +: NB];
   assign s_asbus_rdata = rd_data_i;
 
@@ -233,10 +233,10 @@ module ak_asbus_slave #(
     s_asbus_resp = '0;
     s_asbus_err  = '0;
     for (int i = 0; i < N; i++) begin
-      s_asbus_resp[2*i+1] = wr_take_i && (wr_owner_i == MW'(i));
-      s_asbus_resp[2*i]   = rd_valid_i && (rd_owner_i == MW'(i));
-      s_asbus_err[2*i+1]  = err_i && err_wr_i && (err_owner_i == MW'(i));
-      s_asbus_err[2*i]    = err_i && !err_wr_i && (err_owner_i == MW'(i));
+      s_asbus_resp[2*i+1] = wr_take_i && (wr_owner_i == IdWidth'(i));
+      s_asbus_resp[2*i]   = rd_valid_i && (rd_owner_i == IdWidth'(i));
+      s_asbus_err[2*i+1]  = err_i && err_wr_i && (err_owner_i == IdWidth'(i));
+      s_asbus_err[2*i]    = err_i && !err_wr_i && (err_owner_i == IdWidth'(i));
     end
   end
 

@@ -217,7 +217,7 @@ module ak_tbox_unfolded #(
   end
 
   ak_pipe_outbuf #(
-    .Width(128 + TagWidth),
+    .DataWidth(128 + TagWidth),
     .Depth(ObDepth)
   ) u_outbuf (
     .clk_i      (clk_i),

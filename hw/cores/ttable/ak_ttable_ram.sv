@@ -98,7 +98,7 @@ module ak_ttable_ram #(
   localparam bit UseDec  = EncTables && DecTables;    // addr_i[10]
   localparam int AddrW   = 8 + int'(UseLast) + int'(UseT2) + int'(UseDec);
   localparam int Depth   = 1 << AddrW;
-  localparam int Width   = Packed ? 17 : 32;
+  localparam int DataWidth = Packed ? 17 : 32;
 
   // Full 11-bit address of compact ROM index i (absent bits take the held value).
   function automatic logic [10:0] full_addr(input int i);
@@ -157,7 +157,7 @@ module ak_ttable_ram #(
 
   // The ROM word of a byte after (Inv)SubBytes: s = S(b) or t = S^-1(b); sel = the
   // table bits {dec, t2, last} of the full address.
-  function automatic logic [Width-1:0] word_of(input logic [7:0] s, input logic [2:0] sel);
+  function automatic logic [DataWidth-1:0] word_of(input logic [7:0] s, input logic [2:0] sel);
     logic [7:0]  s2;
     logic [7:0]  s4;
     logic [7:0]  s8;
@@ -173,12 +173,12 @@ module ak_ttable_ram #(
       // {dec, Q, P}: {1, 02t, 09t} or {0, 02s, s}
       w = sel[2] ? {15'h0, 1'b1, s2, s8 ^ s} : {15'h0, 1'b0, s2, s};
     end
-    return Width'(w);
+    return DataWidth'(w);
   endfunction
 
 `ifndef __ICARUS__
   typedef logic [7:0]  byte_tab_t [256];
-  typedef logic [Width-1:0] rom_t [Depth];
+  typedef logic [DataWidth-1:0] rom_t [Depth];
 
   function automatic byte_tab_t make_sbox();
     byte_tab_t  sb;
@@ -214,7 +214,7 @@ module ak_ttable_ram #(
   // ------------------------------------------------------------------------------
   // The ROM
   // ------------------------------------------------------------------------------
-  (* rom_style = "block", ram_style = "block" *) logic [Width-1:0] rom [Depth];
+  (* rom_style = "block", ram_style = "block" *) logic [DataWidth-1:0] rom [Depth];
 
 `ifndef __ICARUS__
   localparam rom_t Contents = make_rom();
@@ -237,7 +237,7 @@ module ak_ttable_ram #(
     return r;
   endfunction
 
-  function automatic logic [Width-1:0] word_at(input logic [10:0] a);
+  function automatic logic [DataWidth-1:0] word_at(input logic [10:0] a);
     logic [7:0]  s;
     logic [7:0]  v;
     if (a[10]) begin
@@ -255,7 +255,7 @@ module ak_ttable_ram #(
 `endif
 
   logic [AddrW-1:0] a_idx, b_idx;
-  logic [Width-1:0] a_q, b_q;
+  logic [DataWidth-1:0] a_q, b_q;
   logic [21:0]      unused_addr;   // address bits this configuration ignores
 
   assign a_idx       = compact(a_addr_i);

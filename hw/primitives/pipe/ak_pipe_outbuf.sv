@@ -6,7 +6,7 @@
 // counter -- not the enables of thousands of pipeline registers and block RAMs,
 // whose fan-out would otherwise set the clock period.
 //
-// Storage. A Depth x Width memory written in pipeline order and read with a
+// Storage. A Depth x DataWidth memory written in pipeline order and read with a
 // registered read port (the head register, which holds while out_ready_i is low),
 // so synthesis maps it to block RAM (DP16KD on ECP5) or distributed RAM by size.
 // The read never addresses the entry being written: a read is only issued while
@@ -35,13 +35,13 @@
 // Byte order: none (data pass through unchanged).
 //
 // Parameters:
-//   Width  bits per entry (>= 1).
+//   DataWidth  bits per entry (>= 1).
 //   Depth  entries, a power of two >= 2 (checked at elaboration).
 
 `default_nettype none
 
 module ak_pipe_outbuf #(
-  parameter int Width = 128,
+  parameter int DataWidth = 128,
   parameter int Depth = 16
 ) (
   input  logic             clk_i,
@@ -52,18 +52,18 @@ module ak_pipe_outbuf #(
   output logic             empty_o,
   // from the last pipeline register (never stalls)
   input  logic             wvalid_i,
-  input  logic [Width-1:0] wdata_i,
+  input  logic [DataWidth-1:0] wdata_i,
   // to the consumer
   output logic             out_valid_o,
   input  logic             out_ready_i,
-  output logic [Width-1:0] out_data_o
+  output logic [DataWidth-1:0] out_data_o
 );
 
-  if (Width < 1) begin : g_bad_width
+  if (DataWidth < 1) begin : g_bad_width
 `ifdef __ICARUS__
-    initial $fatal(1, "ak_pipe_outbuf: Width must be >= 1, got %0d", Width);
+    initial $fatal(1, "ak_pipe_outbuf: DataWidth must be >= 1, got %0d", DataWidth);
 `else
-    $fatal(1, "ak_pipe_outbuf: Width must be >= 1, got %0d", Width);
+    $fatal(1, "ak_pipe_outbuf: DataWidth must be >= 1, got %0d", DataWidth);
 `endif
   end
   if (Depth < 2 || (Depth & (Depth - 1)) != 0) begin : g_bad_depth
@@ -79,8 +79,8 @@ module ak_pipe_outbuf #(
   // no_rw_check: the read never addresses the entry being written (see above), so
   // synthesis need not add collision bypass logic (132 FF + 137 LUT4 at 128 x 130)
   (* no_rw_check *)
-  logic [Width-1:0] mem_q [Depth];
-  logic [Width-1:0] head_q;
+  logic [DataWidth-1:0] mem_q [Depth];
+  logic [DataWidth-1:0] head_q;
   logic             head_vld_q, head_vld_d;
   logic [Aw-1:0]    wptr_q, wptr_d, rptr_q, rptr_d;
   logic [Aw:0]      stored_q, stored_d;   // entries in the memory, not yet read

@@ -15,10 +15,10 @@
 //
 // Timing    : command REQ in cycle t, GNT in t+1, first write beat taken in t+2 (no
 //             wait states), first read beat on RDATA in t+3 (one memory cycle); cipher
-//             reads 47 / 29 / 20 cycles later (W = 32 / 64 / 128).
+//             reads 47 / 29 / 20 cycles later (DataWidth = 32 / 64 / 128).
 // Byte order: ASBUS byte lane b = bits [8b+7:8b]; memory byte address a is lane
-//             a mod (W/8); state transfers per paper 000 Fig. 7 (ak_asbus_addrgen).
-// Parameters: W (32/64/128), N masters (1..16, 0 highest priority), MemBytes (power of
+//             a mod (DataWidth/8); state transfers per paper 000 Fig. 7 (ak_asbus_addrgen).
+// Parameters: DataWidth (32/64/128), N masters (1..16, 0 highest priority), MemBytes (power of
 //             two, paper: 256), QueueDepth (paper: 8).
 // wait_i: wait states requested by the memory side (e.g. a PHY): [1] holds write
 // beats (RESP[1] low), [0] holds read beats (RESP[0] low). Tie to 0 if unused.
@@ -26,11 +26,11 @@
 `default_nettype none
 
 module ak_adam #(
-  parameter int unsigned W          = 32,
+  parameter int unsigned DataWidth = 32,
   parameter int unsigned N          = 2,
   parameter int unsigned MemBytes   = 256,
   parameter int unsigned QueueDepth = 8,
-  localparam int unsigned NB = W / 8
+  localparam int unsigned NB = DataWidth / 8
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -41,8 +41,8 @@ module ak_adam #(
   input  logic [N-1:0]    s_asbus_wr,
   input  logic [N*12-1:0] s_asbus_len,
   input  logic [N*NB-1:0] s_asbus_wd_vld,
-  input  logic [N*W-1:0]  s_asbus_wdata,
-  output logic [W-1:0]    s_asbus_rdata,
+  input  logic [N*DataWidth-1:0]  s_asbus_wdata,
+  output logic [DataWidth-1:0]    s_asbus_rdata,
   output logic [N*2-1:0]  s_asbus_resp,
   output logic [N*2-1:0]  s_asbus_err,
   // MBUS (processor)
@@ -56,8 +56,8 @@ module ak_adam #(
 );
 
   localparam int unsigned AB = $clog2(MemBytes);
-  localparam int unsigned AW = AB - $clog2(NB);
-  localparam int unsigned MW = (N > 1) ? $clog2(N) : 1;
+  localparam int unsigned AddrWidth = AB - $clog2(NB);
+  localparam int unsigned IdWidth = (N > 1) ? $clog2(N) : 1;
 
   // configuration
   logic          dec_en, enc_en;
@@ -77,19 +77,19 @@ module ak_adam #(
 
   // slave endpoint
   logic          h_valid, h_wr, h_err, h_pop;
-  logic [MW-1:0] h_master;
+  logic [IdWidth-1:0] h_master;
   logic [1:0]    h_mode;
-  logic [AW-1:0] h_word;
+  logic [AddrWidth-1:0] h_word;
   logic [10:0]   h_count;
   logic [6:0]    h_height;
   logic [4:0]    h_width;
   logic [AB-1:0] h_lo, h_hi;
-  logic [MW-1:0] w_owner, r_owner;
+  logic [IdWidth-1:0] w_owner, r_owner;
   logic          w_take, r_valid;
-  logic [W-1:0]  w_data, r_data;
+  logic [DataWidth-1:0]  w_data, r_data;
   logic [NB-1:0] w_vld;
 
-  ak_asbus_slave #(.W(W), .N(N), .MemBytes(MemBytes), .QueueDepth(QueueDepth)) u_slave (
+  ak_asbus_slave #(.DataWidth(DataWidth), .N(N), .MemBytes(MemBytes), .QueueDepth(QueueDepth)) u_slave (
     .clk_i, .rst_ni,
     .s_asbus_req, .s_asbus_gnt, .s_asbus_addr, .s_asbus_wr, .s_asbus_len,
     .s_asbus_wd_vld, .s_asbus_wdata, .s_asbus_rdata, .s_asbus_resp, .s_asbus_err,
@@ -123,14 +123,14 @@ module ak_adam #(
   // ------------------------------------------------------------------------------
   logic          w_idle, w_fin, w_eng_busy, r_idle, r_fin, r_eng_busy, r_empty;
   logic          w_start, r_start, h_cipher, w_can, r_can;
-  logic [AW-1:0] pitch_words;
+  logic [AddrWidth-1:0] pitch_words;
   // bounding byte ranges still in flight on each path
   logic          w_rng_v;
   logic [AB-1:0] w_lo_q, w_lo_d, w_hi_q, w_hi_d, r_lo_q, r_lo_d, r_hi_q, r_hi_d;
   logic          r_rng_q, r_rng_d;
   logic          w_ovl, r_ovl;
 
-  assign pitch_words = AW'(pitch >> $clog2(NB));
+  assign pitch_words = AddrWidth'(pitch >> $clog2(NB));
   assign h_cipher    = (h_mode == 2'b10) && (h_wr ? dec_en : enc_en);
   assign w_can       = (w_idle || w_fin) && (h_cipher || !w_eng_busy);
   assign r_can       = (r_idle || r_fin) && (h_cipher || !r_eng_busy);
@@ -188,12 +188,12 @@ module ak_adam #(
   // data paths and memory
   // ------------------------------------------------------------------------------
   logic [NB-1:0]    m_we;
-  logic [NB*AW-1:0] m_wword, m_rword;
-  logic [W-1:0]     m_wdata, m_rdata;
+  logic [NB*AddrWidth-1:0] m_wword, m_rword;
+  logic [DataWidth-1:0]     m_wdata, m_rdata;
   logic             m_re;
   logic             r_pending;  // unused on ASBUS: RESP[0] may follow the wait state
 
-  ak_dam_wpath #(.W(W), .MemBytes(MemBytes), .MW(MW)) u_wpath (
+  ak_dam_wpath #(.DataWidth(DataWidth), .MemBytes(MemBytes), .IdWidth(IdWidth)) u_wpath (
     .clk_i, .rst_ni,
     .rk_i       (rk),
     .start_i    (w_start),
@@ -219,7 +219,7 @@ module ak_adam #(
     .data_o     (m_wdata)
   );
 
-  ak_dam_rpath #(.W(W), .MemBytes(MemBytes), .MW(MW)) u_rpath (
+  ak_dam_rpath #(.DataWidth(DataWidth), .MemBytes(MemBytes), .IdWidth(IdWidth)) u_rpath (
     .clk_i, .rst_ni,
     .rk_i       (rk),
     .start_i    (r_start),
@@ -246,7 +246,7 @@ module ak_adam #(
     .data_o     (r_data)
   );
 
-  ak_dam_mem #(.W(W), .MemBytes(MemBytes)) u_mem (
+  ak_dam_mem #(.DataWidth(DataWidth), .MemBytes(MemBytes)) u_mem (
     .clk_i, .rst_ni,
     .we_i     (m_we),
     .wr_word_i(m_wword),

@@ -419,7 +419,7 @@ module ak_cipher_ahb
                                  && !out_avail[s]));
 
     ak_cipher_ahb_fifo #(
-      .Width(128),
+      .DataWidth(128),
       .Depth(FifoDepth)
     ) u_in_fifo (
       .clk_i    (clk_i),
@@ -447,7 +447,7 @@ module ak_cipher_ahb
     assign out_drop[s]    = sts_valid[s] && !sts_pass[s];
 
     ak_cipher_ahb_fifo #(
-      .Width(128),
+      .DataWidth(128),
       .Depth(FifoDepth)
     ) u_out_fifo (
       .clk_i    (clk_i),

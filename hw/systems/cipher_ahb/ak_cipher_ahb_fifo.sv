@@ -1,4 +1,4 @@
-// ak_cipher_ahb_fifo: block FIFO of ak_cipher_ahb (Depth entries of Width bits) with a
+// ak_cipher_ahb_fifo: block FIFO of ak_cipher_ahb (Depth entries of DataWidth bits) with a
 // release gate for CCM decryption.
 //
 // push_i writes data_i when not full_o; pop_i removes the oldest entry when avail_o.
@@ -14,29 +14,29 @@
 // no push, even with a pop: full_o and avail_o are functions of registers only).
 // Every register is reset by rst_ni. Byte order: data is stored as given.
 //
-// Parameters: Width (bits per entry, >= 1), Depth (entries, >= 1).
+// Parameters: DataWidth (bits per entry, >= 1), Depth (entries, >= 1).
 
 `default_nettype none
 
 module ak_cipher_ahb_fifo #(
-  parameter int Width = 128,
+  parameter int DataWidth = 128,
   parameter int Depth = 2
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
   input  logic             push_i,
-  input  logic [Width-1:0] data_i,
+  input  logic [DataWidth-1:0] data_i,
   input  logic             hold_i,
   output logic             full_o,
   input  logic             pop_i,
   output logic             avail_o,
-  output logic [Width-1:0] data_o,
+  output logic [DataWidth-1:0] data_o,
   input  logic             release_i,
   input  logic             drop_i
 );
 
-  if (Width < 1) begin : g_bad_width
-    $fatal(1, "ak_cipher_ahb_fifo: Width must be >= 1, got %0d", Width);
+  if (DataWidth < 1) begin : g_bad_width
+    $fatal(1, "ak_cipher_ahb_fifo: DataWidth must be >= 1, got %0d", DataWidth);
   end
   if (Depth < 1) begin : g_bad_depth
     $fatal(1, "ak_cipher_ahb_fifo: Depth must be >= 1, got %0d", Depth);
@@ -45,7 +45,7 @@ module ak_cipher_ahb_fifo #(
   localparam int PtrWidth = (Depth > 1) ? $clog2(Depth) : 1;
   localparam int CntWidth = $clog2(Depth + 1);
 
-  logic [Width-1:0]    mem_q [Depth];
+  logic [DataWidth-1:0]    mem_q [Depth];
   logic [PtrWidth-1:0] wr_q, wr_d, rd_q, rd_d;
   logic [CntWidth-1:0] cnt_q, cnt_d, rel_q, rel_d;
   logic                do_push, do_pop;

@@ -1,12 +1,12 @@
 // ak_dam_aes_engine: the word-serial, fully pipelined AES-128 engine of paper 000
-// (Sec. 3.1, Fig. 11) for a W-bit data path: ten round units, each with P = W/32
+// (Sec. 3.1, Fig. 11) for a DataWidth-bit data path: ten round units, each with P = DataWidth/32
 // column lanes of four composite-field S-boxes split into substage 1
 // (ak_sbox_comp_s1: input map + GF(2^4) inversion part, registered) and substage 2
 // (ak_sbox_comp_s2 output map + MixColumns/InvMixColumns + AddRoundKey): 4S+1M per
 // round at 32 bits, 8S+2M at 64, 16S+4M at 128. Decrypt = 1 builds the inverse
 // cipher (InvSubBytes, AddRoundKey, InvMixColumns per round).
 //
-// A state is B = 128/W beats. Beat j carries the columns c = jP .. jP+P-1 of the
+// A state is B = 128/DataWidth beats. Beat j carries the columns c = jP .. jP+P-1 of the
 // state in the order the first round's MixColumns needs (paper 000 Fig. 7):
 //   encryption: column c = s[0][c], s[1][c+1], s[2][c+2], s[3][c+3] (ShiftRows order)
 //   decryption: column c = s[0][c], s[1][c-1], s[2][c-2], s[3][c-3] (InvShiftRows)
@@ -18,7 +18,7 @@
 // natural column order.
 //
 // Timing    : a round unit takes a new state every B cycles and needs B + 1 cycles per
-//             round (5 / 3 / 2 at W = 32 / 64 / 128), so the engine accepts one beat per
+//             round (5 / 3 / 2 at DataWidth = 32 / 64 / 128), so the engine accepts one beat per
 //             cycle (full rate) and beat j of a state leaves 10(B+1) - B + 1 + j cycles
 //             after the state's first beat entered (PreScheduled = 1; B more when
 //             0): 47 / 29 / 20 (51 / 31 / 21) cycles for the first beat. en_i = 0 freezes every
@@ -26,48 +26,48 @@
 // Byte order: beats and the round keys in bus-lane order: byte b in bits [8b+7:8b];
 //             byte 4c + r of a state or key is s[r][c]. rk_i holds round key k in
 //             [128k +: 128] (k = 0..10, FIPS-197 key expansion).
-// Parameters: W (32/64/128), Decrypt, PreScheduled, TagW (tag carried per state).
+// Parameters: DataWidth (32/64/128), Decrypt, PreScheduled, TagWidth (tag carried per state).
 
 `default_nettype none
 
 module ak_dam_aes_engine #(
-  parameter int unsigned W            = 32,
+  parameter int unsigned DataWidth = 32,
   parameter int unsigned Decrypt      = 0,
   parameter int unsigned PreScheduled = 1,
-  parameter int unsigned TagW         = 8
+  parameter int unsigned TagWidth = 8
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
   input  logic              en_i,
   input  logic [1407:0]     rk_i,
   input  logic              in_valid_i,
-  input  logic [W-1:0]      in_data_i,
-  input  logic [TagW-1:0]   in_tag_i,     // sampled with the first beat of a state
+  input  logic [DataWidth-1:0]      in_data_i,
+  input  logic [TagWidth-1:0]   in_tag_i,     // sampled with the first beat of a state
   output logic              out_valid_o,
-  output logic [W-1:0]      out_data_o,
-  output logic [TagW-1:0]   out_tag_o,
+  output logic [DataWidth-1:0]      out_data_o,
+  output logic [TagWidth-1:0]   out_tag_o,
   output logic [1:0]        out_beat_o,
   output logic              busy_o
 );
 
-  localparam int unsigned P  = W / 32;
-  localparam int unsigned B  = 128 / W;
-  localparam int unsigned NB = W / 8;
-  localparam int unsigned CW = (B > 1) ? (B - 1) * W : W;  // collected beats
+  localparam int unsigned P  = DataWidth / 32;
+  localparam int unsigned B  = 128 / DataWidth;
+  localparam int unsigned NB = DataWidth / 8;
+  localparam int unsigned CW = (B > 1) ? (B - 1) * DataWidth : DataWidth;  // collected beats
 
   // parameter checks: elaboration-time $fatal (Icarus 11 lacks those: time 0 there)
-  if (W != 32 && W != 64 && W != 128) begin : g_bad_param_0
+  if (DataWidth != 32 && DataWidth != 64 && DataWidth != 128) begin : g_bad_param_0
 `ifdef __ICARUS__
-    initial $fatal(1, "ak_dam_aes_engine: W=%0d not 32/64/128", W);
+    initial $fatal(1, "ak_dam_aes_engine: DataWidth=%0d not 32/64/128", DataWidth);
 `else
-    $fatal(1, "ak_dam_aes_engine: W=%0d not 32/64/128", W);
+    $fatal(1, "ak_dam_aes_engine: DataWidth=%0d not 32/64/128", DataWidth);
 `endif
   end
-  if (TagW < 1) begin : g_bad_param_1
+  if (TagWidth < 1) begin : g_bad_param_1
 `ifdef __ICARUS__
-    initial $fatal(1, "ak_dam_aes_engine: TagW=%0d < 1", TagW);
+    initial $fatal(1, "ak_dam_aes_engine: TagWidth=%0d < 1", TagWidth);
 `else
-    $fatal(1, "ak_dam_aes_engine: TagW=%0d < 1", TagW);
+    $fatal(1, "ak_dam_aes_engine: TagWidth=%0d < 1", TagWidth);
 `endif
   end
 
@@ -78,8 +78,8 @@ module ak_dam_aes_engine #(
 
   // beat j of state s in the first-round order (ShiftRows for encryption,
   // InvShiftRows for decryption)
-  function automatic logic [W-1:0] sched(input logic [127:0] s, input logic [1:0] j);
-    logic [W-1:0] v;
+  function automatic logic [DataWidth-1:0] sched(input logic [127:0] s, input logic [1:0] j);
+    logic [DataWidth-1:0] v;
     logic [1:0] c, cs, r;
     for (int b = 0; b < NB; b++) begin
       r  = 2'(b % 4);
@@ -99,7 +99,7 @@ module ak_dam_aes_engine #(
   // input stage: beat counter, tag, (PreScheduled = 0) the reschedule buffer
   // ------------------------------------------------------------------------------
   logic [1:0]      in_beat_q, in_beat_d;
-  logic [TagW-1:0] in_tag_q, in_tag_d;
+  logic [TagWidth-1:0] in_tag_q, in_tag_d;
   logic [CW-1:0]   in_col_q, in_col_d;
   logic            in_last;
 
@@ -109,8 +109,8 @@ module ak_dam_aes_engine #(
   // so bypass traffic on the same data wires (ADAM feeds the bus or memory data
   // straight in) does not switch the S-boxes. Measured: without it ADAM's linear and
   // block transfers toggled 1.4-1.9x the nets of XDAM's (docs/asbus.md).
-  logic [W-1:0] in_data;
-  assign in_data = in_data_i & {W{in_valid_i}};
+  logic [DataWidth-1:0] in_data;
+  assign in_data = in_data_i & {DataWidth{in_valid_i}};
 
   always_comb begin : input_next
     in_beat_d = in_beat_q;
@@ -119,7 +119,7 @@ module ak_dam_aes_engine #(
     if (in_valid_i) begin
       in_beat_d = in_last ? 2'd0 : in_beat_q + 2'd1;
       if (in_beat_q == 2'd0) in_tag_d = in_tag_i;
-      if (B > 1) in_col_d[W*in_beat_q +: W] = in_data;
+      if (B > 1) in_col_d[DataWidth*in_beat_q +: DataWidth] = in_data;
     end
   end
 
@@ -141,7 +141,7 @@ module ak_dam_aes_engine #(
   // done_* of round r: its last beat of a state leaves substage 2 this cycle
   logic [9:0]           done_v;
   logic [127:0]         done_state [10];
-  logic [TagW-1:0]      done_tag [10];
+  logic [TagWidth-1:0]      done_tag [10];
   logic [10:0]          busy;
 
   // round 0 "done": a whole natural-order input state (PreScheduled = 0 only)
@@ -158,8 +158,8 @@ module ak_dam_aes_engine #(
   assign busy[0]       = (in_beat_q != 2'd0);
 
   logic            out_v_q, out_v_d;
-  logic [W-1:0]    out_q, out_d;
-  logic [TagW-1:0] out_tag_q, out_tag_d;
+  logic [DataWidth-1:0]    out_q, out_d;
+  logic [TagWidth-1:0] out_tag_q, out_tag_d;
   logic [1:0]      out_beat_q, out_beat_d;
 
   for (genvar rr = 1; rr <= 10; rr++) begin : g_round
@@ -170,26 +170,26 @@ module ak_dam_aes_engine #(
     // hold register: the whole state of the previous round, issued beat by beat in
     // the first-round order
     logic [127:0]    hold_q, hold_d;
-    logic [TagW-1:0] hold_tag_q, hold_tag_d;
+    logic [TagWidth-1:0] hold_tag_q, hold_tag_d;
     logic [2:0]      hold_cnt_q, hold_cnt_d;   // beats still to issue
     logic [1:0]      hold_beat;
 
     // substage 1 register
-    logic [W*3/2-1:0] s1_q, s1_d;
+    logic [DataWidth*3/2-1:0] s1_q, s1_d;
     logic             s1_v_q, s1_v_d;
     logic [1:0]       s1_beat_q, s1_beat_d;
-    logic [TagW-1:0]  s1_tag_q, s1_tag_d;
+    logic [TagWidth-1:0]  s1_tag_q, s1_tag_d;
 
     // collected output beats of the state
     logic [CW-1:0]    col_q, col_d;
 
     logic             iss_v;
-    logic [W-1:0]     iss_data;
+    logic [DataWidth-1:0]     iss_data;
     logic [1:0]       iss_beat;
-    logic [TagW-1:0]  iss_tag;
-    logic [W*3/2-1:0] s1_out;
-    logic [W-1:0]     s2_out;       // S-box outputs, bus-lane order
-    logic [W-1:0]     res;          // round result beat, natural order
+    logic [TagWidth-1:0]  iss_tag;
+    logic [DataWidth*3/2-1:0] s1_out;
+    logic [DataWidth-1:0]     s2_out;       // S-box outputs, bus-lane order
+    logic [DataWidth-1:0]     res;          // round result beat, natural order
 
     assign hold_beat = 2'(B) - hold_cnt_q[1:0];
 
@@ -270,7 +270,7 @@ module ak_dam_aes_engine #(
         s1_beat_d = iss_beat;
         s1_tag_d  = iss_tag;
       end
-      if (s1_v_q && B > 1 && s1_beat_q != 2'(B - 1)) col_d[W*s1_beat_q +: W] = res;
+      if (s1_v_q && B > 1 && s1_beat_q != 2'(B - 1)) col_d[DataWidth*s1_beat_q +: DataWidth] = res;
     end
 
     always_ff @(posedge clk_i or negedge rst_ni) begin : stage_regs

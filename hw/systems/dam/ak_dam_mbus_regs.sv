@@ -4,7 +4,7 @@
 //
 //   0x00 CTRL   [0] DEC_EN: the write data path decrypts state transfers (else bypass)
 //               [1] ENC_EN: the read data path encrypts state transfers (else bypass)
-//   0x04 PITCH  [15:0] block row pitch in bytes (a multiple of W/8)
+//   0x04 PITCH  [15:0] block row pitch in bytes (a multiple of DataWidth/8)
 //   0x08 ERRCNT [15:0] commands answered with an error (read only, wraps)
 //   0x40 + 4i   KEY[i], i = 0..43: expanded-key word w[i] (FIPS-197 5.2), byte 0 of the
 //               word in [31:24]; round key k = w[4k .. 4k+3]

@@ -9,12 +9,12 @@
 //
 // Timing    : a command started at an edge issues its first memory read in the next
 //             cycle; bypass data appears one cycle after its read (memory latency),
-//             encrypted data 47 / 29 / 20 cycles (W = 32 / 64 / 128) later. A new
+//             encrypted data 47 / 29 / 20 cycles (DataWidth = 32 / 64 / 128) later. A new
 //             command can start at the edge of the last read (no gap), except a
 //             bypass command behind cipher states (it waits until they have left, so
 //             every master gets its beats in order).
 // Byte order: bus lane b = bits [8b+7:8b] (see ak_asbus_addrgen).
-// Parameters: W, MemBytes, MW (master-id bits), PreScheduled (1: ASBUS, memory read in
+// Parameters: DataWidth, MemBytes, IdWidth (master-id bits), PreScheduled (1: ASBUS, memory read in
 //             ShiftRows order for the engine; 0: AXI, read in natural order, the engine
 //             buffers and reschedules each state first).
 // discard_i: the command returns its beats as zeros without reading memory (XDAM: a
@@ -24,13 +24,13 @@
 `default_nettype none
 
 module ak_dam_rpath #(
-  parameter int unsigned W        = 32,
+  parameter int unsigned DataWidth = 32,
   parameter int unsigned MemBytes = 256,
-  parameter int unsigned MW       = 1,
+  parameter int unsigned IdWidth = 1,
   parameter int unsigned PreScheduled = 1,
-  localparam int unsigned NB = W / 8,
+  localparam int unsigned NB = DataWidth / 8,
   localparam int unsigned LW = $clog2(NB),
-  localparam int unsigned AW = $clog2(MemBytes / NB)
+  localparam int unsigned AddrWidth = $clog2(MemBytes / NB)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -39,39 +39,39 @@ module ak_dam_rpath #(
   input  logic             start_i,
   input  logic             cipher_i,     // encrypt this (state) command
   input  logic             discard_i,    // return zeros, read nothing
-  input  logic [MW-1:0]    master_i,
+  input  logic [IdWidth-1:0]    master_i,
   input  logic [1:0]       mode_i,
-  input  logic [AW-1:0]    word_i,
+  input  logic [AddrWidth-1:0]    word_i,
   input  logic [10:0]      count_i,
   input  logic [6:0]       height_i,
   input  logic [4:0]       width_i,
-  input  logic [AW-1:0]    pitch_i,
+  input  logic [AddrWidth-1:0]    pitch_i,
   output logic             idle_o,
   output logic             finishing_o,
   output logic             eng_busy_o,   // cipher beats still on their way out
   output logic             empty_o,      // nothing issued is still on its way out
   // memory read port
   output logic             re_o,
-  output logic [NB*AW-1:0] word_o,
-  input  logic [W-1:0]     data_i,
+  output logic [NB*AddrWidth-1:0] word_o,
+  input  logic [DataWidth-1:0]     data_i,
   // bus side (through ak_asbus_slave)
   input  logic             wait_i,
   output logic             valid_o,
   output logic             pending_o,
-  output logic [MW-1:0]    owner_o,
-  output logic [W-1:0]     data_o
+  output logic [IdWidth-1:0]    owner_o,
+  output logic [DataWidth-1:0]     data_o
 );
 
   logic             active, last, issue, en;
   logic [1:0]       mode;
-  logic [AW-1:0]    state_word;
+  logic [AddrWidth-1:0]    state_word;
   logic [1:0]       beat;
   logic [NB*LW-1:0] bus2mem;
   logic             cipher_q, cipher_d;
   logic             discard_q, discard_d;
-  logic [MW-1:0]    owner_q, owner_d;
+  logic [IdWidth-1:0]    owner_q, owner_d;
 
-  ak_asbus_addrgen #(.W(W), .AW(AW), .Read(1'b1)) u_addrgen (
+  ak_asbus_addrgen #(.DataWidth(DataWidth), .AddrWidth(AddrWidth), .Read(1'b1)) u_addrgen (
     .clk_i, .rst_ni,
     .start_i, .mode_i, .word_i, .count_i, .height_i, .width_i, .pitch_i,
     .adv_i       (issue),
@@ -104,9 +104,9 @@ module ak_dam_rpath #(
   logic             b_v_q, b_v_d;
   logic             b_cipher_q, b_cipher_d;
   logic             b_zero_q, b_zero_d;
-  logic [MW-1:0]    b_owner_q, b_owner_d;
+  logic [IdWidth-1:0]    b_owner_q, b_owner_d;
   logic [NB*LW-1:0] b_map_q, b_map_d;
-  logic [W-1:0]     b_data;            // the beat in bus-lane order
+  logic [DataWidth-1:0]     b_data;            // the beat in bus-lane order
 
   always_comb begin : stage_b_next
     b_v_d      = b_v_q;
@@ -152,11 +152,11 @@ module ak_dam_rpath #(
 
   // the encrypting engine (tag: the owner of the state)
   logic          eng_v, eng_busy;
-  logic [W-1:0]  eng_data;
-  logic [MW-1:0] eng_tag;
+  logic [DataWidth-1:0]  eng_data;
+  logic [IdWidth-1:0] eng_tag;
   logic [1:0]    eng_beat;
 
-  ak_dam_aes_engine #(.W(W), .Decrypt(0), .PreScheduled(PreScheduled), .TagW(MW)) u_engine (
+  ak_dam_aes_engine #(.DataWidth(DataWidth), .Decrypt(0), .PreScheduled(PreScheduled), .TagWidth(IdWidth)) u_engine (
     .clk_i, .rst_ni,
     .en_i       (en),
     .rk_i,

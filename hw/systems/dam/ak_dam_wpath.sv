@@ -7,11 +7,11 @@
 //
 // Timing    : a command started at an edge takes its first beat in the next cycle;
 //             bypass beats are written at the edge that takes them; decrypted states
-//             reach memory 47 / 29 / 20 cycles (W = 32 / 64 / 128; PreScheduled = 0:
+//             reach memory 47 / 29 / 20 cycles (DataWidth = 32 / 64 / 128; PreScheduled = 0:
 //             51 / 31 / 21) after their first beat. A new command can start at the edge of the last beat (no gap),
 //             except a bypass command behind cipher states still in the engine.
 // Byte order: bus lane b = bits [8b+7:8b] (see ak_asbus_addrgen).
-// Parameters: W, MemBytes, MW (master-id bits), PreScheduled (1: ASBUS state transfers
+// Parameters: DataWidth, MemBytes, IdWidth (master-id bits), PreScheduled (1: ASBUS state transfers
 //             carry InvShiftRows-ordered ciphertext; 0: AXI, natural order, the engine
 //             buffers and reschedules each state first).
 // discard_i: the command's beats are taken and dropped (XDAM: a refused AXI burst
@@ -20,13 +20,13 @@
 `default_nettype none
 
 module ak_dam_wpath #(
-  parameter int unsigned W        = 32,
+  parameter int unsigned DataWidth = 32,
   parameter int unsigned MemBytes = 256,
-  parameter int unsigned MW       = 1,
+  parameter int unsigned IdWidth = 1,
   parameter int unsigned PreScheduled = 1,
-  localparam int unsigned NB = W / 8,
+  localparam int unsigned NB = DataWidth / 8,
   localparam int unsigned LW = $clog2(NB),
-  localparam int unsigned AW = $clog2(MemBytes / NB)
+  localparam int unsigned AddrWidth = $clog2(MemBytes / NB)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -35,39 +35,39 @@ module ak_dam_wpath #(
   input  logic             start_i,
   input  logic             cipher_i,     // decrypt this (state) command
   input  logic             discard_i,    // take the beats, write nothing
-  input  logic [MW-1:0]    master_i,
+  input  logic [IdWidth-1:0]    master_i,
   input  logic [1:0]       mode_i,
-  input  logic [AW-1:0]    word_i,
+  input  logic [AddrWidth-1:0]    word_i,
   input  logic [10:0]      count_i,
   input  logic [6:0]       height_i,
   input  logic [4:0]       width_i,
-  input  logic [AW-1:0]    pitch_i,
+  input  logic [AddrWidth-1:0]    pitch_i,
   output logic             idle_o,       // no command active
   output logic             finishing_o,  // the last beat is taken this cycle
   output logic             eng_busy_o,   // states in the engine or entering it
   // bus side (through ak_asbus_slave)
   input  logic             wait_i,
-  output logic [MW-1:0]    owner_o,
+  output logic [IdWidth-1:0]    owner_o,
   output logic             take_o,
-  input  logic [W-1:0]     data_i,
+  input  logic [DataWidth-1:0]     data_i,
   input  logic [NB-1:0]    vld_i,
   // memory write port
   output logic [NB-1:0]    we_o,
-  output logic [NB*AW-1:0] word_o,
-  output logic [W-1:0]     data_o
+  output logic [NB*AddrWidth-1:0] word_o,
+  output logic [DataWidth-1:0]     data_o
 );
 
   logic             active, last;
   logic [1:0]       mode;
-  logic [AW-1:0]    state_word;
+  logic [AddrWidth-1:0]    state_word;
   logic [1:0]       beat;
-  logic [NB*AW-1:0] lane_word;
+  logic [NB*AddrWidth-1:0] lane_word;
   logic [NB*LW-1:0] bus2mem;
   logic             cipher_q, cipher_d;
   logic             discard_q, discard_d;
-  logic [MW-1:0]    owner_q, owner_d;
+  logic [IdWidth-1:0]    owner_q, owner_d;
 
-  ak_asbus_addrgen #(.W(W), .AW(AW), .Read(1'b0)) u_addrgen (
+  ak_asbus_addrgen #(.DataWidth(DataWidth), .AddrWidth(AddrWidth), .Read(1'b0)) u_addrgen (
     .clk_i, .rst_ni,
     .start_i, .mode_i, .word_i, .count_i, .height_i, .width_i, .pitch_i,
     .adv_i       (take_o),
@@ -110,11 +110,11 @@ module ak_dam_wpath #(
 
   // the decrypting engine
   logic          eng_v, eng_busy;
-  logic [W-1:0]  eng_data;
-  logic [AW-1:0] eng_tag;
+  logic [DataWidth-1:0]  eng_data;
+  logic [AddrWidth-1:0] eng_tag;
   logic [1:0]    eng_beat;
 
-  ak_dam_aes_engine #(.W(W), .Decrypt(1), .PreScheduled(PreScheduled), .TagW(AW)) u_engine (
+  ak_dam_aes_engine #(.DataWidth(DataWidth), .Decrypt(1), .PreScheduled(PreScheduled), .TagWidth(AddrWidth)) u_engine (
     .clk_i, .rst_ni,
     .en_i       (1'b1),
     .rk_i,
@@ -129,7 +129,7 @@ module ak_dam_wpath #(
   );
 
   // a cipher beat taken this cycle is in the engine from the next one: a bypass command
-  // dispatched now must still wait for it (at W = 128 a state is that single beat, and the
+  // dispatched now must still wait for it (at DataWidth = 128 a state is that single beat, and the
   // engine itself is not busy yet)
   assign eng_busy_o = eng_busy || (take_o && cipher_q);
 
@@ -140,7 +140,7 @@ module ak_dam_wpath #(
     data_o = '0;
     if (eng_v) begin
       we_o = '1;
-      for (int m = 0; m < NB; m++) word_o[m*AW +: AW] = eng_tag + AW'(eng_beat);
+      for (int m = 0; m < NB; m++) word_o[m*AddrWidth +: AddrWidth] = eng_tag + AddrWidth'(eng_beat);
       data_o = eng_data;
     end else if (take_o && !cipher_q && !discard_q) begin
       for (int b = 0; b < NB; b++) begin

@@ -18,53 +18,53 @@
 //
 // Timing    : AW/AR accepted in the cycle they are valid (queue not full); the burst's
 //             W beats are taken from the cycle after its dispatch; read data one cycle
-//             after the memory read; cipher data 51 / 31 / 21 cycles later (W = 32 / 64
-//             / 128: the ASBUS engine latency 47 / 29 / 20 plus B = 128/W cycles of
+//             after the memory read; cipher data 51 / 31 / 21 cycles later (DataWidth = 32 / 64
+//             / 128: the ASBUS engine latency 47 / 29 / 20 plus B = 128/DataWidth cycles of
 //             buffering and rescheduling before round 1).
-// Byte order: AXI byte lanes (lane b = bits [8b+7:8b] = address mod W/8 == b); a state
+// Byte order: AXI byte lanes (lane b = bits [8b+7:8b] = address mod DataWidth/8 == b); a state
 //             is 16 consecutive bytes, FIPS-197 order (byte 4c + r = s[r][c]).
-// Parameters: W (32/64/128), MemBytes, QueueDepth, MaxBurst (1..256), IdW.
+// Parameters: DataWidth (32/64/128), MemBytes, QueueDepth, MaxBurst (1..256), IdWidth.
 // wait_i: memory-side wait states: [1] holds write beats (WREADY low); [0] is unused
 // (R wait states come from RREADY: RVALID, once high, must stay high). Tie to 0.
 
 `default_nettype none
 
 module ak_xdam #(
-  parameter int unsigned W          = 32,
+  parameter int unsigned DataWidth = 32,
   parameter int unsigned MemBytes   = 256,
   parameter int unsigned QueueDepth = 8,
   parameter int unsigned MaxBurst   = 16,
-  parameter int unsigned IdW        = 4,
-  localparam int unsigned NB = W / 8
+  parameter int unsigned IdWidth = 4,
+  localparam int unsigned NB = DataWidth / 8
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
   // AXI4 slave
-  input  logic [IdW-1:0] s_axi_awid,
+  input  logic [IdWidth-1:0] s_axi_awid,
   input  logic [31:0]    s_axi_awaddr,
   input  logic [7:0]     s_axi_awlen,
   input  logic [2:0]     s_axi_awsize,
   input  logic [1:0]     s_axi_awburst,
   input  logic           s_axi_awvalid,
   output logic           s_axi_awready,
-  input  logic [W-1:0]   s_axi_wdata,
+  input  logic [DataWidth-1:0]   s_axi_wdata,
   input  logic [NB-1:0]  s_axi_wstrb,
   input  logic           s_axi_wlast,
   input  logic           s_axi_wvalid,
   output logic           s_axi_wready,
-  output logic [IdW-1:0] s_axi_bid,
+  output logic [IdWidth-1:0] s_axi_bid,
   output logic [1:0]     s_axi_bresp,
   output logic           s_axi_bvalid,
   input  logic           s_axi_bready,
-  input  logic [IdW-1:0] s_axi_arid,
+  input  logic [IdWidth-1:0] s_axi_arid,
   input  logic [31:0]    s_axi_araddr,
   input  logic [7:0]     s_axi_arlen,
   input  logic [2:0]     s_axi_arsize,
   input  logic [1:0]     s_axi_arburst,
   input  logic           s_axi_arvalid,
   output logic           s_axi_arready,
-  output logic [IdW-1:0] s_axi_rid,
-  output logic [W-1:0]   s_axi_rdata,
+  output logic [IdWidth-1:0] s_axi_rid,
+  output logic [DataWidth-1:0]   s_axi_rdata,
   output logic [1:0]     s_axi_rresp,
   output logic           s_axi_rlast,
   output logic           s_axi_rvalid,
@@ -81,17 +81,17 @@ module ak_xdam #(
 
   localparam int unsigned AB = $clog2(MemBytes);
   localparam int unsigned LB = $clog2(NB);
-  localparam int unsigned AW = AB - LB;
+  localparam int unsigned AddrWidth = AB - LB;
   localparam int unsigned QW = $clog2(QueueDepth);
   // entry: id, wr, err, state-aligned, word, count, lo, hi
-  localparam int unsigned EW = IdW + 1 + 1 + 1 + AW + 11 + AB + AB;
+  localparam int unsigned EW = IdWidth + 1 + 1 + 1 + AddrWidth + 11 + AB + AB;
 
   // parameter checks: elaboration-time $fatal (Icarus 11 lacks those: time 0 there)
-  if (W != 32 && W != 64 && W != 128) begin : g_bad_param_0
+  if (DataWidth != 32 && DataWidth != 64 && DataWidth != 128) begin : g_bad_param_0
 `ifdef __ICARUS__
-    initial $fatal(1, "ak_xdam: W=%0d not 32/64/128", W);
+    initial $fatal(1, "ak_xdam: DataWidth=%0d not 32/64/128", DataWidth);
 `else
-    $fatal(1, "ak_xdam: W=%0d not 32/64/128", W);
+    $fatal(1, "ak_xdam: DataWidth=%0d not 32/64/128", DataWidth);
 `endif
   end
   if (MaxBurst < 1 || MaxBurst > 256) begin : g_bad_param_1
@@ -128,7 +128,7 @@ module ak_xdam #(
   // address channels -> command queue
   // ------------------------------------------------------------------------------
   logic           q_full, take_aw, take_ar, c_wr, c_err, c_st;
-  logic [IdW-1:0] c_id;
+  logic [IdWidth-1:0] c_id;
   logic [31:0]    c_addr;
   logic [7:0]     c_len;
   logic [2:0]     c_size;
@@ -155,10 +155,10 @@ module ak_xdam #(
   assign c_err   = (32'(c_len) + 32'd1 > 32'(MaxBurst)) || (c_size != 3'(LB))
                    || (c_burst != 2'b01) || (c_addr[LB-1:0] != '0) || (c_end > 36'(MemBytes));
   assign c_st    = (c_addr[3:0] == 4'd0) && (c_end[3:0] == 4'd0);
-  assign c_entry = {c_id, c_wr, c_err, c_st, AW'(c_addr >> LB), 11'(c_len) + 11'd1, AB'(c_addr),
+  assign c_entry = {c_id, c_wr, c_err, c_st, AddrWidth'(c_addr >> LB), 11'(c_len) + 11'd1, AB'(c_addr),
                     AB'(c_end - 36'd1)};
 
-  ak_xdam_fifo #(.DW(EW), .Depth(QueueDepth)) u_queue (
+  ak_xdam_fifo #(.DataWidth(EW), .Depth(QueueDepth)) u_queue (
     .clk_i, .rst_ni,
     .push_i (take_aw || take_ar),
     .data_i (c_entry),
@@ -168,9 +168,9 @@ module ak_xdam #(
     .count_o(q_count)
   );
 
-  logic [IdW-1:0] h_id;
+  logic [IdWidth-1:0] h_id;
   logic           h_wr, h_err0, h_st, h_cipher, h_err;
-  logic [AW-1:0]  h_word;
+  logic [AddrWidth-1:0]  h_word;
   logic [10:0]    h_count;
   logic [AB-1:0]  h_lo, h_hi;
 
@@ -217,7 +217,7 @@ module ak_xdam #(
   end
 
   // the active write burst's id and status, for its B response
-  logic [IdW-1:0] w_id_q, w_id_d;
+  logic [IdWidth-1:0] w_id_q, w_id_d;
   logic           w_err_q, w_err_d;
 
   always_comb begin : wcmd_next
@@ -253,12 +253,12 @@ module ak_xdam #(
   // data paths, memory
   // ------------------------------------------------------------------------------
   logic [NB-1:0]    m_we;
-  logic [NB*AW-1:0] m_wword, m_rword;
-  logic [W-1:0]     m_wdata, m_rdata, r_data;
+  logic [NB*AddrWidth-1:0] m_wword, m_rword;
+  logic [DataWidth-1:0]     m_wdata, m_rdata, r_data;
   logic             m_re, w_take, r_valid, r_pending;
   logic             w_owner, r_owner;
 
-  ak_dam_wpath #(.W(W), .MemBytes(MemBytes), .MW(1), .PreScheduled(0)) u_wpath (
+  ak_dam_wpath #(.DataWidth(DataWidth), .MemBytes(MemBytes), .IdWidth(1), .PreScheduled(0)) u_wpath (
     .clk_i, .rst_ni,
     .rk_i       (rk),
     .start_i    (w_start),
@@ -286,7 +286,7 @@ module ak_xdam #(
 
   assign s_axi_wready = !w_idle && !wait_i[1];
 
-  ak_dam_rpath #(.W(W), .MemBytes(MemBytes), .MW(1), .PreScheduled(0)) u_rpath (
+  ak_dam_rpath #(.DataWidth(DataWidth), .MemBytes(MemBytes), .IdWidth(1), .PreScheduled(0)) u_rpath (
     .clk_i, .rst_ni,
     .rk_i       (rk),
     .start_i    (r_start),
@@ -313,7 +313,7 @@ module ak_xdam #(
     .data_o     (r_data)
   );
 
-  ak_dam_mem #(.W(W), .MemBytes(MemBytes)) u_mem (
+  ak_dam_mem #(.DataWidth(DataWidth), .MemBytes(MemBytes)) u_mem (
     .clk_i, .rst_ni,
     .we_i     (m_we),
     .wr_word_i(m_wword),
@@ -326,9 +326,9 @@ module ak_xdam #(
   // ------------------------------------------------------------------------------
   // B and R channels
   // ------------------------------------------------------------------------------
-  logic [IdW:0] b_head;
+  logic [IdWidth:0] b_head;
 
-  ak_xdam_fifo #(.DW(IdW + 1), .Depth(QueueDepth)) u_bq (
+  ak_xdam_fifo #(.DataWidth(IdWidth + 1), .Depth(QueueDepth)) u_bq (
     .clk_i, .rst_ni,
     .push_i (w_fin),
     .data_i ({w_id_q, w_err_q}),
@@ -338,15 +338,15 @@ module ak_xdam #(
     .count_o(b_count)
   );
 
-  assign s_axi_bid   = b_head[IdW:1];
+  assign s_axi_bid   = b_head[IdWidth:1];
   assign s_axi_bresp = b_head[0] ? 2'b10 : 2'b00;
 
   // read bursts in dispatch order: id, beats, error
-  logic [IdW+11:0] ri_head;
+  logic [IdWidth+11:0] ri_head;
   logic            ri_valid, r_beat, r_last;
   logic [10:0]     r_cnt_q, r_cnt_d;
 
-  ak_xdam_fifo #(.DW(IdW + 12), .Depth(QueueDepth)) u_rq (
+  ak_xdam_fifo #(.DataWidth(IdWidth + 12), .Depth(QueueDepth)) u_rq (
     .clk_i, .rst_ni,
     .push_i (r_start),
     .data_i ({h_id, h_count, h_err}),
@@ -371,7 +371,7 @@ module ak_xdam #(
 
   assign s_axi_rvalid = r_pending;
   assign s_axi_rdata  = r_data;
-  assign s_axi_rid    = ri_head[IdW+11:12];
+  assign s_axi_rid    = ri_head[IdWidth+11:12];
   assign s_axi_rresp  = ri_head[0] ? 2'b10 : 2'b00;
   assign s_axi_rlast  = r_last;
 

@@ -5,21 +5,21 @@
 //             push and pop in the same cycle allowed (not when empty); a pop while
 //             empty and a push while full (without a pop) are ignored.
 // Byte order: not applicable.
-// Parameters: DW (data bits), Depth (entries, >= 2).
+// Parameters: DataWidth (data bits), Depth (entries, >= 2).
 
 `default_nettype none
 
 module ak_xdam_fifo #(
-  parameter int unsigned DW    = 8,
+  parameter int unsigned DataWidth = 8,
   parameter int unsigned Depth = 8
 ) (
   input  logic          clk_i,
   input  logic          rst_ni,
   input  logic          push_i,
-  input  logic [DW-1:0] data_i,
+  input  logic [DataWidth-1:0] data_i,
   input  logic          pop_i,
   output logic          valid_o,
-  output logic [DW-1:0] data_o,
+  output logic [DataWidth-1:0] data_o,
   output logic [$clog2(Depth):0] count_o
 );
 
@@ -34,7 +34,7 @@ module ak_xdam_fifo #(
 `endif
   end
 
-  logic [DW-1:0] mem_q [Depth];
+  logic [DataWidth-1:0] mem_q [Depth];
   logic [PW-1:0] wp_q, rp_q;
   logic [PW:0]   cnt_q;
   logic          pop, push;

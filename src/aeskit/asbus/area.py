@@ -59,7 +59,7 @@ def dam_design(bus: str, width: int) -> Any:
         raise ValueError(f"bus must be one of {sorted(SYSTEMS)}, got {bus!r}")
     name, top = SYSTEMS[bus]
     files = ADAM_SOURCES if bus == "asbus" else XDAM_SOURCES
-    return Design(f"{name}_{width}", top, tuple(files), parameters={"W": width},
+    return Design(f"{name}_{width}", top, tuple(files), parameters={"DataWidth": width},
                   router="router2")
 
 

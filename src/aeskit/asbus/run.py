@@ -84,7 +84,7 @@ def measure(widths: Iterable[int] = (32, 64, 128),
                 out = Path(tmp) / "records.json"
                 results = run_cocotb(
                     toplevel=top, sources=sources, test_module="aeskit.asbus.paper_bench",
-                    test_dir=Path(__file__).resolve().parent, parameters={"W": width},
+                    test_dir=Path(__file__).resolve().parent, parameters={"DataWidth": width},
                     extra_env={"AK_RESULTS": str(out), "AK_SEED": str(seed)},
                     waves=toggles,
                     build_args=(*(TRACE_ARGS if toggles else ()), *ADAM_BUILD_ARGS))

@@ -97,7 +97,7 @@ class AdamTB:
                  seed: int = 1, mem_bytes: int = 256) -> None:
         self.dut = dut
         self.mem_bytes = mem_bytes
-        self.width = int(dut.W.value) if hasattr(dut, "W") else len(dut.s_asbus_rdata)
+        self.width = int(dut.DataWidth.value) if hasattr(dut, "DataWidth") else len(dut.s_asbus_rdata)
         self.nb = self.width // 8
         self.n = masters
         self.m = [MasterState(i) for i in range(masters)]

@@ -9,7 +9,7 @@ instance per parameter set instead, each instance's ports brought out under a pr
 ports of one instance under their plain names, so one bench routine drives any
 instance. Clock and reset (``clk_i``, ``rst_ni``) are shared by every instance.
 
->>> inst = Instance("m32_", {"W": 32}, [("input", "we_i", 4), ("output", "rd_data_o", 32)])
+>>> inst = Instance("m32_", {"DataWidth": 32}, [("input", "we_i", 4), ("output", "rd_data_o", 32)])
 >>> print(wrapper_sv("ak_mem_tb", "ak_dam_mem", [inst], generator="a test"))
 ... # doctest: +ELLIPSIS
 `default_nettype none
@@ -20,7 +20,7 @@ module ak_mem_tb (
   input logic [3:0] m32_we_i,
   output logic [31:0] m32_rd_data_o
 );
-  ak_dam_mem #(.W(32)) u_m32 (
+  ak_dam_mem #(.DataWidth(32)) u_m32 (
     .clk_i,
     .rst_ni,
     .we_i(m32_we_i),

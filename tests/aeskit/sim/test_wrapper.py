@@ -17,7 +17,7 @@ FIFO = manifest.module_file("ak_xdam_fifo")
 
 
 def _fifo(prefix: str, dw: int, depth: int) -> Instance:
-    return Instance(prefix, {"DW": dw, "Depth": depth},
+    return Instance(prefix, {"DataWidth": dw, "Depth": depth},
                     [("input", "push_i", 1), ("input", "data_i", dw), ("input", "pop_i", 1),
                      ("output", "valid_o", 1), ("output", "data_o", dw),
                      ("output", "count_o", depth.bit_length())])
@@ -33,7 +33,7 @@ def test_two_instances_lint_clean() -> None:
     for inst in insts:
         for _, port, _ in inst.ports:
             assert text.count(f"{inst.prefix}{port}") == 2, port   # declared, connected
-    assert "ak_xdam_fifo #(.DW(13), .Depth(8)) u_b (" in text
+    assert "ak_xdam_fifo #(.DataWidth(13), .Depth(8)) u_b (" in text
     res = subprocess.run([verilator(), "--lint-only", "-Wall", "--top-module",
                           "ak_wrapper_selftest", str(WAIVERS), str(FIFO), str(paths[1])],
                          capture_output=True, text=True, check=False)

@@ -70,7 +70,7 @@ def _prefix(v: tuple[int, int]) -> str:
 
 def _wrapper(name: str) -> list[Path]:
     return write_wrapper(name, "ak_asbus_addrgen",
-                         [Instance(_prefix(v), {"W": v[0], "AW": AW, "Read": v[1]},
+                         [Instance(_prefix(v), {"DataWidth": v[0], "AddrWidth": AW, "Read": v[1]},
                                    _ports(v[0])) for v in VARIANTS],
                          generator="tests/hw/bus/asbus/test_asbus_addrgen.py")
 

@@ -28,11 +28,11 @@ SLAVE = sources("aeskit:bus:asbus_slave")
 ARBITER = sources_of_module("ak_asbus_arbiter")
 
 TARGETS = (
-    [(f"adam-{w}", "ak_adam", ADAM, {"W": w}) for w in (32, 64, 128)]
-    + [(f"xdam-{w}", "ak_xdam", XDAM, {"W": w}) for w in (32, 64, 128)]
-    + [(f"master-{w}", "ak_asbus_master", MASTER, {"W": w}) for w in (32, 64, 128)]
-    + [("adam-1master", "ak_adam", ADAM, {"W": 32, "N": 1}),
-       ("slave-4masters", "ak_asbus_slave", SLAVE, {"W": 64, "N": 4}),
+    [(f"adam-{w}", "ak_adam", ADAM, {"DataWidth": w}) for w in (32, 64, 128)]
+    + [(f"xdam-{w}", "ak_xdam", XDAM, {"DataWidth": w}) for w in (32, 64, 128)]
+    + [(f"master-{w}", "ak_asbus_master", MASTER, {"DataWidth": w}) for w in (32, 64, 128)]
+    + [("adam-1master", "ak_adam", ADAM, {"DataWidth": 32, "N": 1}),
+       ("slave-4masters", "ak_asbus_slave", SLAVE, {"DataWidth": 64, "N": 4}),
        ("arbiter", "ak_asbus_arbiter", ARBITER, {"N": 3})]
 )
 
@@ -76,7 +76,7 @@ def test_yosys_slang_check(top: str, files: list[Path], tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("top,files,param,value", [
-    ("ak_adam", ADAM, "W", 48),
+    ("ak_adam", ADAM, "DataWidth", 48),
     ("ak_adam", ADAM, "MemBytes", 200),
     ("ak_xdam", XDAM, "MaxBurst", 0),
     ("ak_asbus_arbiter", ARBITER, "N", 0),

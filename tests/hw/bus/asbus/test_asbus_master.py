@@ -714,7 +714,7 @@ async def cocotb_random_traffic(dut) -> None:
 # ----------------------------------------------------------------------------------
 def _params(width: int) -> dict:
     (o0, r0, w0), (o1, r1, w1) = MASTERS
-    return {"W": width, "Out0": o0, "Rd0": r0, "Wr0": w0, "Out1": o1, "Rd1": r1, "Wr1": w1}
+    return {"DataWidth": width, "Out0": o0, "Rd0": r0, "Wr0": w0, "Out1": o1, "Rd1": r1, "Wr1": w1}
 
 
 def _run(width: int, tests: list[str], **env) -> None:
@@ -731,7 +731,7 @@ def test_asbus_master(width: int) -> None:
                  "cocotb_random_traffic"])
 
 
-@pytest.mark.parametrize("param,value", [("W", 48), ("Outstanding", 0), ("Outstanding", 17),
+@pytest.mark.parametrize("param,value", [("DataWidth", 48), ("Outstanding", 0), ("Outstanding", 17),
                                          ("RdDepth", 48), ("WrDepth", 1), ("RdDepth", 8192)])
 def test_bad_parameter_is_refused(param: str, value: int) -> None:
     from aeskit.sim.lint import refused
@@ -745,7 +745,7 @@ def test_yosys_slang_check(tmp_path: Path) -> None:
     from aeskit.toolchain.paths import yosys
 
     for width in (32, 128):
-        script = (f"read_slang -j 1 -G W={width} --top ak_asbus_master "
+        script = (f"read_slang -j 1 -G DataWidth={width} --top ak_asbus_master "
                   f"{' '.join(map(str, MASTER_SOURCES))}; hierarchy -check -top ak_asbus_master; "
                   "proc; check -assert")
         res = subprocess.run(yosys() + ["-p", script], capture_output=True, text=True,

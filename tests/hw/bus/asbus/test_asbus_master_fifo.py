@@ -58,7 +58,7 @@ def _prefix(v: tuple[int, int]) -> str:
 
 def _wrapper(name: str) -> list[Path]:
     return write_wrapper(name, "ak_asbus_master_fifo",
-                         [Instance(_prefix(v), {"Width": v[0], "Depth": v[1]}, _ports(*v))
+                         [Instance(_prefix(v), {"DataWidth": v[0], "Depth": v[1]}, _ports(*v))
                           for v in VARIANTS],
                          generator="tests/hw/bus/asbus/test_asbus_master_fifo.py")
 

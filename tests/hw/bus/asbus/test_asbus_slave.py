@@ -95,7 +95,7 @@ def _prefix(v: tuple[int, int]) -> str:
 
 def _wrapper(name: str) -> list[Path]:
     return write_wrapper(name, "ak_asbus_slave",
-                         [Instance(_prefix(v), {"W": v[0], "N": v[1], "MemBytes": MEM,
+                         [Instance(_prefix(v), {"DataWidth": v[0], "N": v[1], "MemBytes": MEM,
                                                 "QueueDepth": DEPTH}, _ports(*v))
                           for v in VARIANTS],
                          generator="tests/hw/bus/asbus/test_asbus_slave.py")

@@ -142,12 +142,12 @@ def test_pipe_outbuf(depth: int, lat: int) -> None:
 
     run_cocotb(toplevel="ak_pipe_outbuf", sources=_prim().file_paths(),
                test_module="test_pipe_outbuf", test_dir=HERE,
-               parameters={"Width": WIDTH, "Depth": depth},
+               parameters={"DataWidth": WIDTH, "Depth": depth},
                extra_env={"AK_DEPTH": depth, "AK_LAT": lat, "AK_BLOCKS": 1500,
                           "AK_SEED": depth + lat})
 
 
-@pytest.mark.parametrize("param,value", [("Depth", 12), ("Depth", 1), ("Width", 0)])
+@pytest.mark.parametrize("param,value", [("Depth", 12), ("Depth", 1), ("DataWidth", 0)])
 def test_bad_parameter_is_refused(param: str, value: int) -> None:
     """Elaboration stops with the module's message (Verilator lint elaborates)."""
     import subprocess

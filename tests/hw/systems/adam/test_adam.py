@@ -298,7 +298,7 @@ def _run(width: int, tests: list[str], **env) -> None:
 
     RESULTS.mkdir(parents=True, exist_ok=True)
     run_cocotb(toplevel="ak_adam", sources=SOURCES, test_module="test_adam", test_dir=HERE,
-               parameters={"W": width}, testcase=tests, build_args=ADAM_BENCH_ARGS,
+               parameters={"DataWidth": width}, testcase=tests, build_args=ADAM_BENCH_ARGS,
                extra_env={"AK_RESULTS": str(RESULTS / f"adam-{width}.json"),
                           **{k: str(v) for k, v in env.items()}})
 

@@ -36,7 +36,7 @@ def _run(width: int, **env: object) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
 
     run_cocotb(toplevel="ak_adam", sources=list(ADAM_BENCH_SOURCES), test_module="test_adam_uvm",
-               test_dir=HERE, parameters={"W": width}, build_args=ADAM_BENCH_ARGS,
+               test_dir=HERE, parameters={"DataWidth": width}, build_args=ADAM_BENCH_ARGS,
                testcase=["AdamPaperUvm", "AdamRandomUvm"],
                extra_env={k: str(v) for k, v in env.items()})
 

@@ -94,8 +94,8 @@ def _wrapper(name: str, variants: list[tuple[int, int, int]]) -> list[Path]:
     public, so the engines stay optimisable)."""
     return write_wrapper(
         name, "ak_dam_aes_engine",
-        [Instance(_prefix(v), {"W": v[0], "Decrypt": v[1], "PreScheduled": v[2],
-                               "TagW": TAGW}, _ports(v[0])) for v in variants],
+        [Instance(_prefix(v), {"DataWidth": v[0], "Decrypt": v[1], "PreScheduled": v[2],
+                               "TagWidth": TAGW}, _ports(v[0])) for v in variants],
         generator="tests/hw/systems/dam/test_dam_aes_engine.py", public_ports_only=True)
 
 
@@ -333,7 +333,7 @@ def test_latency_numbers() -> None:
     assert [full_rate_latency((w, 1, 0)) for w in (32, 64, 128)] == [51, 31, 21]
 
 
-@pytest.mark.parametrize("param,value", [("W", 48), ("TagW", 0)])
+@pytest.mark.parametrize("param,value", [("DataWidth", 48), ("TagWidth", 0)])
 def test_bad_parameter_is_refused(param: str, value: int) -> None:
     from aeskit.sim.lint import refused
 

@@ -52,7 +52,7 @@ def _ports(w: int) -> list[tuple[str, str, int]]:
 
 def _wrapper(name: str) -> list[Path]:
     return write_wrapper(name, "ak_dam_mem",
-                         [Instance(f"m{w}_", {"W": w, "MemBytes": MEM}, _ports(w))
+                         [Instance(f"m{w}_", {"DataWidth": w, "MemBytes": MEM}, _ports(w))
                           for w in WIDTHS],
                          generator="tests/hw/systems/dam/test_dam_mem.py")
 

@@ -80,7 +80,7 @@ def _prefix(v: tuple[int, int]) -> str:
 def _wrapper(name: str) -> list[Path]:
     return write_wrapper(
         name, "ak_dam_rpath",
-        [Instance(_prefix(v), {"W": v[0], "MemBytes": MEM, "MW": MW, "PreScheduled": v[1]},
+        [Instance(_prefix(v), {"DataWidth": v[0], "MemBytes": MEM, "IdWidth": MW, "PreScheduled": v[1]},
                   _ports(v[0])) for v in VARIANTS],
         generator="tests/hw/systems/dam/test_dam_rpath.py", public_ports_only=True)
 

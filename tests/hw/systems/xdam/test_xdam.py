@@ -169,7 +169,7 @@ def _run(width: int, tests: list[str], **env) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     # the bench reaches only the ports: build like the ADAM benches (aeskit.asbus.bench_build)
     run_cocotb(toplevel="ak_xdam", sources=XDAM_BENCH_SOURCES, test_module="test_xdam",
-               test_dir=HERE, parameters={"W": width}, testcase=tests,
+               test_dir=HERE, parameters={"DataWidth": width}, testcase=tests,
                build_args=("--no-public-flat-rw", *ADAM_BUILD_ARGS),
                extra_env={"AK_RESULTS": str(RESULTS / f"xdam-{width}.json"),
                           **{k: str(v) for k, v in env.items()}})

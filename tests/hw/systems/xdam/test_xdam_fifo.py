@@ -53,7 +53,7 @@ def _prefix(v: tuple[int, int]) -> str:
 
 def _wrapper(name: str) -> list[Path]:
     return write_wrapper(name, "ak_xdam_fifo",
-                         [Instance(_prefix(v), {"DW": v[0], "Depth": v[1]}, _ports(*v))
+                         [Instance(_prefix(v), {"DataWidth": v[0], "Depth": v[1]}, _ports(*v))
                           for v in VARIANTS],
                          generator="tests/hw/systems/xdam/test_xdam_fifo.py")
 
