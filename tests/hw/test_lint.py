@@ -112,8 +112,10 @@ def test_bad_tag_width_is_refused(core) -> None:
 
 def test_waiver_file_is_the_only_one() -> None:
     hw = Path(__file__).resolve().parents[2] / "hw"
-    vlts = sorted(p.relative_to(hw).as_posix() for p in hw.rglob("*.vlt"))
-    assert vlts == ["lint/waivers.vlt"], vlts
+    # other .vlt files are bench configurations (public_* for VPI), never waivers
+    waiving = sorted(p.relative_to(hw).as_posix() for p in hw.rglob("*.vlt")
+                     if "lint_off" in p.read_text())
+    assert waiving == ["lint/waivers.vlt"], waiving
     # RTL carries no inline lint_off pragmas: waivers live in the one file
     offenders = [str(p.relative_to(hw)) for p in hw.rglob("*.sv")
                  if "lint_off" in p.read_text()]

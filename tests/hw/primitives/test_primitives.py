@@ -401,6 +401,8 @@ async def cocotb_inv_mix_column_direct_random(dut) -> None:
 # pytest side: build each primitive and run its cocotb tests
 # ----------------------------------------------------------------------------------
 HERE = Path(__file__).resolve().parent
+#: tests/hw: a primitive that lives beside its core is tested beside it (tests mirror hw/)
+TESTS_HW = HERE.parent
 PRIM_DIR = REPO_ROOT / "hw" / "primitives"
 
 #: cocotb tests per primitive top level (files come from the registry)
@@ -451,9 +453,9 @@ def test_primitive(prim) -> None:
     if prim.top not in _ours():
         # Declared by another family's catalog module, which brings its own test file:
         # check that one exists and exercises this top (no silent skip).
-        owners = [f.name for f in HERE.glob("test_*.py")
+        owners = [f.name for f in TESTS_HW.rglob("test_*.py")
                   if f.name != "test_primitives.py" and prim.top in f.read_text()]
-        assert owners, f"primitive {prim.top} has no test file in {HERE}"
+        assert owners, f"primitive {prim.top} has no test file in {TESTS_HW}"
         return
     assert prim.top in COCOTB_TESTS, f"no cocotb test for primitive {prim.top}"
     # the selector variants (Impl = 1/2/3) run the selector's test: all 256 inputs

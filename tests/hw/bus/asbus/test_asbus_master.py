@@ -52,11 +52,13 @@ from aeskit.asbus.cases import TESTS, expected_asbus_cycles, paper_case
 from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, AsbusCommand, DamModel,
                                 ProtocolError, encode_len, random_legal_command)
 from aeskit.asbus.tb import AdamTB, MbusAccess
-from aeskit.hw.manifest import sim_sources
+from aeskit.hw.manifest import sim_sources, sources
 
 HERE = Path(__file__).resolve().parent
 #: the bench top (hw/bench/asbus_master_tb) with ADAM's and its own Verilator configuration
 SOURCES = sim_sources("aeskit:bench:asbus_master_tb")
+#: ak_asbus_master alone in compile order
+MASTER_SOURCES = sources("aeskit:bus:asbus_master")
 #: (Outstanding, RdDepth, WrDepth) of master 0 and master 1 (bench parameters)
 MASTERS = ((4, 16, 64), (2, 64, 16))
 MEM = 256
