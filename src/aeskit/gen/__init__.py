@@ -10,8 +10,9 @@ nothing and exits 1 if a committed file differs from what it would write. The st
   merged linear maps computed from the field definitions of :mod:`aeskit.gen.fields` and
   :mod:`aeskit.gen.maps`), each at its path under ``hw/`` beside the design that owns it;
 * ``primitives-doc`` (:mod:`aeskit.gen.doc`): the generated block of docs/primitives.md;
-* ``cipher-ahb-regs`` (:mod:`aeskit.gen.regs`): the register block, packages, C header and
-  register table generated from the SystemRDL map of cipher_ahb (PeakRDL);
+* ``regs`` (:mod:`aeskit.gen.regs`): for every SystemRDL map under ``hw/`` (cipher_ahb,
+  the co-processor, ...): the register block, packages, C header and register table
+  (PeakRDL; per-map options in the .rdl, see :mod:`aeskit.gen.regs`);
 * ``timing`` (:mod:`aeskit.gen.timing`): the WaveDrom timing diagrams of docs/timing.
 
 GF(2^8) arithmetic has one implementation, :mod:`aeskit.model.gf`.
@@ -53,7 +54,7 @@ def _timing() -> dict[str, str]:
 STEPS: dict[str, Callable[[], dict[str, str]]] = {
     "rtl": _rtl,
     "primitives-doc": _doc,
-    "cipher-ahb-regs": _regs,
+    "regs": _regs,
     "timing": _timing,
 }
 

@@ -19,17 +19,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m aeskit.gen",
         description="generate every generated file: table and field-arithmetic RTL, "
-                    "the cipher_ahb register block, generated doc blocks, timing diagrams")
+                    "the register blocks, generated doc blocks, timing diagrams")
     ap.add_argument("--check", action="store_true",
                     help="write nothing; exit 1 if a committed file differs")
     ap.add_argument("--html", metavar="DIR", type=Path,
                     help="also write the peakrdl-html register documentation of "
-                         "cipher_ahb to DIR (not committed)")
+                         "every register map to DIR/<map> (not committed)")
     args = ap.parse_args(argv)
     if args.html:
         from aeskit.gen.regs import write_html
 
-        print(f"aeskit.gen: wrote {write_html(args.html)}")
+        for page in write_html(args.html):
+            print(f"aeskit.gen: wrote {page}")
     if args.check:
         bad = stale()
         for p in bad:
