@@ -1,0 +1,44 @@
+"""ak_axis_core (hw/systems/axis, the AXI4-Stream wrapper) on a registry core.
+
+:func:`system_sv` renders ``ak_axis_sys``: one ``ak_axis_core`` wired to one core of
+the registry by its contract ports, so the wrapper runs on ANY core (template
+``hw/systems/axis/ak_axis_sys.sv.tpl``, manifest ``aeskit:system:axis_core``);
+:func:`system_files` writes it and returns every source of the system in compile
+order. The wrapper itself is documented in docs/axis_core.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aeskit.hw import manifest, templates
+from aeskit.hw.registry import CoreSpec
+
+__all__ = ["SYS", "SYS_TOP", "FIFO_DEPTH", "system_sv", "system_files", "wrapper_paths"]
+
+#: the manifest of the wrapper (its template, its sources, the mode engine)
+SYS = "aeskit:system:axis_core"
+SYS_TOP = "ak_axis_sys"
+#: ak_axis_core FifoDepth of the rendered system (the RTL default)
+FIFO_DEPTH = 4
+#: the wrapper's core tag width (its mode engine has one stream: two lanes)
+CORE_TAG_WIDTH = 1
+
+
+def wrapper_paths() -> list[Path]:
+    """ak_axis_core's sources in compile order (mode engine, register block, top)."""
+    return manifest.sources(SYS)
+
+
+def system_sv(core: CoreSpec, fifo_depth: int = FIFO_DEPTH) -> str:
+    """SystemVerilog of ``ak_axis_sys``: ak_axis_core on ``core`` (registry parameters)."""
+    params = ", ".join(f".{k}({v})" for k, v in
+                       {**core.parameters, "TagWidth": CORE_TAG_WIDTH}.items())
+    return templates.render(SYS, SYS_TOP, core=core.name, core_top=core.top,
+                            core_params=params, fifo_depth=fifo_depth)
+
+
+def system_files(core: CoreSpec, out_dir: Path, fifo_depth: int = FIFO_DEPTH) -> list[Path]:
+    """Write ``ak_axis_sys.sv`` for ``core`` into ``out_dir``; return every source."""
+    top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv", system_sv(core, fifo_depth))
+    return core.file_paths() + wrapper_paths() + [top]
