@@ -1,0 +1,88 @@
+/* aes_soft.h: plain C99 AES (FIPS-197: AES-128/192/256, encryption and decryption)
+ * and the block-cipher modes of NIST SP 800-38A (ECB, CBC, CFB-128, OFB, CTR) and
+ * SP 800-38C (CCM). It is the aeskit driver's software fallback when no co-processor
+ * is present, and usable on its own: no OS, no allocation, only <stdint.h>,
+ * <stddef.h> and <string.h>.
+ *
+ * Byte order: FIPS-197. Keys, IVs, counter blocks, nonces and data are byte strings;
+ * byte 0 is the first byte in memory. CTR increments the whole 16-byte counter block
+ * as one big-endian number (SP 800-38A, B.1). CFB is CFB-128; CTR, CFB and OFB take
+ * any length (a short last block uses the leading bytes of its key-stream block);
+ * ECB and CBC need a multiple of 16 bytes.
+ *
+ * Every function works in place (in == out) too. The S-box is computed (multiplicative
+ * inverse in GF(2^8) followed by the affine map) on first use; nothing is copied
+ * from tables. Not hardened against cache-timing attacks (table look-ups); CCM's tag
+ * check is constant time.
+ */
+#ifndef AES_SOFT_H_
+#define AES_SOFT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AES_SOFT_BLOCK 16u
+
+/* Return codes of the functions below. */
+#define AES_SOFT_OK 0
+#define AES_SOFT_EINVAL (-1) /* bad argument (key size, length, nonce or tag length) */
+#define AES_SOFT_EAUTH (-2)  /* CCM decryption: the tag does not match */
+
+/* Expanded key: encryption round keys (decryption uses them in reverse order). */
+typedef struct {
+  uint8_t rk[240]; /* (nr + 1) round keys of 16 bytes */
+  unsigned nr;     /* 10, 12 or 14; 0 when no key is set */
+} aes_soft_ctx;
+
+/* Expand a 16-, 24- or 32-byte key. AES_SOFT_EINVAL for another length. */
+int aes_soft_set_key(aes_soft_ctx *ctx, const uint8_t *key, size_t key_len);
+/* Overwrite the round keys with zero. */
+void aes_soft_wipe(aes_soft_ctx *ctx);
+
+/* One block (in and out may be equal). */
+void aes_soft_encrypt_block(const aes_soft_ctx *ctx, const uint8_t in[16], uint8_t out[16]);
+void aes_soft_decrypt_block(const aes_soft_ctx *ctx, const uint8_t in[16], uint8_t out[16]);
+
+/* Modes. `decrypt` 0 encrypts, nonzero decrypts. `len` in bytes. */
+int aes_soft_ecb(const aes_soft_ctx *ctx, int decrypt, const uint8_t *in, uint8_t *out,
+                 size_t len);
+int aes_soft_cbc(const aes_soft_ctx *ctx, int decrypt, const uint8_t iv[16],
+                 const uint8_t *in, uint8_t *out, size_t len);
+int aes_soft_ctr(const aes_soft_ctx *ctx, const uint8_t ctr[16], const uint8_t *in,
+                 uint8_t *out, size_t len);
+int aes_soft_cfb(const aes_soft_ctx *ctx, int decrypt, const uint8_t iv[16],
+                 const uint8_t *in, uint8_t *out, size_t len);
+int aes_soft_ofb(const aes_soft_ctx *ctx, const uint8_t iv[16], const uint8_t *in,
+                 uint8_t *out, size_t len);
+
+/* CCM (SP 800-38C): nonce of 7..13 bytes, tag of 4, 6, ..., 16 bytes, any AAD and
+ * payload length the nonce allows (payload < 2^(8q), q = 15 - nonce_len).
+ * Encryption writes len bytes of ciphertext to out and tag_len bytes to tag.
+ * Decryption compares the tag in constant time; on a mismatch it returns
+ * AES_SOFT_EAUTH and overwrites out with zeros (no plaintext survives). */
+int aes_soft_ccm_encrypt(const aes_soft_ctx *ctx, const uint8_t *nonce, size_t nonce_len,
+                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                         uint8_t *out, size_t len, uint8_t *tag, size_t tag_len);
+int aes_soft_ccm_decrypt(const aes_soft_ctx *ctx, const uint8_t *nonce, size_t nonce_len,
+                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                         uint8_t *out, size_t len, const uint8_t *tag, size_t tag_len);
+
+/* CCM decryption's tag check alone: AES_SOFT_OK when the tag matches, AES_SOFT_EAUTH
+ * when not; writes nothing (a caller that must not write plaintext before the tag is
+ * known checks first, then decrypts). */
+int aes_soft_ccm_check(const aes_soft_ctx *ctx, const uint8_t *nonce, size_t nonce_len,
+                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                       const uint8_t *tag, size_t tag_len);
+
+/* Constant-time comparison of n bytes: 0 when equal, 1 otherwise. */
+int aes_soft_ct_differ(const uint8_t *a, const uint8_t *b, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AES_SOFT_H_ */

@@ -1,0 +1,364 @@
+/* aeskit_coproc.c: driver of the aeskit AES co-processor; see aeskit_coproc.h and
+ * sw/README.md. Register names, offsets and fields come from the header that
+ * peakrdl-cheader generates from hw/systems/coproc/coproc.rdl. */
+#include "aeskit_coproc.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "aeskit_port.h"
+
+/* The generated header ends with a C11 static_assert (peakrdl-cheader's default
+ * standard); in C99 it becomes an empty declaration. */
+#if !defined(__cplusplus) && (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L)
+#ifndef static_assert
+#define static_assert(cond, msg) struct aeskit_static_assert_unused
+#endif
+#endif
+#include "ak_coproc_regs.h"
+
+#define REG(name) ((uintptr_t)offsetof(ak_coproc_regs_t, name))
+#define FIELD(reg, f, v) \
+  (((uint32_t)(v) << AK_COPROC_REGS__##reg##__##f##_bp) & AK_COPROC_REGS__##reg##__##f##_bm)
+#define GET(reg, f, v) \
+  (((uint32_t)(v) & AK_COPROC_REGS__##reg##__##f##_bm) >> AK_COPROC_REGS__##reg##__##f##_bp)
+
+static uint32_t rd(const aeskit_dev *dev, uintptr_t off) {
+  return aeskit_port_read32(dev->base + off);
+}
+
+static void wr(const aeskit_dev *dev, uintptr_t off, uint32_t v) {
+  aeskit_port_write32(dev->base + off, v);
+}
+
+/* 16 bytes (byte 0 first) into four registers, byte 0 in bits [7:0] of the first. */
+static void write_words(const aeskit_dev *dev, uintptr_t off, const uint8_t *b, size_t n) {
+  size_t w;
+  for (w = 0; w < n / 4u; ++w) {
+    uint32_t v = (uint32_t)b[4u * w] | ((uint32_t)b[4u * w + 1u] << 8) |
+                 ((uint32_t)b[4u * w + 2u] << 16) | ((uint32_t)b[4u * w + 3u] << 24);
+    wr(dev, off + 4u * w, v);
+  }
+}
+
+static void wait_not_busy(const aeskit_dev *dev) {
+  while (rd(dev, REG(STATUS)) & AK_COPROC_REGS__STATUS__BUSY_bm) {
+  }
+}
+
+/* Does a register block answer at base? LEN reads back what is written, KEY reads 0. */
+static int probe(const aeskit_dev *dev) {
+  static const uint32_t pat[2] = {0x5aa5c33cu, 0xa55a3cc3u};
+  int ok = 1;
+  unsigned i;
+  for (i = 0; i < 2; ++i) {
+    wr(dev, REG(LEN), pat[i]);
+    if (rd(dev, REG(LEN)) != pat[i]) ok = 0;
+  }
+  if (ok && rd(dev, REG(KEY)) != 0u) ok = 0;
+  wr(dev, REG(LEN), 0);
+  return ok;
+}
+
+aeskit_status aeskit_init_soft(aeskit_dev *dev) {
+  if (dev == NULL) return AESKIT_ERR_ARG;
+  memset(dev, 0, sizeof *dev);
+  dev->hw = 0;
+  return AESKIT_OK;
+}
+
+aeskit_status aeskit_init(aeskit_dev *dev, uintptr_t base) {
+  if (aeskit_init_soft(dev) != AESKIT_OK) return AESKIT_ERR_ARG;
+  dev->base = base;
+  if (!probe(dev)) return AESKIT_OK;
+  dev->hw = 1;
+  return aeskit_clear(dev);
+}
+
+int aeskit_has_hw(const aeskit_dev *dev) { return dev != NULL && dev->hw; }
+
+aeskit_status aeskit_set_key(aeskit_dev *dev, const uint8_t *key, size_t key_len) {
+  if (dev == NULL || key == NULL) return AESKIT_ERR_ARG;
+  if (key_len != 16 && key_len != 24 && key_len != 32) return AESKIT_ERR_ARG;
+  dev->key_code = (unsigned)(key_len / 8u - 2u);
+  if (dev->hw) {
+    wait_not_busy(dev);
+    write_words(dev, REG(KEY), key, key_len);
+  } else if (aes_soft_set_key(&dev->soft, key, key_len) != AES_SOFT_OK) {
+    return AESKIT_ERR_ARG;
+  }
+  dev->key_set = 1;
+  return AESKIT_OK;
+}
+
+aeskit_status aeskit_clear(aeskit_dev *dev) {
+  if (dev == NULL) return AESKIT_ERR_ARG;
+  if (dev->hw) {
+    wait_not_busy(dev);
+    wr(dev, REG(CTRL), AK_COPROC_REGS__CTRL__CLEAR_bm);
+    wait_not_busy(dev);
+    wr(dev, REG(INTR_STATE), AK_COPROC_REGS__INTR_STATE__DONE_bm |
+                                 AK_COPROC_REGS__INTR_STATE__ERROR_bm);
+  }
+  aes_soft_wipe(&dev->soft);
+  dev->key_set = 0;
+  dev->pending = 0;
+  return AESKIT_OK;
+}
+
+/* a + n crosses 2^32 (n > 0) */
+static int wraps(uint32_t a, uint64_t n) { return n != 0 && (uint64_t)a + n > 0x100000000ull; }
+
+/* What the co-processor checks before it touches the bus (ERR_CODE 8, 2, 1, 3 in
+ * this priority); the software path answers the same. */
+static aeskit_status hw_checks(const aeskit_job *j) {
+  int ccm = j->mode == AESKIT_CCM;
+  if (ccm) {
+    unsigned q = 15u - (unsigned)j->iv_len;
+    if (j->iv_len < 7 || j->iv_len > 13) return AESKIT_ERR_ILLEGAL;
+    if (j->tag_len < 4 || j->tag_len > 16 || j->tag_len % 2u) return AESKIT_ERR_ILLEGAL;
+    if (q < 4u && (j->len >> (8u * q)) != 0) return AESKIT_ERR_ILLEGAL;
+  }
+  if (!ccm && j->len == 0) return AESKIT_ERR_LEN_ZERO;
+  if ((j->mode == AESKIT_ECB || j->mode == AESKIT_CBC) && j->len % 16u) {
+    return AESKIT_ERR_LEN_ALIGN;
+  }
+  {
+    uint64_t tag = ccm ? j->tag_len : 0u;
+    uint64_t in = (uint64_t)j->len + (j->dir == AESKIT_DECRYPT ? tag : 0u);
+    uint64_t out = (uint64_t)j->len + (j->dir == AESKIT_ENCRYPT ? tag : 0u);
+    if (wraps(j->src, in) || wraps(j->dst, out)) return AESKIT_ERR_ADDR_WRAP;
+    if (ccm && wraps(j->aad, j->aad_len)) return AESKIT_ERR_ADDR_WRAP;
+  }
+  return AESKIT_OK;
+}
+
+/* What only the driver can check: arguments the registers cannot express. */
+static aeskit_status arg_checks(const aeskit_dev *dev, const aeskit_job *j) {
+  if (j == NULL) return AESKIT_ERR_ARG;
+  if ((unsigned)j->mode > (unsigned)AESKIT_CCM) return AESKIT_ERR_ARG;
+  if (j->dir != AESKIT_ENCRYPT && j->dir != AESKIT_DECRYPT) return AESKIT_ERR_ARG;
+  if (!dev->key_set) return AESKIT_ERR_NO_KEY;
+  if (j->mode == AESKIT_CCM) {
+    /* NONCE_LEN is 4 bits, TAG_LEN 5 bits; the nonce sits in the 16-byte IV */
+    if (j->iv == NULL || j->iv_len > 15u || j->tag_len > 31u) return AESKIT_ERR_ARG;
+    if (j->dir == AESKIT_DECRYPT && j->len != 0) {
+      /* the co-processor reads the message twice (tag check, then decryption) */
+      uint64_t s = j->src, d = j->dst;
+      if (s < d + j->len && d < s + j->len) return AESKIT_ERR_ARG;
+    }
+  } else if (j->mode != AESKIT_ECB) {
+    if (j->iv == NULL || j->iv_len != 16u) return AESKIT_ERR_ARG;
+  }
+  return AESKIT_OK;
+}
+
+static aeskit_status soft_run(aeskit_dev *dev, const aeskit_job *j) {
+  aeskit_status st = hw_checks(j);
+  const uint8_t *in, *aad = NULL;
+  uint8_t *out;
+  int ccm = j->mode == AESKIT_CCM, dec = j->dir == AESKIT_DECRYPT;
+  size_t in_len = j->len + (ccm && dec ? j->tag_len : 0u);
+  size_t out_len = j->len + (ccm && !dec ? j->tag_len : 0u);
+  int rc = AES_SOFT_OK;
+  if (st != AESKIT_OK) return st;
+  in = (const uint8_t *)aeskit_port_mem(j->src, in_len);
+  if (in_len != 0 && in == NULL) return AESKIT_ERR_DMA_READ;
+  if (ccm && j->aad_len != 0) {
+    aad = (const uint8_t *)aeskit_port_mem(j->aad, j->aad_len);
+    if (aad == NULL) return AESKIT_ERR_DMA_READ;
+  }
+  out = (uint8_t *)aeskit_port_mem(j->dst, out_len);
+  if (out_len != 0 && out == NULL) return AESKIT_ERR_DMA_WRITE;
+  switch (j->mode) {
+    case AESKIT_ECB: rc = aes_soft_ecb(&dev->soft, dec, in, out, j->len); break;
+    case AESKIT_CBC: rc = aes_soft_cbc(&dev->soft, dec, j->iv, in, out, j->len); break;
+    case AESKIT_CTR: rc = aes_soft_ctr(&dev->soft, j->iv, in, out, j->len); break;
+    case AESKIT_CFB: rc = aes_soft_cfb(&dev->soft, dec, j->iv, in, out, j->len); break;
+    case AESKIT_OFB: rc = aes_soft_ofb(&dev->soft, j->iv, in, out, j->len); break;
+    case AESKIT_CCM:
+      if (!dec) {
+        rc = aes_soft_ccm_encrypt(&dev->soft, j->iv, j->iv_len, aad, j->aad_len, in, out,
+                                  j->len, out + j->len, j->tag_len);
+      } else {
+        /* as the co-processor: no plaintext is written unless the tag matches */
+        rc = aes_soft_ccm_check(&dev->soft, j->iv, j->iv_len, aad, j->aad_len, in, j->len,
+                                in + j->len, j->tag_len);
+        if (rc == AES_SOFT_OK) {
+          rc = aes_soft_ccm_decrypt(&dev->soft, j->iv, j->iv_len, aad, j->aad_len, in, out,
+                                    j->len, in + j->len, j->tag_len);
+        }
+      }
+      break;
+  }
+  if (rc == AES_SOFT_EAUTH) return AESKIT_ERR_TAG;
+  return rc == AES_SOFT_OK ? AESKIT_OK : AESKIT_ERR_ILLEGAL;
+}
+
+static void hw_start(aeskit_dev *dev, const aeskit_job *j) {
+  uint8_t iv[16];
+  int ccm = j->mode == AESKIT_CCM;
+  memset(iv, 0, sizeof iv);
+  if (j->iv != NULL) memcpy(iv, j->iv, ccm ? j->iv_len : 16u);
+  write_words(dev, REG(IV), iv, 16);
+  if (ccm) {
+    wr(dev, REG(CCM), FIELD(CCM, NONCE_LEN, j->iv_len) | FIELD(CCM, TAG_LEN, j->tag_len));
+    wr(dev, REG(AAD_LEN), j->aad_len);
+    wr(dev, REG(AAD_ADDR), j->aad);
+  } else {
+    wr(dev, REG(AAD_LEN), 0);
+  }
+  wr(dev, REG(LEN), j->len);
+  wr(dev, REG(SRC_ADDR), j->src);
+  wr(dev, REG(DST_ADDR), j->dst);
+  wr(dev, REG(INTR_STATE), AK_COPROC_REGS__INTR_STATE__DONE_bm |
+                               AK_COPROC_REGS__INTR_STATE__ERROR_bm);
+  dev->ctrl = FIELD(CTRL, DECRYPT, j->dir == AESKIT_DECRYPT) | FIELD(CTRL, MODE, j->mode) |
+              FIELD(CTRL, KEY_LEN, dev->key_code);
+  wr(dev, REG(CTRL), dev->ctrl | AK_COPROC_REGS__CTRL__START_bm);
+  memset(iv, 0, sizeof iv);
+}
+
+aeskit_status aeskit_start(aeskit_dev *dev, const aeskit_job *job) {
+  aeskit_status st;
+  if (dev == NULL) return AESKIT_ERR_ARG;
+  st = arg_checks(dev, job);
+  if (st != AESKIT_OK) return st;
+  if (dev->hw) {
+    /* a start while a job runs is the co-processor's to reject (ERR_CODE BUSY) */
+    hw_start(dev, job);
+  } else if (dev->pending) {
+    /* the software path mirrors it: the pending job reports BUSY if it passed */
+    if (dev->soft_status == AESKIT_OK) dev->soft_status = AESKIT_ERR_BUSY;
+  } else {
+    dev->soft_status = soft_run(dev, job);
+  }
+  dev->pending = 1;
+  return AESKIT_OK;
+}
+
+aeskit_status aeskit_wait(aeskit_dev *dev, aeskit_wait_style style) {
+  uint32_t code;
+  if (dev == NULL || (style != AESKIT_POLL && style != AESKIT_IRQ)) return AESKIT_ERR_ARG;
+  if (!dev->pending) return AESKIT_ERR_NO_JOB;
+  dev->pending = 0;
+  if (!dev->hw) return dev->soft_status;
+  if (style == AESKIT_IRQ) {
+    /* irq_o is a level (IRQ_EN & INTR_STATE): enabling it after the job ended raises it
+     * at once, so no completion is missed. CTRL keeps the job's fields (they are
+     * sampled by START anyway). */
+    wr(dev, REG(CTRL), dev->ctrl | AK_COPROC_REGS__CTRL__IRQ_EN_bm);
+    while (!(rd(dev, REG(INTR_STATE)) & AK_COPROC_REGS__INTR_STATE__DONE_bm)) {
+      aeskit_port_wait_irq();
+    }
+  } else {
+    while (!(rd(dev, REG(INTR_STATE)) & AK_COPROC_REGS__INTR_STATE__DONE_bm)) {
+    }
+  }
+  code = GET(STATUS, ERR_CODE, rd(dev, REG(STATUS)));
+  dev->cycles = rd(dev, REG(CYCLES));
+  wr(dev, REG(INTR_STATE), AK_COPROC_REGS__INTR_STATE__DONE_bm |
+                               AK_COPROC_REGS__INTR_STATE__ERROR_bm);
+  if (style == AESKIT_IRQ) wr(dev, REG(CTRL), dev->ctrl);
+  return code <= 8u ? (aeskit_status)code : AESKIT_ERR_HW_UNKNOWN;
+}
+
+aeskit_status aeskit_run(aeskit_dev *dev, const aeskit_job *job, aeskit_wait_style style) {
+  aeskit_status st = aeskit_start(dev, job);
+  if (st != AESKIT_OK) return st;
+  return aeskit_wait(dev, style);
+}
+
+uint32_t aeskit_cycles(const aeskit_dev *dev) { return dev != NULL && dev->hw ? dev->cycles : 0u; }
+
+static aeskit_status run_mode(aeskit_dev *dev, aeskit_mode mode, aeskit_dir dir,
+                              const uint8_t *iv, uint32_t src, uint32_t dst, uint32_t len,
+                              aeskit_wait_style style) {
+  aeskit_job j;
+  memset(&j, 0, sizeof j);
+  j.mode = mode;
+  j.dir = dir;
+  j.iv = iv;
+  j.iv_len = 16;
+  j.src = src;
+  j.dst = dst;
+  j.len = len;
+  return aeskit_run(dev, &j, style);
+}
+
+aeskit_status aeskit_ecb(aeskit_dev *dev, aeskit_dir dir, uint32_t src, uint32_t dst,
+                         uint32_t len, aeskit_wait_style style) {
+  return run_mode(dev, AESKIT_ECB, dir, NULL, src, dst, len, style);
+}
+
+aeskit_status aeskit_cbc(aeskit_dev *dev, aeskit_dir dir, const uint8_t iv[16], uint32_t src,
+                         uint32_t dst, uint32_t len, aeskit_wait_style style) {
+  return run_mode(dev, AESKIT_CBC, dir, iv, src, dst, len, style);
+}
+
+aeskit_status aeskit_ctr(aeskit_dev *dev, const uint8_t ctr[16], uint32_t src, uint32_t dst,
+                         uint32_t len, aeskit_wait_style style) {
+  return run_mode(dev, AESKIT_CTR, AESKIT_ENCRYPT, ctr, src, dst, len, style);
+}
+
+aeskit_status aeskit_cfb(aeskit_dev *dev, aeskit_dir dir, const uint8_t iv[16], uint32_t src,
+                         uint32_t dst, uint32_t len, aeskit_wait_style style) {
+  return run_mode(dev, AESKIT_CFB, dir, iv, src, dst, len, style);
+}
+
+aeskit_status aeskit_ofb(aeskit_dev *dev, const uint8_t iv[16], uint32_t src, uint32_t dst,
+                         uint32_t len, aeskit_wait_style style) {
+  return run_mode(dev, AESKIT_OFB, AESKIT_ENCRYPT, iv, src, dst, len, style);
+}
+
+static aeskit_status run_ccm(aeskit_dev *dev, aeskit_dir dir, const uint8_t *nonce,
+                             size_t nonce_len, uint32_t aad, uint32_t aad_len, uint32_t src,
+                             uint32_t dst, uint32_t len, size_t tag_len,
+                             aeskit_wait_style style) {
+  aeskit_job j;
+  memset(&j, 0, sizeof j);
+  j.mode = AESKIT_CCM;
+  j.dir = dir;
+  j.iv = nonce;
+  j.iv_len = nonce_len;
+  j.src = src;
+  j.dst = dst;
+  j.len = len;
+  j.aad = aad;
+  j.aad_len = aad_len;
+  j.tag_len = tag_len;
+  return aeskit_run(dev, &j, style);
+}
+
+aeskit_status aeskit_ccm_encrypt(aeskit_dev *dev, const uint8_t *nonce, size_t nonce_len,
+                                 uint32_t aad, uint32_t aad_len, uint32_t src, uint32_t dst,
+                                 uint32_t len, size_t tag_len, aeskit_wait_style style) {
+  return run_ccm(dev, AESKIT_ENCRYPT, nonce, nonce_len, aad, aad_len, src, dst, len, tag_len,
+                 style);
+}
+
+aeskit_status aeskit_ccm_decrypt(aeskit_dev *dev, const uint8_t *nonce, size_t nonce_len,
+                                 uint32_t aad, uint32_t aad_len, uint32_t src, uint32_t dst,
+                                 uint32_t len, size_t tag_len, aeskit_wait_style style) {
+  return run_ccm(dev, AESKIT_DECRYPT, nonce, nonce_len, aad, aad_len, src, dst, len, tag_len,
+                 style);
+}
+
+const char *aeskit_status_name(aeskit_status st) {
+  switch (st) {
+    case AESKIT_OK: return "OK";
+    case AESKIT_ERR_LEN_ALIGN: return "LEN_ALIGN";
+    case AESKIT_ERR_LEN_ZERO: return "LEN_ZERO";
+    case AESKIT_ERR_ADDR_WRAP: return "ADDR_WRAP";
+    case AESKIT_ERR_BUSY: return "BUSY";
+    case AESKIT_ERR_DMA_READ: return "DMA_READ";
+    case AESKIT_ERR_DMA_WRITE: return "DMA_WRITE";
+    case AESKIT_ERR_TAG: return "TAG";
+    case AESKIT_ERR_ILLEGAL: return "ILLEGAL";
+    case AESKIT_ERR_HW_UNKNOWN: return "HW_UNKNOWN";
+    case AESKIT_ERR_ARG: return "ARG";
+    case AESKIT_ERR_NO_KEY: return "NO_KEY";
+    case AESKIT_ERR_NO_JOB: return "NO_JOB";
+  }
+  return "?";
+}
