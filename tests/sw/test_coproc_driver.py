@@ -1,0 +1,265 @@
+"""The C driver of sw/ (aeskit_coproc.c, aes_soft.c) through its test executable
+(aeskit.sim.coproc_driver): on the co-processor RTL (ak_coproc + tbox_folded, memory
+model with latency and random back-pressure on every AXI4 and AXI4-Lite channel) and
+on its software fallback (the same front end built without RTL: the driver finds no
+device). Expected values come from NIST vectors (cryptography-vectors, parsed by
+aeskit.vectors) and from OpenSSL (the ``cryptography`` package); every status code of
+the co-processor is provoked through the driver, and the driver's own codes too.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Iterator, Sequence
+
+import pytest
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.ciphers.aead import AESCCM
+
+from aeskit.sim.coproc_driver import (
+    DST_DEFAULT,
+    MEM_BASE,
+    MEM_SIZE,
+    SRC_DEFAULT,
+    STATUS_CODES,
+    CoprocDriver,
+    JobResult,
+)
+from aeskit.vectors import BlockVector, CcmVector, block_vectors, ccm_vectors, ctr_vectors
+
+MODES = ("ecb", "cbc", "ctr", "cfb", "ofb")
+_VEC_MODE = {"ECB": "ecb", "CBC": "cbc", "CFB128": "cfb", "OFB": "ofb", "CTR": "ctr"}
+
+
+# -- references -----------------------------------------------------------------------
+def openssl(mode: str, decrypt: bool, key: bytes, iv: bytes, data: bytes) -> bytes:
+    with warnings.catch_warnings():  # CFB/OFB moved to "decrepit" in cryptography 44
+        warnings.simplefilter("ignore")
+        m = {"ecb": lambda: modes.ECB(), "cbc": lambda: modes.CBC(iv),
+             "ctr": lambda: modes.CTR(iv), "cfb": lambda: modes.CFB(iv),
+             "ofb": lambda: modes.OFB(iv)}[mode]()
+        c = Cipher(algorithms.AES(key), m)
+    ctx = c.decryptor() if decrypt else c.encryptor()
+    return ctx.update(data) + ctx.finalize()
+
+
+# -- jobs from the NIST records -----------------------------------------------------------
+def block_job(v: BlockVector) -> tuple[dict[str, object], bytes]:
+    mode = _VEC_MODE[v.mode]
+    # CTR is its own inverse: the CTR files' records run as encryptions
+    dec = v.decrypt and mode != "ctr"
+    data, want = (v.ciphertext, v.plaintext) if v.decrypt else (v.plaintext, v.ciphertext)
+    return dict(mode=mode, decrypt=dec, key=v.key, iv=v.iv or b"", data=data), want
+
+
+def ccm_jobs(v: CcmVector) -> Iterator[tuple[dict[str, object], str, bytes]]:
+    """(job, expected status, expected output [+ tag]) for a CCM record: encryption
+    and decryption of every passing record, decryption of every failing one."""
+    ct, tag = v.ct[:len(v.ct) - v.tag_len], v.ct[len(v.ct) - v.tag_len:]
+    common = dict(mode="ccm", key=v.key, iv=v.nonce, aad=v.adata, tag_len=v.tag_len)
+    if v.expect_pass is not False:
+        assert v.payload is not None
+        yield dict(common, decrypt=False, data=v.payload), "OK", v.ct
+        yield dict(common, decrypt=True, data=ct, tag=tag), "OK", v.payload
+    else:
+        # a failing record: no plaintext may be written (the window keeps its fill)
+        yield dict(common, decrypt=True, data=ct, tag=tag), "TAG", b"\xee" * len(ct)
+
+
+def nist_block_vectors(sample: int) -> list[BlockVector]:
+    """Every MMT and CTR record, and every ``sample``-th known-answer record, of
+    ECB, CBC, CFB-128 and OFB."""
+    out: list[BlockVector] = list(ctr_vectors())
+    for mode in ("ECB", "CBC", "CFB128", "OFB"):
+        out += block_vectors(mode, kinds=("MMT",))
+        kat = block_vectors(mode, kinds=("GFSbox", "KeySbox", "VarKey", "VarTxt"))
+        out += kat[::sample]
+    return out
+
+
+def nist_ccm_vectors(sample: int) -> list[CcmVector]:
+    return ccm_vectors()[::sample]
+
+
+def check_block(drv: CoprocDriver, vecs: Sequence[BlockVector], **opts: object) -> int:
+    jobs, wants = zip(*(block_job(v) for v in vecs))
+    results = drv.jobs([dict(j, **opts) for j in jobs])
+    for v, r, want in zip(vecs, results, wants):
+        assert (r.status, r.out) == ("OK", want), f"{v.file}:{v.line}"
+    return len(vecs)
+
+
+def check_ccm(drv: CoprocDriver, vecs: Sequence[CcmVector], **opts: object) -> int:
+    cases = [(v, *c) for v in vecs for c in ccm_jobs(v)]
+    results = drv.jobs([dict(job, **opts) for _, job, _, _ in cases])
+    for (v, job, status, want), r in zip(cases, results):
+        got = r.out + r.tag
+        assert (r.status, got) == (status, want), f"{v.file}:{v.line} decrypt={job['decrypt']}"
+    return len(cases)
+
+
+def random_jobs(rng: random.Random, n: int, max_len: int, key_sizes: Sequence[int] = (16, 24, 32),
+                stall: int = 30) -> list[tuple[dict[str, object], str, bytes, bytes]]:
+    """Random jobs of every mode (CCM too) with random lengths, unaligned buffers,
+    memory latency and back-pressure: (job, expected status, output, tag)."""
+    out = []
+    for i in range(n):
+        mode = (*MODES, "ccm")[i % 6]
+        dec = bool(rng.getrandbits(1))
+        key = rng.randbytes(rng.choice(key_sizes))
+        size = rng.randrange(1, max_len + 1)
+        if mode in ("ecb", "cbc"):
+            size = 16 * max(1, size // 16)
+        data = rng.randbytes(size)
+        opts: dict[str, object] = dict(src=SRC_DEFAULT + rng.randrange(64),
+                                       dst=DST_DEFAULT + rng.randrange(64),
+                                       lat=rng.randrange(1, 12), stall=rng.choice((0, stall)),
+                                       seed=rng.getrandbits(31),
+                                       wait=rng.choice(("poll", "irq")))
+        if mode == "ccm":
+            nonce = rng.randbytes(rng.randrange(7, 14))
+            tlen = rng.choice((4, 6, 8, 10, 12, 14, 16))
+            aad = rng.randbytes(rng.choice((0, 1, 15, 16, 17, rng.randrange(300))))
+            ccm = AESCCM(key, tag_length=tlen)
+            if dec:
+                full = ccm.encrypt(nonce, data, aad)
+                job = dict(mode=mode, decrypt=True, key=key, iv=nonce, aad=aad, tag_len=tlen,
+                           data=full[:size], tag=full[size:], **opts)
+                out.append((job, "OK", data, b""))
+            else:
+                full = ccm.encrypt(nonce, data, aad)
+                job = dict(mode=mode, decrypt=False, key=key, iv=nonce, aad=aad, tag_len=tlen,
+                           data=data, **opts)
+                out.append((job, "OK", full[:size], full[size:]))
+        else:
+            iv = rng.randbytes(16)
+            want = openssl(mode, dec, key, iv, data)
+            out.append((dict(mode=mode, decrypt=dec, key=key, iv=iv, data=data, **opts), "OK",
+                        want, b""))
+    return out
+
+
+def check_random(drv: CoprocDriver, cases: Sequence[tuple[dict[str, object], str, bytes, bytes]]
+                 ) -> list[JobResult]:
+    results = drv.jobs([c[0] for c in cases])
+    for (job, status, want, tag), r in zip(cases, results):
+        what = f"{job['mode']} decrypt={job['decrypt']} len={len(job['data'])}"  # type: ignore[arg-type]
+        assert (r.status, r.out, r.tag) == (status, want, tag), what
+    return results
+
+
+# -- bad requests ---------------------------------------------------------------------------
+KEY = bytes(range(16))
+IV = bytes(range(100, 116))
+NONCE = bytes(range(13))
+TOP = 0x1_0000_0000
+
+
+def error_cases(hw: bool) -> list[tuple[str, dict[str, object], str]]:
+    """(name, job, expected status) for every status code the driver can answer.
+    DMA errors: SLVERR/DECERR regions of the memory model on the RTL, buffers the port
+    cannot map (outside the memory window) on the software path."""
+    d32 = bytes(32)
+    ccm = dict(mode="ccm", key=KEY, iv=NONCE, tag_len=8)
+    cases: list[tuple[str, dict[str, object], str]] = [
+        ("ecb length 20", dict(mode="ecb", key=KEY, data=bytes(20)), "LEN_ALIGN"),
+        ("cbc length 40", dict(mode="cbc", decrypt=True, key=KEY, iv=IV, data=bytes(40)),
+         "LEN_ALIGN"),
+        ("ctr length 0", dict(mode="ctr", key=KEY, iv=IV, data=b""), "LEN_ZERO"),
+        ("ecb length 0", dict(mode="ecb", key=KEY, data=b""), "LEN_ZERO"),
+        ("source wraps", dict(mode="ctr", key=KEY, iv=IV, data=d32, src=TOP - 16), "ADDR_WRAP"),
+        ("destination wraps", dict(mode="ofb", key=KEY, iv=IV, data=d32, dst=TOP - 31),
+         "ADDR_WRAP"),
+        ("aad wraps", dict(ccm, data=d32, aad=bytes(8), aadaddr=TOP - 4), "ADDR_WRAP"),
+        ("ccm tag wraps the destination", dict(ccm, data=d32, dst=TOP - 32), "ADDR_WRAP"),
+        ("ccm tag wraps the source", dict(ccm, decrypt=True, data=d32, tag=bytes(8),
+                                          src=TOP - 32), "ADDR_WRAP"),
+        ("ccm nonce of 6 bytes", dict(ccm, iv=NONCE[:6], data=d32), "ILLEGAL"),
+        ("ccm nonce of 14 bytes", dict(ccm, iv=bytes(14), data=d32), "ILLEGAL"),
+        ("ccm tag of 5 bytes", dict(ccm, tag_len=5, data=d32), "ILLEGAL"),
+        ("ccm tag of 18 bytes", dict(ccm, tag_len=18, data=d32), "ILLEGAL"),
+        ("ccm payload too long for q = 2", dict(ccm, data=d32, len=1 << 16), "ILLEGAL"),
+        ("ccm tag mismatch", dict(ccm, decrypt=True, data=d32, tag=bytes(8)), "TAG"),
+        ("key of 15 bytes", dict(mode="ecb", key=bytes(15), data=d32), "ARG"),
+        ("no key", dict(mode="ecb", key=KEY, data=d32, nokey=True), "NO_KEY"),
+        ("cbc without a 16-byte iv", dict(mode="cbc", key=KEY, iv=IV[:8], data=d32), "ARG"),
+        ("ccm decryption in place", dict(ccm, decrypt=True, data=d32, tag=bytes(8),
+                                         dst=SRC_DEFAULT + 8), "ARG"),
+        ("start while busy", dict(mode="cbc", key=KEY, iv=IV, data=bytes(2048), busy=True),
+         "BUSY"),
+    ]
+    outside = MEM_BASE + MEM_SIZE + 0x1000
+    if hw:
+        src, dst, aad = SRC_DEFAULT, DST_DEFAULT, 0x8004_0000
+        cases += [
+            ("source SLVERR", dict(mode="ctr", key=KEY, iv=IV, data=bytes(100),
+                                   err=[("r", 2, src + 48, src + 52)]), "DMA_READ"),
+            ("source DECERR", dict(mode="ecb", key=KEY, data=bytes(64),
+                                   err=[("rw", 3, src, src + 4)]), "DMA_READ"),
+            ("aad SLVERR", dict(ccm, data=d32, aad=bytes(40),
+                                err=[("r", 2, aad + 36, aad + 40)]), "DMA_READ"),
+            ("unmapped source", dict(mode="ctr", key=KEY, iv=IV, data=d32, src=outside),
+             "DMA_READ"),
+            ("destination SLVERR", dict(mode="cbc", key=KEY, iv=IV, data=bytes(64),
+                                        err=[("w", 2, dst + 16, dst + 20)]), "DMA_WRITE"),
+            ("destination DECERR", dict(mode="ofb", key=KEY, iv=IV, data=bytes(50),
+                                        err=[("w", 3, dst + 48, dst + 52)]), "DMA_WRITE"),
+            ("ccm tag write SLVERR", dict(ccm, data=d32, err=[("w", 2, dst + 32, dst + 40)]),
+             "DMA_WRITE"),
+            ("unmapped destination", dict(mode="ctr", key=KEY, iv=IV, data=d32, dst=outside),
+             "DMA_WRITE"),
+        ]
+    else:
+        cases += [
+            ("unmapped source", dict(mode="ctr", key=KEY, iv=IV, data=d32, src=outside),
+             "DMA_READ"),
+            ("unmapped aad", dict(ccm, data=d32, aad=bytes(8), aadaddr=outside), "DMA_READ"),
+            ("unmapped destination", dict(mode="ctr", key=KEY, iv=IV, data=d32, dst=outside),
+             "DMA_WRITE"),
+        ]
+    return cases
+
+
+def check_errors(drv: CoprocDriver, hw: bool) -> set[str]:
+    """Every bad request answers its code, and the next good job runs correctly."""
+    good_data = bytes(range(48))
+    good = dict(mode="cbc", key=KEY, iv=IV, data=good_data)
+    good_want = openssl("cbc", False, KEY, IV, good_data)
+    seen = set()
+    for name, job, status in error_cases(hw):
+        for wait in ("poll", "irq"):
+            r, after = drv.jobs([dict(job, wait=wait), dict(good, wait=wait)])
+            assert r.status == status, f"{name} ({wait}): {r.status}"
+            assert r.code == STATUS_CODES[status]
+            assert (after.status, after.out) == ("OK", good_want), f"after {name} ({wait})"
+            seen.add(status)
+    return seen
+
+
+# -- the software fallback ---------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def soft() -> Iterator[CoprocDriver]:
+    with CoprocDriver(nodev=True) as drv:
+        yield drv
+
+
+def test_fallback_nist_block_vectors(soft: CoprocDriver) -> None:
+    vecs = nist_block_vectors(sample=1)
+    assert check_block(soft, vecs) > 1000
+    assert not soft.job(**block_job(vecs[0])[0]).hw
+
+
+def test_fallback_nist_ccm_vectors(soft: CoprocDriver) -> None:
+    vecs = nist_ccm_vectors(sample=1)
+    assert sum(v.expect_pass is False for v in vecs) > 100
+    assert check_ccm(soft, vecs) > 4000
+
+
+def test_fallback_random(soft: CoprocDriver) -> None:
+    check_random(soft, random_jobs(random.Random(19), 300, 200))
+
+
+def test_fallback_status_codes(soft: CoprocDriver) -> None:
+    seen = check_errors(soft, hw=False)
+    assert seen == set(STATUS_CODES) - {"OK", "HW_UNKNOWN", "NO_JOB"}
