@@ -1,0 +1,132 @@
+"""The co-processor (hw/systems/coproc, ``ak_coproc``) with a registry core.
+
+:func:`system_sv` renders ``ak_coproc_sys`` (template
+``hw/systems/coproc/ak_coproc_sys.sv.tpl``, manifest ``aeskit:system:coproc``): the
+co-processor wired to one core of the registry by the core contract ports
+(``tbox_folded``, paper 003's core, by default). :func:`system_files` writes it and
+returns every source in compile order, for a simulator or a synthesis run.
+:func:`regmap` reads the register map from ``coproc.rdl`` (addresses and field
+positions, so a bench never repeats a number of the map).
+
+:func:`measure_cycles` runs the cocotb bench of ``tests/hw/systems/coproc`` on a core
+and returns the cycles from the START write to DONE for a list of payload sizes
+(ECB encryption, AES-128, the memory model of the bench: cocotbext-axi's AxiRam
+without pauses; see docs/coproc.md for its latency).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from aeskit import BUILD_ROOT, HW_ROOT, REPO_ROOT
+from aeskit.hw import manifest, templates
+from aeskit.hw.registry import CoreSpec, get_core
+
+#: the co-processor's manifest (its RTL, the template, the mode engine as dependency)
+SYS = "aeskit:system:coproc"
+SYS_TOP = "ak_coproc_sys"
+DEFAULT_CORE = "tbox_folded"
+RDL = HW_ROOT / "systems" / "coproc" / "coproc.rdl"
+#: mode codes of CTRL.MODE (the mode engine's cmd_mode)
+MODE_CODE: dict[str, int] = {"ecb": 0, "cbc": 1, "ctr": 2, "cfb": 3, "ofb": 4, "ccm": 5}
+#: key length codes of CTRL.KEY_LEN, by key bytes
+KEY_LEN_CODE: dict[int, int] = {16: 0, 24: 1, 32: 2}
+#: STATUS.ERR_CODE values (coproc.rdl)
+ERR: dict[str, int] = {"OK": 0, "LEN_ALIGN": 1, "LEN_ZERO": 2, "ADDR_WRAP": 3, "BUSY": 4,
+                       "DMA_READ": 5, "DMA_WRITE": 6, "TAG": 7, "ILLEGAL": 8}
+#: where the cocotb bench lives (measure_cycles runs it)
+BENCH_DIR = REPO_ROOT / "tests" / "hw" / "systems" / "coproc"
+
+
+def _core(core: CoreSpec | str) -> CoreSpec:
+    return get_core(core) if isinstance(core, str) else core
+
+
+def coproc_paths() -> list[Path]:
+    """ak_coproc's sources (mode engine first) in compile order, from the manifests."""
+    return manifest.sources(SYS)
+
+
+def system_sv(core: CoreSpec | str = DEFAULT_CORE) -> str:
+    """SystemVerilog of ``ak_coproc_sys``: ak_coproc on ``core`` (registry parameters)."""
+    spec = _core(core)
+    params = ", ".join(f".{k}({v})" for k, v in {**spec.parameters, "TagWidth": 1}.items())
+    return templates.render(SYS, SYS_TOP, core=spec.name, core_top=spec.top,
+                            core_params=params)
+
+
+def system_files(core: CoreSpec | str = DEFAULT_CORE, out_dir: Path | None = None) -> list[Path]:
+    """Write ``ak_coproc_sys.sv`` for ``core`` into ``out_dir`` (default
+    ``build/coproc/<core>``); return every source in compile order (the core's, the
+    co-processor's, the rendered top)."""
+    spec = _core(core)
+    out = out_dir if out_dir is not None else BUILD_ROOT / "coproc" / spec.name
+    top = templates.write_if_changed(out / f"{SYS_TOP}.sv", system_sv(spec))
+    return spec.file_paths() + coproc_paths() + [top]
+
+
+@dataclass(frozen=True)
+class RegMap:
+    """Register byte addresses (``"KEY3"`` for element 3 of an array) and field
+    positions (``"CTRL.MODE"`` -> (lsb, width))."""
+
+    addr: dict[str, int]
+    field: dict[str, tuple[int, int]]
+
+    def value(self, **fields: int) -> int:
+        """A register value from ``REG__FIELD=value`` keywords of one register."""
+        v = 0
+        for name, val in fields.items():
+            lsb, width = self.field[name.replace("__", ".")]
+            if val >> width:
+                raise ValueError(f"{name}={val} does not fit {width} bits")
+            v |= val << lsb
+        return v
+
+    def get(self, reg_value: int, name: str) -> int:
+        lsb, width = self.field[name]
+        return (reg_value >> lsb) & ((1 << width) - 1)
+
+
+def regmap() -> RegMap:
+    """The register map of coproc.rdl (systemrdl-compiler)."""
+    from peakrdl_regblock.udps import ALL_UDPS
+    from systemrdl import RDLCompiler
+    from systemrdl.node import RegNode
+
+    rdlc = RDLCompiler()
+    for udp in ALL_UDPS:
+        rdlc.register_udp(udp)
+    rdlc.compile_file(str(RDL))
+    top = rdlc.elaborate().top
+    addr: dict[str, int] = {}
+    field: dict[str, tuple[int, int]] = {}
+    for node in top.descendants(unroll=True):
+        if isinstance(node, RegNode):
+            name = node.inst_name + (f"{node.current_idx[0]}" if node.current_idx else "")
+            addr[name] = node.absolute_address
+            for f in node.fields():
+                field[f"{node.inst_name}.{f.inst_name}"] = (f.lsb, f.width)
+    return RegMap(addr, field)
+
+
+def measure_cycles(sizes: tuple[int, ...] = (16, 512, 16384),
+                   core: CoreSpec | str = DEFAULT_CORE) -> dict[int, int]:
+    """Cycles from the START write to DONE (the CYCLES register, checked against the
+    bench's own count of clock edges) of one ECB encryption with a 128-bit key per
+    payload size in bytes, on ``core``, memory = AxiRam without pauses."""
+    from aeskit.sim.cocotb_run import run_cocotb
+
+    spec = _core(core)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cycles.json"
+        run_cocotb(toplevel=SYS_TOP, sources=system_files(spec),
+                   test_module="test_coproc", test_dir=BENCH_DIR, parameters={},
+                   testcase="cocotb_measure",
+                   extra_env={"AK_COPROC_SIZES": ",".join(map(str, sizes)),
+                              "AK_COPROC_OUT": str(out)},
+                   includes=spec.include_paths(), seed=1)
+        return {int(k): v for k, v in json.loads(out.read_text()).items()}
