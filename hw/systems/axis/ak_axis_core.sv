@@ -44,6 +44,10 @@
 //   AddrWidth     s_axil address width (>= 6); the low 6 bits select the register.
 //   FifoDepth     input FIFO beats, the largest chunk (>= 1; 4 by default).
 //   CoreTagWidth  width of the core's tag ports (build the core with it).
+//   KeyLens       key sizes the core has, bit i for KEY_LEN code i (0 128, 1 192,
+//                 2 256 bits); LOAD_KEY of another size is refused (ERROR.KEY_LEN),
+//                 so a core never gets a key it cannot use (the template sets it
+//                 from the registry).
 
 `default_nettype none
 
@@ -53,7 +57,8 @@ module ak_axis_core
   parameter int DataWidth    = 128,
   parameter int AddrWidth    = 32,
   parameter int FifoDepth    = 4,
-  parameter int CoreTagWidth = 1
+  parameter int CoreTagWidth = 1,
+  parameter logic [2:0] KeyLens = 3'b111
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -330,6 +335,8 @@ module ak_axis_core
   end
 
   logic [4:0] err_set;  // KEEP, PARTIAL, MODE, NO_KEY, KEY_LEN (hwset pulses)
+  logic [3:0] key_lens;
+  assign key_lens = {1'b0, KeyLens};
 
   always_comb begin : control
     st_d       = st_q;
@@ -357,7 +364,7 @@ module ak_axis_core
     unique case (st_q)
       StIdle: begin
         if (key_pend_q && !in_pkt_q) begin
-          if (key_len_q == 2'd3) begin
+          if (!key_lens[key_len_q]) begin
             err_set[4] = 1'b1;
             key_pend_d = hwif_out.CTRL.LOAD_KEY.value;
           end else begin

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from aeskit.hw import manifest, templates
-from aeskit.hw.registry import CoreSpec
+from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
 
 __all__ = ["SYS", "SYS_TOP", "FIFO_DEPTH", "system_sv", "system_files", "wrapper_paths"]
 
@@ -34,8 +34,10 @@ def system_sv(core: CoreSpec, fifo_depth: int = FIFO_DEPTH) -> str:
     """SystemVerilog of ``ak_axis_sys``: ak_axis_core on ``core`` (registry parameters)."""
     params = ", ".join(f".{k}({v})" for k, v in
                        {**core.parameters, "TagWidth": CORE_TAG_WIDTH}.items())
+    mask = sum(1 << code for size, code in KEY_LEN_CODE.items() if size in core.key_sizes)
     return templates.render(SYS, SYS_TOP, core=core.name, core_top=core.top,
-                            core_params=params, fifo_depth=fifo_depth)
+                            core_params=params, fifo_depth=fifo_depth,
+                            key_lens=f"3'b{mask:03b}")
 
 
 def system_files(core: CoreSpec, out_dir: Path, fifo_depth: int = FIFO_DEPTH) -> list[Path]:

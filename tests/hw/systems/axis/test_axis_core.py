@@ -15,7 +15,8 @@ for the registers.
 * KEY reads return 0 (OKAY), the other registers read back; a key change between
   packets;
 * every unsupported request with its documented answer (docs/axis_core.md): a packet
-  without a key (ERROR.NO_KEY), LOAD_KEY with KEY_LEN = 3 (ERROR.KEY_LEN), MODE 5/7
+  without a key (ERROR.NO_KEY), LOAD_KEY with KEY_LEN = 3 or a size the core does not
+  have (ERROR.KEY_LEN), MODE 5/7
   (ERROR.MODE), a partial beat in ECB/CBC (ERROR.PARTIAL), tkeep not contiguous, all
   zero, or partial without tlast (ERROR.KEEP): the beats before the bad one come out
   processed, the rest of the packet is dropped, one zero beat with tuser = 1 and tlast
@@ -140,8 +141,8 @@ class Bench:
             bfm.log.setLevel(logging.WARNING)
         self.set_pauses(pct)
         # monitor: beats per packet on each side, and stall violations
-        self.in_pkts: list[list[tuple[int, int]]] = [[]]    # (tkeep, cycle) per beat
-        self.out_pkts: list[list[tuple[int, int, int]]] = [[]]  # (tkeep, tuser, cycle)
+        self.in_pkts: list[list[tuple[int, int, int]]] = [[]]   # (tkeep, cycle, tdata)
+        self.out_pkts: list[list[tuple[int, int, int, int]]] = [[]]  # + tuser
         self.cycle = 0
         self.violations: list[str] = []
         cocotb.start_soon(self._monitor())
@@ -165,7 +166,8 @@ class Bench:
                 held = None
                 continue
             if int(d.s_axis_tvalid.value) and int(d.s_axis_tready.value):
-                self.in_pkts[-1].append((int(d.s_axis_tkeep.value), self.cycle))
+                self.in_pkts[-1].append((int(d.s_axis_tkeep.value), self.cycle,
+                                         int(d.s_axis_tdata.value)))
                 if int(d.s_axis_tlast.value):
                     self.in_pkts.append([])
             mv, mr = int(d.m_axis_tvalid.value), int(d.m_axis_tready.value)
@@ -175,7 +177,7 @@ class Bench:
                 self.violations.append(f"m_axis changed while stalled at cycle {self.cycle}")
             held = now if (mv and not mr) else None
             if mv and mr:
-                self.out_pkts[-1].append((now[1], now[3], self.cycle))
+                self.out_pkts[-1].append((now[1], now[3], self.cycle, now[0]))
                 if now[2]:
                     self.out_pkts.append([])
 
@@ -249,8 +251,8 @@ class Bench:
         outs = [p for p in self.out_pkts if p]
         assert len(ins) == len(outs), (len(ins), len(outs))
         for i, (a, b) in enumerate(zip(ins, outs)):
-            assert [k for k, _ in a] == [k for k, _, _ in b], f"packet {i}: tkeep per beat"
-            assert all(u == 0 for _, u, _ in b), f"packet {i}: tuser set"
+            assert [x[0] for x in a] == [x[0] for x in b], f"packet {i}: tkeep per beat"
+            assert all(x[1] == 0 for x in b), f"packet {i}: tuser set"
         self.in_pkts, self.out_pkts = [[]], [[]]
 
 
@@ -279,6 +281,14 @@ async def cocotb_modes(dut) -> None:
     max_blocks = int(os.environ.get("AK_MAX_BLOCKS", "7"))
     b = await _bench(dut, seed)
     rng = b.rng
+    # byte order on the bus (docs/axis_core.md): FIPS-197 C.1, byte 0 in lane 0
+    await b.load_key(bytes(range(16)))
+    await b.config(MODE_CODE["ecb"], False, bytes(16), 0)
+    (o,) = await b.packets([AxiStreamFrame(bytes.fromhex("00112233445566778899aabbccddeeff"))])
+    assert o.tdata == bytes.fromhex("69c4e0d86a7b0430d8cdb78070b4c55a")
+    assert b.in_pkts[0][0][2] == 0xffeeddcc_bbaa9988_77665544_33221100
+    assert b.out_pkts[0][0][3] == 0x5ac5b470_80b7cdd8_30047b6a_d8e0c469
+    b.check_beats()
     for size in _core_key_sizes():
         key = rng.randbytes(size // 8)
         await b.load_key(key)
@@ -338,13 +348,14 @@ async def cocotb_registers_and_errors(dut) -> None:
     assert out.tdata == zero_close and out.tuser == 1, (out.tdata.hex(), out.tuser)
     assert await b.read("ERROR") == b.f("ERROR.NO_KEY")
     await b.write("ERROR", b.f("ERROR.NO_KEY"))
-    # KEY_LEN = 3 is refused
-    await b.write("CTRL", b.f("CTRL.KEY_LEN", 3) | b.f("CTRL.LOAD_KEY"))
-    await ClockCycles(dut.clk_i, 5)
-    st = await b.read("STATUS")
-    assert not b.field(st, "STATUS.KEY_VALID") and not b.field(st, "STATUS.KEY_BUSY")
-    assert await b.read("ERROR") == b.f("ERROR.KEY_LEN")
-    await b.write("ERROR", 0xFFFFFFFF)
+    # KEY_LEN = 3, and every size the core does not have, is refused
+    for code in [3] + [c for sz, c in KEY_LEN.items() if 8 * sz not in _core_key_sizes()]:
+        await b.write("CTRL", b.f("CTRL.KEY_LEN", code) | b.f("CTRL.LOAD_KEY"))
+        await ClockCycles(dut.clk_i, 5)
+        st = await b.read("STATUS")
+        assert not b.field(st, "STATUS.KEY_VALID") and not b.field(st, "STATUS.KEY_BUSY")
+        assert await b.read("ERROR") == b.f("ERROR.KEY_LEN"), code
+        await b.write("ERROR", 0xFFFFFFFF)
     # a key; KEY reads return 0 with OKAY; IV and CTRL read back
     key = rng.randbytes(size // 8)
     await b.load_key(key)
@@ -427,8 +438,8 @@ async def cocotb_timing(dut) -> None:
         d = rng.randbytes(16 * n)
         (o,) = await b.packets([AxiStreamFrame(d)])
         assert o.tdata == expected(key, mode, dec, iv, d)
-        ins = [c for p in b.in_pkts if p for _, c in p]
-        outs = [c for p in b.out_pkts if p for _, _, c in p]
+        ins = [x[1] for p in b.in_pkts if p for x in p]
+        outs = [x[2] for p in b.out_pkts if p for x in p]
         b.check_beats()
         lat = outs[0] - ins[0]
         # steady state: the last 32 beats
