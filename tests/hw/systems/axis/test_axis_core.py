@@ -22,6 +22,7 @@ for the registers.
   processed, the rest of the packet is dropped, one zero beat with tuser = 1 and tlast
   closes the output packet, and the next packet is right (no hang: every wait has a
   cycle limit);
+* reset in the middle of a packet: registers at reset, no output, then correct packets;
 * exact latency and throughput without stalls (the numbers of docs/axis_core.md).
 
 Register addresses and bit positions come from axis_core.rdl (systemrdl-compiler), not
@@ -415,6 +416,45 @@ async def cocotb_registers_and_errors(dut) -> None:
 
 
 @cocotb.test()
+async def cocotb_reset_mid_packet(dut) -> None:
+    """Reset while a long packet is half in the FIFO, half in the engine and the core
+    (and the sink stalls): every register back at its reset value, no key, nothing on
+    m_axis; after a new key the next packets are right."""
+    from cocotbext.axi import AxiStreamFrame
+
+    b = await _bench(dut, 11)
+    rng = b.rng
+    key = rng.randbytes(16)
+    await b.load_key(key)
+    await b.config(MODE_CODE["cbc"], True, rng.randbytes(16), 0)
+    await b.src.send(AxiStreamFrame(rng.randbytes(16 * 12)))
+    for _ in range(40):
+        await RisingEdge(dut.clk_i)
+    assert b.field(await b.read("STATUS"), "STATUS.IN_PACKET") == 1
+    dut.rst_ni.value = 0
+    await ClockCycles(dut.clk_i, 3)
+    assert int(dut.m_axis_tvalid.value) == 0 and int(dut.s_axis_tready.value) == 1
+    dut.rst_ni.value = 1
+    await ClockCycles(dut.clk_i, 2)
+    b.sink.clear()
+    b.in_pkts, b.out_pkts = [[]], [[]]
+    assert int(dut.m_axis_tvalid.value) == 0
+    for reg in ["CTRL", "STATUS", "ERROR"] + [f"IV{i}" for i in range(4)]:
+        assert await b.read(reg) == 0, reg
+    for _ in range(20):
+        await RisingEdge(dut.clk_i)
+        assert int(dut.m_axis_tvalid.value) == 0
+    iv = rng.randbytes(16)
+    await b.load_key(key)
+    await b.config(MODE_CODE["ofb"], False, iv, 0)
+    datas = [rng.randbytes(rng.randint(1, 100)) for _ in range(3)]
+    outs = await b.packets([AxiStreamFrame(d) for d in datas])
+    for d, o in zip(datas, outs):
+        assert o.tdata == expected(key, "ofb", False, iv, d)
+    b.check_beats()
+
+
+@cocotb.test()
 async def cocotb_timing(dut) -> None:
     """No pauses: latency (first input beat accepted -> first output beat) and the
     steady-state output interval of a long packet, per mode class; written to
@@ -463,7 +503,8 @@ async def cocotb_timing(dut) -> None:
 #: costs 40-90 s of CPU; docs/axis_core.md)
 FAST_CORES = ("pipe2",)
 SLOW_CORES = ("round", "ttable_unrolled")
-ALL_TESTS = ["cocotb_modes", "cocotb_registers_and_errors", "cocotb_timing"]
+ALL_TESTS = ["cocotb_modes", "cocotb_registers_and_errors", "cocotb_reset_mid_packet",
+             "cocotb_timing"]
 
 
 def _run(core: str, testcase: str | list[str], env: dict | None = None, seed: int = 1) -> None:
