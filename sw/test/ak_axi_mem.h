@@ -93,10 +93,10 @@ class AxiMem {
   // Before the edge: take the transfers of this cycle.
   template <class T>
   void sample(T* t, uint64_t cyc) {
-    check_stable("AR", prev_ar_, t->m_axi_arvalid, t->m_axi_araddr, t->m_axi_arlen,
-                 t->m_axi_arid);
-    check_stable("AW", prev_aw_, t->m_axi_awvalid, t->m_axi_awaddr, t->m_axi_awlen,
-                 t->m_axi_awid);
+    check_stable("AR", prev_ar_, t->m_axi_arvalid, t->m_axi_arready, t->m_axi_araddr,
+                 t->m_axi_arlen, t->m_axi_arid);
+    check_stable("AW", prev_aw_, t->m_axi_awvalid, t->m_axi_awready, t->m_axi_awaddr,
+                 t->m_axi_awlen, t->m_axi_awid);
     if (t->m_axi_arvalid && t->m_axi_arready) {
       ar_.push_back(burst("AR", t->m_axi_araddr, t->m_axi_arlen, t->m_axi_arsize,
                           t->m_axi_arburst, t->m_axi_arid, cyc + latency));
@@ -197,7 +197,7 @@ class AxiMem {
   };
 
   template <class A, class L, class I>
-  void check_stable(const char* ch, Held& h, bool valid, A addr, L len, I id) {
+  void check_stable(const char* ch, Held& h, bool valid, bool ready, A addr, L len, I id) {
     if (h.valid && !h.ready) {
       if (!valid) fail(std::string("AXI ") + ch + ": valid dropped before ready");
       if (h.addr != static_cast<uint64_t>(addr) || h.len != static_cast<uint64_t>(len) ||
@@ -205,6 +205,7 @@ class AxiMem {
         fail(std::string("AXI ") + ch + ": address payload changed while stalled");
     }
     h.valid = valid;
+    h.ready = ready;
     h.addr = addr;
     h.len = len;
     h.id = id;

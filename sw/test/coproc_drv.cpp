@@ -84,6 +84,7 @@ class Sim {
   ~Sim() { top_->final(); }
 
   uint64_t cycle = 0;
+  uint64_t deadline = ~0ull;  // the job's watchdog (a hang in the driver's wait loops)
   int lite_stall = 0;
   uint64_t irq_high = 0;
   void seed(uint64_t s) { rng_ = ak::Rng(s ^ 0x5bd1e995u); }
@@ -91,6 +92,7 @@ class Sim {
   // One clock: sample the transfers (inputs as set after the last edge), the edge,
   // then the memory's outputs for the next cycle.
   void tick() {
+    if (cycle > deadline) fail("job not finished after " + std::to_string(deadline) + " cycles");
     top_->eval();
     if (top_->irq_o) ++irq_high;
     g_mem->sample(top_.get(), cycle);
@@ -379,6 +381,8 @@ void run_job(const std::string& line) {
 #ifndef AK_NODEV
   t0 = g_sim->cycle;
   g_sim->irq_high = 0;
+  // generous: 64 cycles per byte with every stall, plus the set-up
+  g_sim->deadline = t0 + 200000 + 64ull * (len + job.aad_len) * (1 + g_mem->latency);
 #endif
   aeskit_status st = aeskit_start(&dev, &job);
   if (st == AESKIT_OK && num(kv, "busy", 0)) st = aeskit_start(&dev, &job);
@@ -387,6 +391,7 @@ void run_job(const std::string& line) {
 #ifndef AK_NODEV
   total = g_sim->cycle - t0;
   irq_high = g_sim->irq_high;
+  g_sim->deadline = ~0ull;
 #endif
   (void)t0;
   uint32_t cycles = aeskit_cycles(&dev);

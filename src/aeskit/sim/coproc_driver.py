@@ -22,6 +22,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -133,7 +134,7 @@ def build_driver_exe(core: str = DEFAULT_CORE,
 
     spec = get_core(core)
     sys_sv = coproc.system_sv(spec)
-    rtl = coproc.system_paths(spec)
+    rtl = [*spec.file_paths(), *coproc.coproc_paths()]
     h = _sources_hash([spec.source_hash().encode(), sys_sv.encode(),
                        *(p.read_bytes() for p in rtl)])
     bdir = BUILD_ROOT / "coproc_drv" / f"{spec.name}-{h}"
@@ -213,13 +214,26 @@ class CoprocDriver(LineProcess):
         """Run one job (arguments of :func:`job_line`)."""
         return self.jobs([kw])[0]
 
-    def jobs(self, jobs: Sequence[dict[str, object]], chunk: int = 32) -> list[JobResult]:
-        """Run jobs in order, ``chunk`` command lines per pipe round trip."""
-        out: list[JobResult] = []
-        for i in range(0, len(jobs), chunk):
-            part = jobs[i:i + chunk]
-            self._send("".join(job_line(**kw) for kw in part))  # type: ignore[arg-type]
-            out += [self._result(self._readline()) for _ in part]
+    def jobs(self, jobs: Sequence[dict[str, object]]) -> list[JobResult]:
+        """Run jobs in order. The command lines are written by a thread while the answers
+        are read here, so neither pipe can fill up and block the other side."""
+        text = "".join(job_line(**kw) for kw in jobs)  # type: ignore[arg-type]
+        errors: list[BaseException] = []
+
+        def write() -> None:
+            try:
+                self._send(text)
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        try:
+            out = [self._result(self._readline()) for _ in jobs]
+        finally:
+            writer.join(timeout=10)
+        if errors:
+            raise errors[0]
         return out
 
     def _result(self, line: str) -> JobResult:
