@@ -44,6 +44,10 @@ BAD_LEN = 0x1000
 RM = regmap()
 
 
+#: edges from an AR handshake to its first R beat in the AxiSlave model without pauses
+MEM_READ_LATENCY = 2
+
+
 def ecb_cycles(blocks: int) -> int:
     """CYCLES of one ECB AES-128 encryption of ``blocks`` blocks on tbox_folded, memory
     = the AxiSlave without pauses (docs/coproc.md, "Latency"): 3 (CHECK, KEY, CMD) + 57
@@ -124,6 +128,7 @@ class Bench:
         self.set_pauses(pause_pct)
         self.irqs = 0
         self.edge = 0
+        self.read_latency = -1
         cocotb.start_soon(self._count())
 
     def set_pauses(self, pct: int) -> None:
@@ -508,7 +513,17 @@ async def _timed_job(tb: Bench, length: int) -> int:
             await RisingEdge(dut.clk_i)
         edges["done"] = tb.edge
 
+    async def read_latency() -> None:
+        # edges from the AR handshake to the first R beat of the job's first burst
+        while not (int(dut.m_axi_arvalid.value) and int(dut.m_axi_arready.value)):
+            await RisingEdge(dut.clk_i)
+        ar = tb.edge
+        while not int(dut.m_axi_rvalid.value):
+            await RisingEdge(dut.clk_i)
+        tb.read_latency = tb.edge - ar
+
     w = cocotb.start_soon(watch())
+    cocotb.start_soon(read_latency())
     code, cycles = await tb.job(mode="ecb", dec=False, key_len=16, src=0x1_0000,
                                 dst=0x4_0000, length=length)
     await w
@@ -525,6 +540,7 @@ async def cocotb_cycles(dut) -> None:
     tb = await start(dut, seed=17)
     got = {blocks: await _timed_job(tb, 16 * blocks) for blocks in (1, 2, 3, 4, 5, 6, 9, 12)}
     assert got == {b: ecb_cycles(b) for b in got}, got
+    assert tb.read_latency == MEM_READ_LATENCY
 
 
 @cocotb.test(skip=os.environ.get("AK_COPROC_OUT") is None)
