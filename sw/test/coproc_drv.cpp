@@ -22,7 +22,8 @@
 //     fill=<byte hex> (the destination window before the job; default ee)
 //     busy=1 (start the job twice without waiting: the second start is rejected)
 //     soft=1 (the software fallback of the driver on the same memory)
-//     nokey=1 (clear the key before the job) clear=1 (aeskit_clear after the job)
+//     nokey=1 (no key set before the job) clear=1 (aeskit_clear after the job)
+//     waitonly=1 (aeskit_wait without aeskit_start: the driver answers NO_JOB)
 //   out: the destination bytes (len, or len + taglen for CCM encryption: split into
 //   out and tag) read back after the job; cycles: the co-processor's CYCLES register;
 //   total: clock cycles the driver spent from start to the end of wait; irqs: calls of
@@ -384,7 +385,8 @@ void run_job(const std::string& line) {
   // generous: 64 cycles per byte with every stall, plus the set-up
   g_sim->deadline = t0 + 200000 + 64ull * (len + job.aad_len) * (1 + g_mem->latency);
 #endif
-  aeskit_status st = aeskit_start(&dev, &job);
+  aeskit_status st = AESKIT_OK;
+  if (!num(kv, "waitonly", 0)) st = aeskit_start(&dev, &job);
   if (st == AESKIT_OK && num(kv, "busy", 0)) st = aeskit_start(&dev, &job);
   if (st == AESKIT_OK) st = aeskit_wait(&dev, irq ? AESKIT_IRQ : AESKIT_POLL);
   uint64_t total = 0, irq_high = 0;
