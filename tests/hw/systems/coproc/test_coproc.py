@@ -598,3 +598,42 @@ def test_measure_cycles() -> None:
 
     got = measure_cycles((16, 512, 16384))
     assert got == {n: ecb_cycles(n // 16) for n in (16, 512, 16384)}
+
+
+def test_verilator_model_of_the_system(tmp_path: Path) -> None:
+    """``verilator --cc -Wall`` of ak_coproc_sys on tbox_folded (the manifest's lint
+    target covers ak_coproc alone with --lint-only): zero warnings."""
+    import subprocess
+
+    from aeskit.sim.cocotb_run import WAIVERS
+    from aeskit.sim.coproc import DEFAULT_CORE, SYS_TOP, system_files
+    from aeskit.toolchain.paths import verilator
+
+    cmd = [verilator(), "--cc", "-Wall", "--Mdir", str(tmp_path), "--top-module", SYS_TOP,
+           str(WAIVERS), *(str(f) for f in system_files(DEFAULT_CORE, tmp_path / "src"))]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0 and "%Warning" not in out, out
+
+
+def test_yosys_slang_check() -> None:
+    """Yosys read_slang + hierarchy + proc + check of ak_coproc: no warning."""
+    import re
+    import subprocess
+
+    from aeskit import BUILD_ROOT
+    from aeskit.sim.coproc import coproc_paths
+    from aeskit.toolchain.paths import yosys
+
+    files = " ".join(str(f) for f in coproc_paths())
+    script = (f"read_slang -j 1 --top ak_coproc {files}; hierarchy -check -top ak_coproc; "
+              f"proc; check -assert")
+    cwd = BUILD_ROOT / "lint"
+    cwd.mkdir(parents=True, exist_ok=True)
+    res = subprocess.run(yosys() + ["-p", script], capture_output=True, text=True,
+                         cwd=cwd, timeout=600)
+    out = res.stdout + res.stderr
+    bad = [ln for ln in out.splitlines()
+           if re.match(r"\s*(Warning|ERROR)\b", ln) or re.search(r": (warning|error): ", ln)]
+    assert res.returncode == 0 and "Build succeeded: 0 errors, 0 warnings" in out and not bad, \
+        "\n".join(bad or out.splitlines()[-30:])
