@@ -81,6 +81,7 @@ aeskit_status aeskit_set_key(aeskit_dev *dev, const uint8_t *key, size_t key_len
   if (dev == NULL || key == NULL) return AESKIT_ERR_ARG;
   if (key_len != 16 && key_len != 24 && key_len != 32) return AESKIT_ERR_ARG;
   dev->key_code = (unsigned)(key_len / 8u - 2u);
+  if (dev->pending) return AESKIT_ERR_BUSY; /* wait for the job first */
   if (dev->hw) {
     wait_not_busy(dev);
     write_words(dev, REG(KEY), key, key_len);
@@ -224,12 +225,14 @@ aeskit_status aeskit_start(aeskit_dev *dev, const aeskit_job *job) {
   if (dev == NULL) return AESKIT_ERR_ARG;
   st = arg_checks(dev, job);
   if (st != AESKIT_OK) return st;
+  /* A job of this device not yet waited for, or the co-processor busy (another bus
+   * master's job, a CLEAR): refuse without writing a register. The co-processor takes
+   * KEY and IV from their registers while the job runs, so writing the next job's
+   * registers now could change the running one. */
+  if (dev->pending) return AESKIT_ERR_BUSY;
   if (dev->hw) {
-    /* a start while a job runs is the co-processor's to reject (ERR_CODE BUSY) */
+    if (rd(dev, REG(STATUS)) & AK_COPROC_REGS__STATUS__BUSY_bm) return AESKIT_ERR_BUSY;
     hw_start(dev, job);
-  } else if (dev->pending) {
-    /* the software path mirrors it: the pending job reports BUSY if it passed */
-    if (dev->soft_status == AESKIT_OK) dev->soft_status = AESKIT_ERR_BUSY;
   } else {
     dev->soft_status = soft_run(dev, job);
   }

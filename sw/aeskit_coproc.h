@@ -29,8 +29,9 @@ typedef enum {
   AESKIT_ERR_LEN_ALIGN = 1, /* ECB/CBC length not a multiple of 16 */
   AESKIT_ERR_LEN_ZERO = 2,  /* zero length (legal in CCM) */
   AESKIT_ERR_ADDR_WRAP = 3, /* a buffer crosses the top of the 32-bit address space */
-  AESKIT_ERR_BUSY = 4,      /* the job ran correctly, but a start issued while it
-                               ran was rejected (that second job did not run) */
+  AESKIT_ERR_BUSY = 4,      /* aeskit_start/aeskit_set_key: a job is running (nothing
+                               was written); aeskit_wait: the job ran correctly, but
+                               another bus master wrote START while it ran (rejected) */
   AESKIT_ERR_DMA_READ = 5,  /* a memory read answered SLVERR/DECERR (software: the
                                port has no CPU pointer for the source or AAD) */
   AESKIT_ERR_DMA_WRITE = 6, /* a memory write answered SLVERR/DECERR (software: no
@@ -101,13 +102,15 @@ aeskit_status aeskit_init_soft(aeskit_dev *dev);
 int aeskit_has_hw(const aeskit_dev *dev);
 
 /* Key of the next jobs: 16, 24 or 32 bytes (write-only KEY registers; the
- * co-processor expands it at every start). */
+ * co-processor expands it at every start). AESKIT_ERR_BUSY while a started job is
+ * not waited for. */
 aeskit_status aeskit_set_key(aeskit_dev *dev, const uint8_t *key, size_t key_len);
 /* Wipe key, IV, round keys and state (waits for a running job to end first). */
 aeskit_status aeskit_clear(aeskit_dev *dev);
 
 /* Start a job and return (the co-processor runs it; the software fallback runs it
- * here). Collect its result with aeskit_wait. */
+ * here). Collect its result with aeskit_wait. AESKIT_ERR_BUSY, with nothing written,
+ * while this device's last job is not waited for or the co-processor is busy. */
 aeskit_status aeskit_start(aeskit_dev *dev, const aeskit_job *job);
 /* Wait for the started job to end; its status. */
 aeskit_status aeskit_wait(aeskit_dev *dev, aeskit_wait_style style);

@@ -11,7 +11,8 @@
 //
 // Protocol: one command per stdin line, one answer line ("err <msg>" ends the process).
 //   job <key=value ...>  -> "res status=<NAME> code=<n> out=<hex> tag=<hex> cycles=<n>
-//                            total=<n> irqs=<n> irqhigh=<n> maxrd=<n> hw=<0|1>"
+//                            total=<n> irqs=<n> irqhigh=<n> maxrd=<n> hw=<0|1>
+//                            start2=<NAME or ->"
 //     mode=ecb|cbc|ctr|cfb|ofb|ccm  dir=enc|dec  wait=poll|irq  key=<hex 16/24/32 B>
 //     iv=<hex> (16 B; CCM: the nonce)  data=<hex>  aad=<hex>  tag=<hex> (CCM dec: the
 //     received tag, put after the data)  taglen=<n>
@@ -20,7 +21,10 @@
 //     lat=<cycles> stall=<pct> seed=<n> (memory and AXI4-Lite back-pressure)
 //     err=<r|w|rw>:<2|3>:<lo hex>:<hi hex> (an error region; repeatable)
 //     fill=<byte hex> (the destination window before the job; default ee)
-//     busy=1 (start the job twice without waiting: the second start is rejected)
+//     busy=1 (a second aeskit_start before the wait: the driver refuses it, BUSY in
+//     start2=, and the job runs on) extstart=1 (RTL: "another bus master" writes
+//     CTRL.START through the register port while the job runs: the co-processor
+//     rejects it and the job ends with ERR_CODE BUSY)
 //     soft=1 (the software fallback of the driver on the same memory)
 //     nokey=1 (no key set before the job) clear=1 (aeskit_clear after the job)
 //     waitonly=1 (aeskit_wait without aeskit_start: the driver answers NO_JOB)
@@ -47,6 +51,7 @@
 extern "C" {
 #include "aeskit_coproc.h"
 #include "aeskit_port.h"
+#include "ak_coproc_regs.h"
 }
 
 #ifndef AK_NODEV
@@ -359,7 +364,8 @@ void run_job(const std::string& line) {
   if (!num(kv, "nokey", 0)) {
     aeskit_status ks = aeskit_set_key(&dev, key.data(), key.size());
     if (ks != AESKIT_OK) {
-      std::printf("res status=%s code=%d out= tag= cycles=0 total=0 irqs=0 irqhigh=0 maxrd=0 hw=%d\n",
+      std::printf("res status=%s code=%d out= tag= cycles=0 total=0 irqs=0 irqhigh=0 maxrd=0 hw=%d "
+                  "start2=-\n",
                   aeskit_status_name(ks), static_cast<int>(ks), aeskit_has_hw(&dev));
       return;
     }
@@ -387,7 +393,10 @@ void run_job(const std::string& line) {
 #endif
   aeskit_status st = AESKIT_OK;
   if (!num(kv, "waitonly", 0)) st = aeskit_start(&dev, &job);
-  if (st == AESKIT_OK && num(kv, "busy", 0)) st = aeskit_start(&dev, &job);
+  std::string start2 = "-";
+  if (st == AESKIT_OK && num(kv, "busy", 0)) start2 = aeskit_status_name(aeskit_start(&dev, &job));
+  if (st == AESKIT_OK && num(kv, "extstart", 0))
+    aeskit_port_write32(kRegBase + offsetof(ak_coproc_regs_t, CTRL), AK_COPROC_REGS__CTRL__START_bm);
   if (st == AESKIT_OK) st = aeskit_wait(&dev, irq ? AESKIT_IRQ : AESKIT_POLL);
   uint64_t total = 0, irq_high = 0;
 #ifndef AK_NODEV
@@ -407,11 +416,11 @@ void run_job(const std::string& line) {
     if (ccm && !dec) tag = tohex(p + len, taglen);
   }
   std::printf("res status=%s code=%d out=%s tag=%s cycles=%u total=%llu irqs=%d irqhigh=%llu "
-              "maxrd=%d hw=%d\n",
+              "maxrd=%d hw=%d start2=%s\n",
               aeskit_status_name(st), static_cast<int>(st), out.c_str(), tag.c_str(), cycles,
               static_cast<unsigned long long>(total), g_irqs,
               static_cast<unsigned long long>(irq_high), g_mem->max_reads_seen,
-              aeskit_has_hw(&dev));
+              aeskit_has_hw(&dev), start2.c_str());
 }
 
 }  // namespace

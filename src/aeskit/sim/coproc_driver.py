@@ -174,6 +174,8 @@ class JobResult:
     max_reads: int
     #: the driver used the co-processor (0: software fallback)
     hw: bool
+    #: status of the second aeskit_start of a ``busy`` job ("" otherwise)
+    start2: str = ""
 
 
 def job_line(*, mode: str, decrypt: bool = False, key: bytes, iv: bytes = b"",
@@ -181,8 +183,8 @@ def job_line(*, mode: str, decrypt: bool = False, key: bytes, iv: bytes = b"",
              wait: str = "poll", **opts: object) -> str:
     """The command line of one job; ``opts`` are the other keys of coproc_drv.cpp
     (``src``/``dst``/``aadaddr`` as ints, ``len``, ``lat``, ``stall``, ``seed``,
-    ``err`` as a list of ``(kind, resp, lo, hi)``, ``fill``, ``busy``, ``soft``,
-    ``nokey``, ``clear``)."""
+    ``err`` as a list of ``(kind, resp, lo, hi)``, ``fill``, ``busy``, ``extstart``,
+    ``soft``, ``nokey``, ``clear``, ``waitonly``)."""
     parts = [f"mode={mode}", f"dir={'dec' if decrypt else 'enc'}", f"wait={wait}",
              f"key={key.hex()}", f"iv={iv.hex()}", f"data={data.hex()}", f"aad={aad.hex()}",
              f"tag={tag.hex()}", f"taglen={tag_len}"]
@@ -244,4 +246,4 @@ class CoprocDriver(LineProcess):
                          out=bytes.fromhex(f["out"]), tag=bytes.fromhex(f["tag"]),
                          cycles=int(f["cycles"]), total=int(f["total"]), irqs=int(f["irqs"]),
                          irq_high=int(f["irqhigh"]), max_reads=int(f["maxrd"]),
-                         hw=f["hw"] == "1")
+                         hw=f["hw"] == "1", start2=f["start2"].strip("-"))
