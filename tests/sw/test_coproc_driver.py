@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM
 
 from aeskit.sim.coproc_driver import (
+    AAD_DEFAULT,
     DST_DEFAULT,
     MEM_BASE,
     MEM_SIZE,
@@ -114,6 +115,7 @@ def random_jobs(rng: random.Random, n: int, max_len: int, key_sizes: Sequence[in
         data = rng.randbytes(size)
         opts: dict[str, object] = dict(src=SRC_DEFAULT + rng.randrange(64),
                                        dst=DST_DEFAULT + rng.randrange(64),
+                                       aadaddr=AAD_DEFAULT + rng.randrange(64),
                                        lat=rng.randrange(1, 12), stall=rng.choice((0, stall)),
                                        seed=rng.getrandbits(31),
                                        wait=rng.choice(("poll", "irq")))
@@ -190,7 +192,7 @@ def error_cases(hw: bool) -> list[tuple[str, dict[str, object], str]]:
     ]
     outside = MEM_BASE + MEM_SIZE + 0x1000
     if hw:
-        src, dst, aad = SRC_DEFAULT, DST_DEFAULT, 0x8004_0000
+        src, dst, aad = SRC_DEFAULT, DST_DEFAULT, AAD_DEFAULT
         cases += [
             ("source SLVERR", dict(mode="ctr", key=KEY, iv=IV, data=bytes(100),
                                    err=[("r", 2, src + 48, src + 52)]), "DMA_READ"),
