@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Sequence
 
 from aeskit import BUILD_ROOT
-from aeskit.hw import CORES, UnknownCoreError, get_core
+from aeskit.hw import CORES, SYSTEMS, UnknownCoreError, get_core
 from aeskit.hw.registry import registry_json
 
 
@@ -100,13 +100,41 @@ def cmd_crypt(args: argparse.Namespace, decrypt: bool) -> int:
 EXIT_DOES_NOT_FIT = 3
 
 
+def cmd_systems(args: argparse.Namespace) -> int:
+    if args.json:
+        print(json.dumps([s.to_json() for s in SYSTEMS], indent=2))
+        return 0
+    rows = [("name", "top", "core", "any core", "interfaces", "paper")]
+    for s in SYSTEMS:
+        rows.append((s.name, s.top, s.default_core, "yes" if s.builder else "no",
+                     s.interfaces, s.paper))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for i, r in enumerate(rows):
+        print("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+    return 0
+
+
+def _synth_target(name: str, on: str | None):  # type: ignore[no-untyped-def]
+    """The core ``name``, or the system ``name`` on core ``on`` as a synthesis Design."""
+    from aeskit.synth.systems import system_design
+
+    if any(s.name == name for s in SYSTEMS):
+        return system_design(name, on)
+    if on is not None:
+        raise ValueError(f"--on applies to a system ({', '.join(s.name for s in SYSTEMS)}), "
+                         f"not to the core {name}")
+    return get_core(name)
+
+
 def cmd_synth(args: argparse.Namespace) -> int:
     from aeskit.synth import DoesNotFit, SynthError, synth_dir, synthesize
     from aeskit.toolchain.paths import ToolNotFoundError
 
     try:
-        core = get_core(args.core)
-    except UnknownCoreError as exc:
+        core = _synth_target(args.core, args.on)
+    except (UnknownCoreError, ValueError) as exc:
         print(f"aeskit: error: {exc}", file=sys.stderr)
         return 2
     out_dir = Path(args.out) if args.out else synth_dir(core.name, args.device)
@@ -190,6 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="machine-readable, with absolute paths")
     s.set_defaults(func=cmd_cores)
 
+    s = sub.add_parser("systems", help="list the bus systems and peripherals around the cores")
+    s.add_argument("--json", action="store_true", help="machine-readable")
+    s.set_defaults(func=cmd_systems)
+
     for name in ("encrypt", "decrypt"):
         s = sub.add_parser(name, help=f"{name} a file through the RTL mode engine on an RTL "
                                        f"core in simulation")
@@ -214,9 +246,12 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("output", metavar="OUT")
         s.set_defaults(func=lambda a, d=(name == "decrypt"): cmd_crypt(a, d))
 
-    s = sub.add_parser("synth", help="synthesize a core for ECP5 and count gates "
-                                     "(exit 3: it does not fit the device)")
-    s.add_argument("core")
+    s = sub.add_parser("synth", help="synthesize a core or a system for ECP5 and count "
+                                     "gates (exit 3: it does not fit the device)")
+    s.add_argument("core", metavar="NAME", help="a core (aeskit cores) or a system "
+                                                "(aeskit systems)")
+    s.add_argument("--on", metavar="CORE", help="a system's core (default: its "
+                                                "default_core, aeskit systems)")
     s.add_argument("--seed", type=int, default=1)
     _device_argument(s)
     s.add_argument("--out", help="output folder (default: build/synth/<core>, "

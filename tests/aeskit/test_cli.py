@@ -373,3 +373,39 @@ def test_synth_cli_oversized_design_on_the_smallest_device(
         assert [ln for ln in cap.err.splitlines() if not ln.startswith("[aeskit]")] == [last]
         assert "Traceback" not in cap.err
     assert json.loads((out / "synth.json").read_text())["fits"] is False
+
+
+def test_systems_listing(capsys: pytest.CaptureFixture[str]) -> None:
+    from aeskit.hw import SYSTEMS
+
+    assert main(["systems", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [d["name"] for d in data] == [s.name for s in SYSTEMS]
+    assert main(["systems"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln.split()[0] for ln in lines[2:]] == [s.name for s in SYSTEMS]
+
+
+def test_synth_a_system_on_a_core(capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """`aeskit synth coproc --on pipe2` synthesizes ak_coproc_sys rendered around pipe2;
+    `--on` with a core name, or an unknown core, is a usage error (exit 2)."""
+    import aeskit.synth
+
+    seen: dict[str, object] = {}
+
+    def fake(design: object, out_dir: Path, **kw: object) -> None:
+        seen.update(design=design, out_dir=out_dir)
+        raise aeskit.synth.SynthError("stop here", Path("/x.log"), "")
+
+    monkeypatch.setattr(aeskit.synth, "synthesize", fake)
+    assert main(["synth", "coproc", "--on", "pipe2"]) == 1
+    design = seen["design"]
+    assert getattr(design, "name") == "coproc_pipe2" and getattr(design, "top") == "ak_coproc_sys"
+    top = [p for p in getattr(design, "files") if p.stem == "ak_coproc_sys"][0]
+    assert "ak_pipe2_core" in top.read_text()
+    capsys.readouterr()
+    assert main(["synth", "round", "--on", "pipe2"]) == 2
+    assert "--on applies to a system" in capsys.readouterr().err
+    assert main(["synth", "coproc", "--on", "nosuch"]) == 2
+    assert "unknown core 'nosuch'" in capsys.readouterr().err

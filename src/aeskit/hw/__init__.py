@@ -5,7 +5,10 @@ from aeskit.hw.registry import (
     PRIMITIVES,
     CoreSpec,
     PrimitiveSpec,
+    SYSTEMS,
+    SystemSpec,
     UnknownCoreError,
+    get_system,
     get_core,
     core_names,
 )
@@ -15,7 +18,10 @@ __all__ = [
     "PRIMITIVES",
     "CoreSpec",
     "PrimitiveSpec",
+    "SYSTEMS",
+    "SystemSpec",
     "UnknownCoreError",
+    "get_system",
     "get_core",
     "core_names",
 ]

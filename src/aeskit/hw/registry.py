@@ -154,6 +154,56 @@ class PrimitiveSpec:
         return _rel_hw(self.file_paths())
 
 
+@dataclass(frozen=True)
+class SystemSpec:
+    """A bus system or SoC peripheral built around the mode engine and a core.
+
+    A system whose core is chosen per build (SystemVerilog cannot take a module name
+    as a parameter) names a ``builder``: ``"module:function"`` with the signature of
+    :func:`aeskit.sim.coproc.system_files` -- ``(core, out_dir) -> sources`` -- that
+    renders its top from the manifest's template for one registry core. A system with
+    a fixed core (``builder`` None) is built from its manifest alone.
+    """
+
+    name: str
+    top: str
+    description: str
+    paper: str
+    #: FuseSoC manifest of the system's RTL (and its template, if any)
+    manifest: str
+    #: the core a synthesis or a measurement uses unless told otherwise
+    default_core: str
+    #: ``"module:function"`` rendering the top for any core (None: fixed core)
+    builder: str | None = None
+    #: bus interfaces, for the listings ("AXI4-Lite slave, AXI4 master", ...)
+    interfaces: str = ""
+    #: nextpnr router instead of the flow's rule (see :class:`CoreSpec`)
+    router: str | None = None
+
+    def sources(self, core: str | None = None, out_dir: Path | None = None) -> list[Path]:
+        """Every source in compile order for ``core`` (default :attr:`default_core`);
+        a rendered top goes into ``out_dir`` (default ``build/systems/<name>/<core>``)."""
+        import importlib
+
+        from aeskit import BUILD_ROOT
+
+        if self.builder is None:
+            if core not in (None, self.default_core):
+                raise ValueError(f"system {self.name} is built on {self.default_core} only")
+            return _manifest.sources(self.manifest)
+        spec = get_core(core or self.default_core)
+        mod, _, fn = self.builder.partition(":")
+        build = getattr(importlib.import_module(mod), fn)
+        out = out_dir if out_dir is not None else BUILD_ROOT / "systems" / self.name / spec.name
+        return list(build(spec, out))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "top": self.top, "manifest": self.manifest,
+                "default_core": self.default_core, "any_core": self.builder is not None,
+                "interfaces": self.interfaces, "paper": self.paper,
+                "description": self.description}
+
+
 def _rel_hw(paths: list[Path]) -> tuple[str, ...]:
     return tuple(str(p.relative_to(HW_ROOT)) if p.is_relative_to(HW_ROOT) else str(p)
                  for p in paths)
@@ -180,10 +230,11 @@ def _extra_catalogs() -> list[Any]:
     return mods
 
 
-def _collect() -> tuple[tuple[CoreSpec, ...], tuple[PrimitiveSpec, ...]]:
+def _collect() -> tuple[tuple[CoreSpec, ...], tuple[PrimitiveSpec, ...],
+                        tuple[SystemSpec, ...]]:
     """Import every module of :mod:`aeskit.hw.catalog` and every ``catalog.py`` of
     the extra roots (ordered by their ``ORDER``, then name) and concatenate their
-    ``CORES`` and ``PRIMITIVES``.
+    ``CORES``, ``PRIMITIVES`` and ``SYSTEMS``.
 
     One registry, declared in one small module per core family, so that adding a
     family never edits a shared list. Duplicate names are an error.
@@ -199,18 +250,20 @@ def _collect() -> tuple[tuple[CoreSpec, ...], tuple[PrimitiveSpec, ...]]:
     mods.sort(key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
     cores: list[CoreSpec] = []
     prims: list[PrimitiveSpec] = []
+    systems: list[SystemSpec] = []
     for m in mods:
         cores += getattr(m, "CORES", ())
         prims += getattr(m, "PRIMITIVES", ())
-    for kind, items in (("core", cores), ("primitive", prims)):
+        systems += getattr(m, "SYSTEMS", ())
+    for kind, items in (("core", cores), ("primitive", prims), ("system", systems)):
         names = [i.name for i in items]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise RuntimeError(f"duplicate {kind} names in the registry: {', '.join(dup)}")
-    return tuple(cores), tuple(prims)
+    return tuple(cores), tuple(prims), tuple(systems)
 
 
-CORES, PRIMITIVES = _collect()
+CORES, PRIMITIVES, SYSTEMS = _collect()
 
 
 def core_names() -> list[str]:
@@ -223,6 +276,19 @@ def get_core(name: str) -> CoreSpec:
             return c
     raise UnknownCoreError(
         f"unknown core {name!r}; known cores: {', '.join(core_names())}"
+    )
+
+
+def system_names() -> list[str]:
+    return [s.name for s in SYSTEMS]
+
+
+def get_system(name: str) -> SystemSpec:
+    for s in SYSTEMS:
+        if s.name == name:
+            return s
+    raise UnknownCoreError(
+        f"unknown system {name!r}; known systems: {', '.join(system_names())}"
     )
 
 

@@ -73,3 +73,30 @@ def test_json_fields_stable() -> None:
     for d in registry_json():
         assert {"name", "top", "manifest", "files", "include_dirs", "parameters", "key_sizes", "decrypt",
                 "latency", "interval", "paper"} <= set(d)
+
+
+def test_systems_build_from_their_manifests(tmp_path: Path) -> None:
+    """Every system's sources come from its manifest; a system that takes any core
+    renders its top around that core's top module (two different cores here)."""
+    from aeskit.hw import SYSTEMS, get_system
+    from aeskit.hw import manifest
+
+    assert {s.name for s in SYSTEMS} >= {"cipher_ahb", "coproc", "axis_core"}
+    for s in SYSTEMS:
+        manifest.get(s.manifest)  # the manifest exists
+        get_core(s.default_core)
+        cores = [s.default_core] + (["round", "pipe2"] if s.builder else [])
+        for core in cores:
+            files = s.sources(core, tmp_path / s.name / core)
+            assert len(set(files)) == len(files)
+            assert all(p.is_file() for p in files)
+            tops = [p for p in files if p.stem == s.top]
+            assert len(tops) == 1 and files[-1] == tops[0]
+            if s.builder:
+                text = tops[0].read_text()
+                assert f"{get_core(core).top} " in text or f"{get_core(core).top}#" in text
+                assert set(get_core(core).file_paths()) <= set(files)
+    with pytest.raises(UnknownCoreError, match="known systems: cipher_ahb"):
+        get_system("nosuch")
+    with pytest.raises(ValueError, match="built on pipe2 only"):
+        get_system("cipher_ahb").sources("round")

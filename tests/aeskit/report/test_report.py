@@ -255,3 +255,23 @@ def test_section_synth_results_that_do_not_fit() -> None:
     md = paper002.render(rows, {"dp": {"ueno": dp}})
     assert "datapath: does not fit (needs 26000 of 24288 LUT4)." in md
     assert "| 26,000 | 600 | does not fit (needs 26000 of 24288 LUT4) |" in md
+
+
+def test_coproc_section_renders_table2() -> None:
+    """The co-processor section: Table 2 with the paper's cycles converted to the
+    co-processor's 100 MHz clock, ours per block, Mbit/s at the synthesized Fmax; a
+    system that does not fit says so."""
+    from aeskit.report.sections import coproc
+
+    syn = {"coproc": {"lut4": 4000, "ff": 2000, "ebr": 24, "fmax_mhz": 80.0, "fits": True},
+           "axis_core": _misfit_synth("axis_core", "LFE5U-12F", 30000, 900, 0, 56)}
+    syn["axis_core"]["misfit"]["over"] = ["LUT4"]
+    syn["axis_core"]["misfit"]["needs"]["LUT4"] = 30000
+    syn["axis_core"]["misfit"]["available"]["LUT4"] = 12000
+    md = coproc.render([], {"cycles": {16: 80, 512: 400, 16384: 10240}, "synth": syn})
+    # 16 KiB: 1024 blocks, 10.0 per block; 131072 bit / (10240 / 80 MHz) = 1024 Mbit/s
+    assert "| 128 Kibit | 31,246 | 10,415 | 1,258 | 10,240 | 0.98 | 10.0 | 1,024 |" in md
+    assert "| 128 bit | 646 | 215 | 59 | 80 | 0.37 | 80.0 | 128 |" in md
+    assert "| 4,000 | 2,000 | 24 | 80.0 |" in md
+    assert "does not fit (needs 30000 of 12000 LUT4)" in md
+    assert "Not measured" in coproc.render([], None)

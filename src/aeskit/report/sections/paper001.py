@@ -89,31 +89,18 @@ def _router(synth: dict[str, Any]) -> str:
 
 def cipher_ahb_design() -> Any:
     """``ak_cipher_ahb`` (hw/systems/cipher_ahb: AHB-Lite registers generated from
-    SystemRDL, FIFOs, the mode engine on ``pipe2``) as a synthesis Design."""
-    from aeskit.hw import manifest
-    from aeskit.synth import Design
+    SystemRDL, FIFOs, the mode engine on ``pipe2``; the registry's system
+    ``cipher_ahb``) as a synthesis Design."""
+    from aeskit.synth.systems import system_design
 
-    files = tuple(manifest.sources("aeskit:system:cipher_ahb"))
-    # router2: router1 left about 3,000 arcs overused after an hour on this design
-    # (2026-11-21, two cores under load) and the router-1 figures of the other rows
-    # stay as they are; the row says which router it used
-    return Design("cipher_ahb", "ak_cipher_ahb", files, router="router2")
+    return system_design("cipher_ahb")
 
 
 def _synth_json(design: Any, device: str, force: bool,
                 say: Callable[[str], None]) -> dict[str, Any]:
-    """``synth.json`` of ``design`` on ``device`` (a design that does not fit is a
-    result too: ``fits: false``)."""
-    from aeskit.synth import DoesNotFit, synth_dir, synthesize
+    from aeskit.report.design_synth import synth_json
 
-    say(f"{design.name}: synthesis")
-    try:
-        return synthesize(design, synth_dir(design.name, device, CACHE_DIR / "synth"),
-                          device=device, force=force,
-                          progress=lambda m: say(f"{design.name}: {m}")).to_json()
-    except DoesNotFit as exc:
-        say(exc.message)
-        return exc.result.to_json()
+    return synth_json(design, device, force, say, CACHE_DIR / "synth")
 
 
 def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,

@@ -1,0 +1,46 @@
+"""Bus systems and SoC peripherals around the mode engine: paper 001's AHB-Lite cipher
+(fixed core), paper 003's co-processor and the AXI4-Stream wrapper (any core).
+See docs/cipher_ahb.md, docs/coproc.md and docs/axis_core.md."""
+
+from __future__ import annotations
+
+from aeskit.hw.registry import SystemSpec
+
+ORDER = 50
+
+SYSTEMS: tuple[SystemSpec, ...] = (
+    SystemSpec(
+        name="cipher_ahb",
+        top="ak_cipher_ahb",
+        description="Paper 001's cipher as an AHB-Lite slave: PeakRDL registers, two-stream "
+                    "FIFOs, the mode engine on pipe2",
+        paper="001 Lin/Huang",
+        manifest="aeskit:system:cipher_ahb",
+        default_core="pipe2",
+        interfaces="AHB-Lite slave, irq",
+        # router1 left about 3,000 arcs overused after an hour (2026-11-21)
+        router="router2",
+    ),
+    SystemSpec(
+        name="coproc",
+        top="ak_coproc_sys",
+        description="Paper 003's co-processor: AXI4-Lite exchange registers, AXI4 DMA master "
+                    "(16-beat bursts, 4 reads outstanding), the mode engine on any core",
+        paper="003 Chaves et al.",
+        manifest="aeskit:system:coproc",
+        default_core="tbox_folded",
+        builder="aeskit.sim.coproc:system_files",
+        interfaces="AXI4-Lite slave, AXI4 master, irq",
+    ),
+    SystemSpec(
+        name="axis_core",
+        top="ak_axis_sys",
+        description="AXI4-Stream wrapper: packets are messages through the mode engine "
+                    "(ECB, CBC, CTR, CFB-128, OFB) on any core; key and mode over AXI4-Lite",
+        paper="-",
+        manifest="aeskit:system:axis_core",
+        default_core="round",
+        builder="aeskit.sim.axis:system_files",
+        interfaces="AXI4-Stream slave and master, AXI4-Lite slave",
+    ),
+)

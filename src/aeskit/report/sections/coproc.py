@@ -1,0 +1,159 @@
+"""Paper 003's co-processor (Chaves et al., Sec. 3 and Table 2) rebuilt as an SoC
+peripheral, ``ak_coproc`` (docs/coproc.md), and the AXI4-Stream wrapper
+``ak_axis_core`` (docs/axis_core.md): Table 2's cycle counts beside ours, and the area
+and Fmax of both systems.
+
+The paper's Table 2 (128-bit key, hardware column): 646, 4366 and 31246 cycles for
+128 bits, 4 Kibit and 128 Kibit of data, with 59, 281 and 1258 Mbit/s. Those are
+cycles of the 300 MHz PowerPC (128 bit / (646 / 300 MHz) = 59.4 Mbit/s); the
+co-processor and its main memory ran at 100 MHz, i.e. about 215, 1455 and 10415 of
+the co-processor's own cycles. They include the transfer of the 1408-bit expanded key
+(software-expanded, 44 words) before the data. Ours are co-processor cycles from the
+START write to DONE (the CYCLES register), with the key expanded in hardware from the
+KEY registers, a 32-bit AXI4 memory whose first read beat comes 2 cycles after the
+address, one beat per cycle after that, and no stalls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Callable
+
+from aeskit import BUILD_ROOT
+from aeskit.report.render import misfit_note
+from aeskit.synth.devices import DEFAULT_DEVICE
+
+TITLE = "Paper 003 co-processor and the AXI4-Stream wrapper"
+ORDER = 31
+
+#: payload bytes -> (label, paper CPU cycles at 300 MHz, paper Mbit/s)
+PAPER_TABLE2: dict[int, tuple[str, int, float]] = {
+    16: ("128 bit", 646, 59.0),
+    512: ("4 Kibit", 4366, 281.0),
+    16384: ("128 Kibit", 31246, 1258.0),
+}
+PAPER_CPU_MHZ = 300.0
+PAPER_COPROC_MHZ = 100.0
+#: the paper's expanded key, words of 32 bits (1408 bits)
+PAPER_KEY_WORDS = 1408 // 32
+#: systems synthesized here, each on its registry default core
+SYSTEMS = ("coproc", "axis_core")
+CACHE_DIR = BUILD_ROOT / "coproc_report"
+
+
+def _cycles_hash() -> str:
+    """What the cycle measurement depends on: the co-processor system's sources on
+    its default core and the bench that counts."""
+    from aeskit.sim.coproc import BENCH_DIR
+    from aeskit.synth.systems import system_design
+
+    h = hashlib.sha256()
+    for p in system_design("coproc").files:
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    for p in sorted(BENCH_DIR.glob("*.py")):
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def measure(force: bool, say: Callable[[str], None]) -> dict[int, int]:
+    """Table 2's three sizes through the RTL (cached by :func:`_cycles_hash`)."""
+    from aeskit.sim.coproc import measure_cycles
+
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    cache = CACHE_DIR / "table2_cycles.json"
+    h = _cycles_hash()
+    data = json.loads(cache.read_text()) if cache.is_file() and not force else {}
+    if data.get("hash") != h:
+        say("coproc: Table 2 cycles (cocotb, 16 B / 512 B / 16 KiB)")
+        data = {"hash": h, "cycles": {str(k): v for k, v in
+                                      measure_cycles(tuple(PAPER_TABLE2)).items()}}
+        cache.write_text(json.dumps(data))
+    return {int(k): v for k, v in data["cycles"].items()}
+
+
+def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
+            device: str = DEFAULT_DEVICE) -> Any:
+    from aeskit.report.design_synth import synth_json
+    from aeskit.synth.systems import system_design
+
+    say = progress or (lambda _m: None)
+    out: dict[str, Any] = {"cycles": measure(force, say), "synth": {}}
+    for name in SYSTEMS:
+        design = system_design(name, out_dir=CACHE_DIR / "src" / name)
+        out["synth"][name] = {"core": design.name, **synth_json(
+            design, device, force, say, CACHE_DIR / "synth")}
+    return out
+
+
+def _fmt(v: Any, nd: int = 0) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:,.{nd}f}"
+    return f"{v:,}" if isinstance(v, int) else str(v)
+
+
+def render(rows: list[dict[str, Any]], data: Any) -> str:
+    from aeskit.hw.registry import get_system
+
+    if not data:
+        return "Not measured (run the report without `--no-synth`)."
+    cycles: dict[int, int] = {int(k): v for k, v in data.get("cycles", {}).items()}
+    syn: dict[str, dict[str, Any]] = data.get("synth", {})
+    cp = syn.get("coproc", {})
+    fmax = cp.get("fmax_mhz")
+    out = [
+        "`ak_coproc` (docs/coproc.md) is paper 003's co-processor as an SoC peripheral: "
+        "AXI4-Lite exchange registers (from coproc.rdl), an AXI4 master that fetches the "
+        "source buffer and writes the destination (16-beat bursts, never across 4 KiB, 4 "
+        "reads outstanding), the mode engine and, as in the paper, the folded T-box core "
+        f"`{get_system('coproc').default_core}`. The C driver in `sw/` runs against it in "
+        "`make test`.",
+        "",
+        "Table 2 rebuilt (ECB encryption, 128-bit key). Paper: PowerPC cycles at "
+        f"{PAPER_CPU_MHZ:.0f} MHz, the co-processor and memory at {PAPER_COPROC_MHZ:.0f} MHz "
+        "(so a third of them are co-processor cycles), the 1408-bit expanded key "
+        "transferred first. Ours: co-processor cycles from the START write to DONE, the key "
+        "expanded in hardware, 32-bit AXI4 memory with a 2-cycle first-beat latency, no "
+        "stalls; Mbit/s at our Fmax.",
+        "",
+        "| data | paper cycles (300 MHz CPU) | paper co-proc cycles (100 MHz) | paper Mbit/s |"
+        " ours cycles | ours / paper co-proc cycles | ours cycles per block | ours Mbit/s |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for size, (label, pc, pmbps) in PAPER_TABLE2.items():
+        c = cycles.get(size)
+        pcop = pc * PAPER_COPROC_MHZ / PAPER_CPU_MHZ
+        mbps = size * 8 * fmax / c if (c and fmax) else None
+        out.append(f"| {label} | {pc:,} | {pcop:,.0f} | {pmbps:,.0f} | {_fmt(c)} | "
+                   f"{_fmt(c / pcop if c else None, 2)} | "
+                   f"{_fmt(c / (size // 16) if c else None, 1)} | {_fmt(mbps)} |")
+    c1, cbig = cycles.get(16), cycles.get(16384)
+    if c1 and cbig:
+        out += [
+            "",
+            f"Which terms differ: for one block the paper's {PAPER_TABLE2[16][1]} CPU cycles "
+            f"(about {PAPER_TABLE2[16][1] / 3:.0f} at 100 MHz) are dominated by the "
+            f"{PAPER_KEY_WORDS}-word expanded-key transfer and the software call; ours "
+            f"({c1}) load a 4-word key from registers and spend most of the job in the "
+            "core's key expansion (57 cycles on tbox_folded), then 10 cycles per block. "
+            f"At 128 Kibit both are core-bound: the paper's "
+            f"{PAPER_TABLE2[16384][1] / 3 / 1024:.2f} co-processor cycles per block against "
+            f"our {cbig / 1024:.2f} (the folded core's 10 cycles per block; the DMA keeps "
+            "up). We match the large-data term and beat the one-block term by the key "
+            "transfer we do not need.",
+        ]
+    out += [
+        "",
+        "| system | core | LUT4 | FF | EBR | Fmax MHz |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for name in SYSTEMS:
+        s = syn.get(name) or {}
+        core = get_system(name).default_core
+        out.append(f"| `{name}` ({get_system(name).top}) | {core} | {_fmt(s.get('lut4'))} | "
+                   f"{_fmt(s.get('ff'))} | {_fmt(s.get('ebr'))} | "
+                   f"{misfit_note(s) or _fmt(s.get('fmax_mhz'), 1)} |")
+    return "\n".join(out)
