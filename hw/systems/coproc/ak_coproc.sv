@@ -9,6 +9,10 @@
 // registry core to them), writes the result to the destination buffer (ak_coproc_wr),
 // and ends with STATUS.DONE, STATUS.ERR_CODE and the interrupt.
 //
+// Job parameters: the accepted START copies every register a job uses (CTRL's DECRYPT,
+// MODE, KEY_LEN; KEY; IV; CCM; LEN; AAD_LEN; SRC_ADDR; DST_ADDR; AAD_ADDR) into job
+// registers (*_q below), and the job uses only those: software may write the next
+// job's registers while BUSY. CLEAR and reset zero them.
 // Job (state machine, see docs/coproc.md): CHECK the parameters (illegal mode/key
 // length/CCM parameters, zero length, ECB/CBC length, buffers crossing 2^32: the job
 // ends at once with the code, no bus access); KEY: load the key; CMD: the engine command;
@@ -206,6 +210,8 @@ module ak_coproc #(
   logic [4:0]  tlen_q, tlen_d;
   logic [31:0] len_q, len_d, alen_q, alen_d;
   logic [31:0] src_q, src_d, dst_q, dst_d, aad_q, aad_d;
+  logic [255:0] key_q, key_d;         // KEY and IV of the running job (engine order)
+  logic [127:0] iv_q, iv_d;
   logic        wpass_q, wpass_d;      // this pass writes (0: CCM verify pass)
   logic        sts_seen_q, sts_seen_d;
   logic        sts_pass_q, sts_pass_d, sts_err_q, sts_err_d;
@@ -288,6 +294,8 @@ module ak_coproc #(
     src_d      = src_q;
     dst_d      = dst_q;
     aad_d      = aad_q;
+    key_d      = key_q;
+    iv_d       = iv_q;
     wpass_d    = wpass_q;
     sts_seen_d = sts_seen_q;
     sts_pass_d = sts_pass_q;
@@ -309,7 +317,7 @@ module ak_coproc #(
     rd_start   = 1'b0;
     wr_start   = 1'b0;
     e_key_valid = 1'b0;
-    e_key       = reg_key;
+    e_key       = key_q;
     e_key_len   = klen_q;
     e_cmd_valid = 1'b0;
     e_mode      = mode_q;
@@ -328,6 +336,7 @@ module ak_coproc #(
           rej_d      = 1'b0;
           mode_d = '0; dec_d = 1'b0; klen_d = '0; nlen_d = '0; tlen_d = '0;
           len_d  = '0; alen_d = '0; src_d = '0; dst_d = '0; aad_d = '0;
+          key_d  = '0; iv_d = '0;
           state_d    = SClrKey;
         end else if (start_p) begin
           mode_d     = hwif_out.CTRL.MODE.value;
@@ -340,6 +349,8 @@ module ak_coproc #(
           src_d      = hwif_out.SRC_ADDR.ADDR.value;
           dst_d      = hwif_out.DST_ADDR.ADDR.value;
           aad_d      = hwif_out.AAD_ADDR.ADDR.value;
+          key_d      = reg_key;
+          iv_d       = reg_iv;
           done_d     = 1'b0;
           rej_d      = 1'b0;
           rej_job_d  = 1'b0;
@@ -468,7 +479,7 @@ module ak_coproc #(
 
   // engine data paths: the reader feeds it (CLEAR: one zero block); its output goes to
   // the writer in a writing pass, is dropped in the CCM verify pass and in CLEAR
-  assign e_iv          = (state_q == SClrCmd) ? '0 : reg_iv;
+  assign e_iv          = (state_q == SClrCmd) ? '0 : iv_q;
   assign e_in_valid    = (state_q == SClrRun) ? scrub_in_q : rd_beat_valid;
   assign e_in_data     = (state_q == SClrRun) ? '0 : rd_beat_data;
   assign rd_beat_ready = e_in_ready && (state_q != SClrRun);
@@ -637,6 +648,8 @@ module ak_coproc #(
       src_q      <= '0;
       dst_q      <= '0;
       aad_q      <= '0;
+      key_q      <= '0;
+      iv_q       <= '0;
       wpass_q    <= 1'b0;
       sts_seen_q <= 1'b0;
       sts_pass_q <= 1'b0;
@@ -664,6 +677,8 @@ module ak_coproc #(
       src_q      <= src_d;
       dst_q      <= dst_d;
       aad_q      <= aad_d;
+      key_q      <= key_d;
+      iv_q       <= iv_d;
       wpass_q    <= wpass_d;
       sts_seen_q <= sts_seen_d;
       sts_pass_q <= sts_pass_d;

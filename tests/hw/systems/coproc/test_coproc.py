@@ -13,8 +13,9 @@ random pauses on all five memory channels (AR, R, AW, W, B).
 * CCM decryption with a tampered tag on a 1 KiB message: ERR_CODE TAG, the destination
   untouched (verify-first), and with the tag changed in memory between the two passes:
   the written plaintext overwritten with zeros;
-* key register reads return 0; CLEAR wipes KEY, IV, the DMA buffers and the round-key
-  RAM (inspected through the hierarchy); back-to-back jobs, exactly one interrupt per
+* key register reads return 0; CLEAR wipes KEY, IV, the job's copies of them, the DMA
+  buffers and the round-key RAM (inspected through the hierarchy); every job parameter
+  captured at START (the next job's registers written while a job runs); back-to-back jobs, exactly one interrupt per
   job; the exact cycle count of one job (docs/coproc.md's formula).
 
 Register addresses and fields come from coproc.rdl (aeskit.sim.coproc.regmap). The file
@@ -32,7 +33,7 @@ from pathlib import Path
 import cocotb
 import pytest
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
 from aeskit.sim.coproc import ERR, KEY_LEN_CODE, MODE_CODE, regmap
 
@@ -475,7 +476,7 @@ async def cocotb_key_clear(dut) -> None:
     ram = dut.u_core.u_rk_ram
     before = {int(ram.enc_mem[r].value) for r in range(15)}
     assert int.from_bytes(key[:16], "big") in before
-    assert int(dut.u_coproc.reg_key.value) != 0
+    assert int(dut.u_coproc.reg_key.value) != 0 and int(dut.u_coproc.key_q.value) != 0
     await tb.wr("CTRL", RM.value(CTRL__CLEAR=1))
     assert RM.get(await tb.rd("STATUS"), "STATUS.BUSY") == 1
     for _ in range(1000):
@@ -485,6 +486,7 @@ async def cocotb_key_clear(dut) -> None:
         raise AssertionError("CLEAR does not end")
     c = dut.u_coproc
     assert int(c.reg_key.value) == 0 and int(c.reg_iv.value) == 0
+    assert int(c.key_q.value) == 0 and int(c.iv_q.value) == 0, "job registers not wiped"
     for i in range(4):
         assert await tb.rd(f"IV{i}") == 0
     assert int(c.u_rd.acc_q.value) == 0 and int(c.u_wr.acc_q.value) == 0
@@ -513,6 +515,7 @@ async def cocotb_key_clear(dut) -> None:
         if RM.get(await tb.rd("STATUS"), "STATUS.BUSY") == 0:
             break
     assert int(c.reg_key.value) == 0 and int(c.reg_iv.value) == 0
+    assert int(c.key_q.value) == 0 and int(c.iv_q.value) == 0
     assert int(ram.enc_mem[0].value) == 0
 
 
@@ -532,6 +535,81 @@ async def cocotb_back_to_back(dut) -> None:
             break
     assert tb.irqs == 6 and int(dut.irq_o.value) == 0
     assert RM.get(await tb.rd("INTR_STATE"), "INTR_STATE.DONE") == 1
+
+
+@cocotb.test()
+async def cocotb_params_captured(dut) -> None:
+    """Every job parameter is captured at the accepted START: the next job's KEY, IV,
+    addresses, lengths, CCM parameters and CTRL fields written while a CCM decryption
+    (two passes, so the IV is used again after the writes) runs do not change it; the
+    next START uses them. The writes are queued right behind the START write, so the
+    first KEY words land while the key is being loaded."""
+    tb = await start(dut, seed=22, pause_pct=20)
+    rng = tb.rng
+    key1, nonce1, aad1 = rng.randbytes(32), rng.randbytes(11), rng.randbytes(20)
+    msg1 = rng.randbytes(200)
+    ct1 = expected("ccm", False, key1, nonce1, msg1, aad1, 12)
+    src1, dst1, aad_addr1 = 0x1000, 0x8000, 0x3000
+    tb.mem.data[src1:src1 + len(ct1)] = ct1
+    tb.mem.data[aad_addr1:aad_addr1 + len(aad1)] = aad1
+    key2, iv2, data2 = rng.randbytes(16), rng.randbytes(16), rng.randbytes(100)
+    src2, dst2 = 0x2_0000 + 3, 0x2_8000 + 5
+    tb.mem.data[src2:src2 + len(data2)] = data2
+    guard = rng.randbytes(512)
+    tb.mem.data[dst1:dst1 + 512] = guard
+    tb.mem.data[dst2 - 16:dst2 + 496] = guard
+    await tb.set_key(key1)
+    await tb.set_iv(nonce1)
+    for reg, v in (("SRC_ADDR", src1), ("DST_ADDR", dst1), ("LEN", len(msg1)),
+                   ("AAD_ADDR", aad_addr1), ("AAD_LEN", len(aad1)),
+                   ("CCM", RM.value(CCM__NONCE_LEN=11, CCM__TAG_LEN=12))):
+        await tb.wr(reg, v)
+    irqs = tb.irqs
+    # START, and the next job's registers queued right behind it (the AXI4-Lite master
+    # pipelines them: KEY0 lands before the key load, the rest during pass 1)
+    new = [("CTRL", RM.value(CTRL__START=1, CTRL__DECRYPT=1, CTRL__MODE=MODE_CODE["ccm"],
+                             CTRL__KEY_LEN=KEY_LEN_CODE[32], CTRL__IRQ_EN=1))]
+    new += [(f"KEY{i}", int.from_bytes(key2.ljust(32, b"\xee")[4 * i:4 * i + 4], "little"))
+            for i in range(8)]
+    new += [(f"IV{i}", int.from_bytes(iv2[4 * i:4 * i + 4], "little")) for i in range(4)]
+    new += [("SRC_ADDR", src2), ("DST_ADDR", dst2), ("LEN", len(data2)), ("AAD_LEN", 7),
+            ("AAD_ADDR", 0x5000), ("CCM", RM.value(CCM__NONCE_LEN=7, CCM__TAG_LEN=4)),
+            ("CTRL", RM.value(CTRL__MODE=MODE_CODE["ctr"], CTRL__KEY_LEN=0, CTRL__IRQ_EN=1))]
+    c = dut.u_coproc
+    seen: dict[str, int] = {}
+
+    async def key_watch() -> None:
+        # the cycle the key register block changes, the cycle the job loads its key
+        old_key = int(c.reg_key.value)
+        while len(seen) < 2:
+            await FallingEdge(dut.clk_i)
+            if "write" not in seen and int(c.reg_key.value) != old_key:
+                seen["write"] = tb.edge
+            if "load" not in seen and int(c.state_q.value) == 2 and int(c.e_key_ready.value):
+                seen["load"] = tb.edge                          # SKey, key handshake
+
+    watch = cocotb.start_soon(key_watch())
+    events = [tb.axil.init_write(RM.addr[reg], v.to_bytes(4, "little")) for reg, v in new]
+    for ev in events:
+        await ev.wait()
+    await watch
+    assert seen["write"] <= seen["load"], f"KEY written only after the key load: {seen}"
+    assert int(c.state_q.value) != 0 and not int(c.wpass_q.value), \
+        "the writes must land during the job's first pass"
+    code, _ = await tb.finish(irqs)
+    assert code == 0, f"ERR_CODE {code}"
+    assert bytes(tb.mem.data[dst1:dst1 + len(msg1)]) == msg1, "the running job changed"
+    assert bytes(tb.mem.data[dst1 + len(msg1):dst1 + 512]) == guard[len(msg1):]
+    assert bytes(tb.mem.data[dst2 - 16:dst2 + 496]) == guard
+    assert await tb.rd("LEN") == len(data2) and await tb.rd("IV3") == new[12][1]
+    # the next START runs the new parameters: CTR encryption, 128-bit key2, iv2
+    irqs = tb.irqs
+    await tb.wr("CTRL", RM.value(CTRL__START=1, CTRL__MODE=MODE_CODE["ctr"], CTRL__IRQ_EN=1))
+    code, _ = await tb.finish(irqs)
+    assert code == 0, f"ERR_CODE {code}"
+    assert bytes(tb.mem.data[dst2:dst2 + len(data2)]) == expected("ctr", False, key2, iv2,
+                                                                   data2)
+    assert bytes(tb.mem.data[dst2 + len(data2):dst2 + 496]) == guard[16 + len(data2):]
 
 
 async def _timed_job(tb: Bench, length: int) -> int:
@@ -608,7 +686,7 @@ async def cocotb_random_long(dut) -> None:
 # pytest side
 # ----------------------------------------------------------------------------------
 FAST = ["cocotb_modes", "cocotb_nist", "cocotb_errors", "cocotb_ccm_tamper",
-        "cocotb_key_clear", "cocotb_back_to_back", "cocotb_cycles"]
+        "cocotb_key_clear", "cocotb_back_to_back", "cocotb_params_captured", "cocotb_cycles"]
 
 
 def _run(testcase: str | list[str], env: dict | None = None, seed: int = 1) -> None:
