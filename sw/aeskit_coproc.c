@@ -46,18 +46,14 @@ static void wait_not_busy(const aeskit_dev *dev) {
   }
 }
 
-/* Does a register block answer at base? LEN reads back what is written, KEY reads 0. */
-static int probe(const aeskit_dev *dev) {
-  static const uint32_t pat[2] = {0x5aa5c33cu, 0xa55a3cc3u};
-  int ok = 1;
-  unsigned i;
-  for (i = 0; i < 2; ++i) {
-    wr(dev, REG(LEN), pat[i]);
-    if (rd(dev, REG(LEN)) != pat[i]) ok = 0;
-  }
-  if (ok && rd(dev, REG(KEY)) != 0u) ok = 0;
-  wr(dev, REG(LEN), 0);
-  return ok;
+/* Is the co-processor at base? ID reads "AKCP" and VERSION.MAJOR is the one of the
+ * generated header this driver was built with (a newer MINOR only adds). Reads only:
+ * nothing is written to whatever else answers at base. */
+static int detect(const aeskit_dev *dev) {
+  uint32_t ver;
+  if (rd(dev, REG(ID)) != (uint32_t)AK_COPROC_REGS__ID__ID_reset) return 0;
+  ver = rd(dev, REG(VERSION));
+  return GET(VERSION, MAJOR, ver) == (uint32_t)AK_COPROC_REGS__VERSION__MAJOR_reset;
 }
 
 aeskit_status aeskit_init_soft(aeskit_dev *dev) {
@@ -70,7 +66,7 @@ aeskit_status aeskit_init_soft(aeskit_dev *dev) {
 aeskit_status aeskit_init(aeskit_dev *dev, uintptr_t base) {
   if (aeskit_init_soft(dev) != AESKIT_OK) return AESKIT_ERR_ARG;
   dev->base = base;
-  if (!probe(dev)) return AESKIT_OK;
+  if (!detect(dev)) return AESKIT_OK;
   dev->hw = 1;
   return aeskit_clear(dev);
 }
@@ -226,9 +222,10 @@ aeskit_status aeskit_start(aeskit_dev *dev, const aeskit_job *job) {
   st = arg_checks(dev, job);
   if (st != AESKIT_OK) return st;
   /* A job of this device not yet waited for, or the co-processor busy (another bus
-   * master's job, a CLEAR): refuse without writing a register. The co-processor takes
-   * KEY and IV from their registers while the job runs, so writing the next job's
-   * registers now could change the running one. */
+   * master's job, a CLEAR): refuse without writing a register. (The co-processor copies
+   * a job's parameters at START, so writing registers would not disturb the running
+   * job; the driver keeps one job at a time per device so that each job's status is
+   * collected by aeskit_wait, and leaves another master's job and its START alone.) */
   if (dev->pending) return AESKIT_ERR_BUSY;
   if (dev->hw) {
     if (rd(dev, REG(STATUS)) & AK_COPROC_REGS__STATUS__BUSY_bm) return AESKIT_ERR_BUSY;
@@ -249,7 +246,7 @@ aeskit_status aeskit_wait(aeskit_dev *dev, aeskit_wait_style style) {
   if (style == AESKIT_IRQ) {
     /* irq_o is a level (IRQ_EN & INTR_STATE): enabling it after the job ended raises it
      * at once, so no completion is missed. CTRL keeps the job's fields (they are
-     * sampled by START anyway). */
+     * copied by START anyway). */
     wr(dev, REG(CTRL), dev->ctrl | AK_COPROC_REGS__CTRL__IRQ_EN_bm);
     while (!(rd(dev, REG(INTR_STATE)) & AK_COPROC_REGS__INTR_STATE__DONE_bm)) {
       aeskit_port_wait_irq();

@@ -93,11 +93,12 @@ typedef struct {
   aes_soft_ctx soft;  /* software path: the expanded key */
 } aeskit_dev;
 
-/* Probe the co-processor at CPU address base; with one, wipe it (CLEAR) and use it,
- * else use the software fallback. Returns AESKIT_OK either way (AESKIT_ERR_ARG for a
+/* Detect the co-processor at CPU address base (its ID register reads "AKCP" and
+ * VERSION.MAJOR matches the driver's generated header; only reads); with one, wipe it
+ * (CLEAR) and use it, else use the software fallback. Returns AESKIT_OK either way (AESKIT_ERR_ARG for a
  * NULL dev); aeskit_has_hw() tells which. */
 aeskit_status aeskit_init(aeskit_dev *dev, uintptr_t base);
-/* Use the software fallback without probing (no co-processor in this system). */
+/* Use the software fallback without reading the bus (no co-processor in this system). */
 aeskit_status aeskit_init_soft(aeskit_dev *dev);
 int aeskit_has_hw(const aeskit_dev *dev);
 

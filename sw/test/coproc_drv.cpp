@@ -12,7 +12,7 @@
 // Protocol: one command per stdin line, one answer line ("err <msg>" ends the process).
 //   job <key=value ...>  -> "res status=<NAME> code=<n> out=<hex> tag=<hex> cycles=<n>
 //                            total=<n> irqs=<n> irqhigh=<n> maxrd=<n> hw=<0|1>
-//                            start2=<NAME or ->"
+//                            start2=<NAME or -> initw=<n>"
 //     mode=ecb|cbc|ctr|cfb|ofb|ccm  dir=enc|dec  wait=poll|irq  key=<hex 16/24/32 B>
 //     iv=<hex> (16 B; CCM: the nonce)  data=<hex>  aad=<hex>  tag=<hex> (CCM dec: the
 //     received tag, put after the data)  taglen=<n>
@@ -28,11 +28,15 @@
 //     soft=1 (the software fallback of the driver on the same memory)
 //     nokey=1 (no key set before the job) clear=1 (aeskit_clear after the job)
 //     waitonly=1 (aeskit_wait without aeskit_start: the driver answers NO_JOB)
+//     fakeid=<hex> fakever=<hex> (RTL: while aeskit_init runs, the port answers reads
+//     of ID / VERSION with this value instead of the co-processor's: "another device";
+//     the driver must then select its software fallback)
 //   out: the destination bytes (len, or len + taglen for CCM encryption: split into
 //   out and tag) read back after the job; cycles: the co-processor's CYCLES register;
 //   total: clock cycles the driver spent from start to the end of wait; irqs: calls of
 //   the interrupt hook; irqhigh: cycles irq_o was high during a poll job; maxrd: most
-//   AXI4 read bursts the memory held at once during the job.
+//   AXI4 read bursts the memory held at once during the job; initw: register writes
+//   of aeskit_init (the device detection itself writes none).
 //   quit
 #include <cstdint>
 #include <cstdio>
@@ -210,12 +214,19 @@ std::unique_ptr<Sim> g_sim;
 #endif
 
 int g_irqs = 0;
+int g_reg_writes = 0;
+// fakeid=/fakever=: what reads of ID / VERSION answer while set
+bool g_fake_id = false, g_fake_ver = false;
+uint32_t g_fake_id_val = 0, g_fake_ver_val = 0;
 
 }  // namespace
 
 extern "C" {
 
 uint32_t aeskit_port_read32(uintptr_t addr) {
+  if (g_fake_id && addr == kRegBase + offsetof(ak_coproc_regs_t, ID)) return g_fake_id_val;
+  if (g_fake_ver && addr == kRegBase + offsetof(ak_coproc_regs_t, VERSION))
+    return g_fake_ver_val;
 #ifndef AK_NODEV
   if (g_sim) return g_sim->read32(static_cast<uint32_t>(addr - kRegBase));
 #endif
@@ -224,6 +235,7 @@ uint32_t aeskit_port_read32(uintptr_t addr) {
 }
 
 void aeskit_port_write32(uintptr_t addr, uint32_t value) {
+  ++g_reg_writes;
 #ifndef AK_NODEV
   if (g_sim) {
     g_sim->write32(static_cast<uint32_t>(addr - kRegBase), value);
@@ -349,24 +361,32 @@ void run_job(const std::string& line) {
   put(aad_addr, aad);
 
   aeskit_dev dev;
+  g_fake_id = kv.count("fakeid") != 0;
+  g_fake_ver = kv.count("fakever") != 0;
+  g_fake_id_val = static_cast<uint32_t>(num(kv, "fakeid", 0, 16));
+  g_fake_ver_val = static_cast<uint32_t>(num(kv, "fakever", 0, 16));
+  g_reg_writes = 0;
 #ifndef AK_NODEV
   if (soft) {
     aeskit_init_soft(&dev);
   } else {
     aeskit_init(&dev, kRegBase);
-    if (!aeskit_has_hw(&dev)) fail("aeskit_init did not find the co-processor");
+    if (!aeskit_has_hw(&dev) && !g_fake_id && !g_fake_ver)
+      fail("aeskit_init did not find the co-processor");
   }
 #else
   if (aeskit_init(&dev, kRegBase) != AESKIT_OK || aeskit_has_hw(&dev))
     fail("aeskit_init found a device where there is none");
   (void)soft;
 #endif
+  const int init_writes = g_reg_writes;
+  g_fake_id = g_fake_ver = false;
   if (!num(kv, "nokey", 0)) {
     aeskit_status ks = aeskit_set_key(&dev, key.data(), key.size());
     if (ks != AESKIT_OK) {
       std::printf("res status=%s code=%d out= tag= cycles=0 total=0 irqs=0 irqhigh=0 maxrd=0 hw=%d "
-                  "start2=-\n",
-                  aeskit_status_name(ks), static_cast<int>(ks), aeskit_has_hw(&dev));
+                  "start2=- initw=%d\n",
+                  aeskit_status_name(ks), static_cast<int>(ks), aeskit_has_hw(&dev), init_writes);
       return;
     }
   }
@@ -416,11 +436,11 @@ void run_job(const std::string& line) {
     if (ccm && !dec) tag = tohex(p + len, taglen);
   }
   std::printf("res status=%s code=%d out=%s tag=%s cycles=%u total=%llu irqs=%d irqhigh=%llu "
-              "maxrd=%d hw=%d start2=%s\n",
+              "maxrd=%d hw=%d start2=%s initw=%d\n",
               aeskit_status_name(st), static_cast<int>(st), out.c_str(), tag.c_str(), cycles,
               static_cast<unsigned long long>(total), g_irqs,
               static_cast<unsigned long long>(irq_high), g_mem->max_reads_seen,
-              aeskit_has_hw(&dev), start2.c_str());
+              aeskit_has_hw(&dev), start2.c_str(), init_writes);
 }
 
 }  // namespace

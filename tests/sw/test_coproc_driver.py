@@ -271,7 +271,8 @@ def soft() -> Iterator[CoprocDriver]:
 def test_fallback_nist_block_vectors(soft: CoprocDriver) -> None:
     vecs = nist_block_vectors(sample=1)
     assert check_block(soft, vecs) > 1000
-    assert not soft.job(**block_job(vecs[0])[0]).hw
+    r = soft.job(**block_job(vecs[0])[0])
+    assert not r.hw and r.init_writes == 0  # the bus reads 0: not "AKCP"
 
 
 def test_fallback_nist_ccm_vectors(soft: CoprocDriver) -> None:
@@ -361,6 +362,25 @@ def test_rtl_completion_styles(rtl: CoprocDriver) -> None:
     assert poll.cycles == irq.cycles > 256 * 10
     assert poll.total >= poll.cycles and irq.total >= irq.cycles
     assert poll.max_reads >= 2
+
+
+def test_rtl_device_detection(rtl: CoprocDriver) -> None:
+    """aeskit_init reads ID ("AKCP") and VERSION: another device at the address (an ID
+    one bit off, or a map of another MAJOR version) selects the software fallback, and
+    detection writes no register there; a newer MINOR is accepted; the co-processor is
+    found (and wiped with CLEAR: register writes) otherwise."""
+    rng = random.Random(23)
+    data = rng.randbytes(48)
+    job = dict(mode="cbc", key=KEY, iv=IV, data=data, lat=2, stall=20, seed=3)
+    want = openssl("cbc", False, KEY, IV, data)
+    ident = int.from_bytes(b"AKCP", "little")
+    res = rtl.jobs([dict(job, fakeid=ident ^ 0x100), dict(job, fakeid=0),
+                    dict(job, fakever=0x0200), dict(job, fakever=0x0105), job])
+    for r in res:
+        assert (r.status, r.out) == ("OK", want)
+    assert [r.hw for r in res] == [False, False, False, True, True]
+    assert [r.init_writes for r in res[:3]] == [0, 0, 0]
+    assert res[3].init_writes > 0 and res[4].init_writes > 0
 
 
 def test_rtl_fallback_same_executable(rtl: CoprocDriver) -> None:

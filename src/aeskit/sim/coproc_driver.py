@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from aeskit import BUILD_ROOT, HW_ROOT, REPO_ROOT
+from aeskit.sim.cocotb_run import WAIVERS
 from aeskit.sim.verilated_exe import (
     CPP_INCLUDE,
     HarnessError,
@@ -135,7 +136,7 @@ def build_driver_exe(core: str = DEFAULT_CORE,
     spec = get_core(core)
     sys_sv = coproc.system_sv(spec)
     rtl = [*spec.file_paths(), *coproc.coproc_paths()]
-    h = _sources_hash([spec.source_hash().encode(), sys_sv.encode(),
+    h = _sources_hash([spec.source_hash().encode(), sys_sv.encode(), WAIVERS.read_bytes(),
                        *(p.read_bytes() for p in rtl)])
     bdir = BUILD_ROOT / "coproc_drv" / f"{spec.name}-{h}"
     exe = bdir / "harness"
@@ -147,8 +148,10 @@ def build_driver_exe(core: str = DEFAULT_CORE,
         objs = _compile_c(bdir)
         sources = coproc.system_files(spec, bdir / "src")
     cflags = " ".join(["-DAK_BEAT_BYTES=4", *_cpp_includes()])
+    # the waiver file first (as every Verilator run of the project): the generated
+    # register block's style warnings are waived there, scoped to its files
     return build_executable(
-        bdir, top=coproc.SYS_TOP, prefix="Vcoproc", sources=[*sources, EXE_CPP],
+        bdir, top=coproc.SYS_TOP, prefix="Vcoproc", sources=[WAIVERS, *sources, EXE_CPP],
         extra_args=["-CFLAGS", cflags, "-LDFLAGS", " ".join(map(str, objs)),
                     *(f"-I{p}" for p in spec.include_paths())],
         jobs=1, what=f"driver test executable for coproc + {spec.name}", progress=progress)
@@ -176,6 +179,8 @@ class JobResult:
     hw: bool
     #: status of the second aeskit_start of a ``busy`` job ("" otherwise)
     start2: str = ""
+    #: register writes of aeskit_init (its CLEAR when it found the co-processor)
+    init_writes: int = 0
 
 
 def job_line(*, mode: str, decrypt: bool = False, key: bytes, iv: bytes = b"",
@@ -184,7 +189,7 @@ def job_line(*, mode: str, decrypt: bool = False, key: bytes, iv: bytes = b"",
     """The command line of one job; ``opts`` are the other keys of coproc_drv.cpp
     (``src``/``dst``/``aadaddr`` as ints, ``len``, ``lat``, ``stall``, ``seed``,
     ``err`` as a list of ``(kind, resp, lo, hi)``, ``fill``, ``busy``, ``extstart``,
-    ``soft``, ``nokey``, ``clear``, ``waitonly``)."""
+    ``soft``, ``nokey``, ``clear``, ``waitonly``, ``fakeid``/``fakever`` as ints)."""
     parts = [f"mode={mode}", f"dir={'dec' if decrypt else 'enc'}", f"wait={wait}",
              f"key={key.hex()}", f"iv={iv.hex()}", f"data={data.hex()}", f"aad={aad.hex()}",
              f"tag={tag.hex()}", f"taglen={tag_len}"]
@@ -192,7 +197,7 @@ def job_line(*, mode: str, decrypt: bool = False, key: bytes, iv: bytes = b"",
         if k == "err":
             for kind, resp, lo, hi in v:  # type: ignore[attr-defined]
                 parts.append(f"err={kind}:{resp}:{lo:x}:{hi:x}")
-        elif k in ("src", "dst", "aadaddr", "fill"):
+        elif k in ("src", "dst", "aadaddr", "fill", "fakeid", "fakever"):
             parts.append(f"{k}={int(v):x}")  # type: ignore[call-overload]
         elif isinstance(v, bool):
             parts.append(f"{k}={int(v)}")
@@ -246,4 +251,5 @@ class CoprocDriver(LineProcess):
                          out=bytes.fromhex(f["out"]), tag=bytes.fromhex(f["tag"]),
                          cycles=int(f["cycles"]), total=int(f["total"]), irqs=int(f["irqs"]),
                          irq_high=int(f["irqhigh"]), max_reads=int(f["maxrd"]),
-                         hw=f["hw"] == "1", start2=f["start2"].strip("-"))
+                         hw=f["hw"] == "1", start2=f["start2"].strip("-"),
+                         init_writes=int(f["initw"]))

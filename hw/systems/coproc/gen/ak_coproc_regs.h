@@ -105,6 +105,22 @@ extern "C" {
 #define AK_COPROC_REGS__CYCLES__COUNT_bp 0
 #define AK_COPROC_REGS__CYCLES__COUNT_bw 32
 
+// reg - ak_coproc_regs::ID
+#define AK_COPROC_REGS__ID__ID_bm 0xffffffff
+#define AK_COPROC_REGS__ID__ID_bp 0
+#define AK_COPROC_REGS__ID__ID_bw 32
+#define AK_COPROC_REGS__ID__ID_reset 0x50434b41
+
+// reg - ak_coproc_regs::VERSION
+#define AK_COPROC_REGS__VERSION__MINOR_bm 0xff
+#define AK_COPROC_REGS__VERSION__MINOR_bp 0
+#define AK_COPROC_REGS__VERSION__MINOR_bw 8
+#define AK_COPROC_REGS__VERSION__MINOR_reset 0x0
+#define AK_COPROC_REGS__VERSION__MAJOR_bm 0xff00
+#define AK_COPROC_REGS__VERSION__MAJOR_bp 8
+#define AK_COPROC_REGS__VERSION__MAJOR_bw 8
+#define AK_COPROC_REGS__VERSION__MAJOR_reset 0x1
+
 // reg - ak_coproc_regs::iv_r
 #define AK_COPROC_REGS__IV_R__W_bm 0xffffffff
 #define AK_COPROC_REGS__IV_R__W_bp 0
@@ -129,7 +145,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t DST_ADDR;
     uint32_t AAD_ADDR;
     uint32_t CYCLES;
-    uint8_t RESERVED_28_2f[0x8];
+    uint32_t ID;
+    uint32_t VERSION;
     uint32_t IV[4];
     uint32_t KEY[8];
 } ak_coproc_regs_t;

@@ -235,6 +235,8 @@ module ak_coproc_regs (
         logic DST_ADDR;
         logic AAD_ADDR;
         logic CYCLES;
+        logic ID;
+        logic VERSION;
         logic IV[4];
         logic KEY[8];
     } decoded_reg_strb_t;
@@ -271,6 +273,10 @@ module ak_coproc_regs (
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h20);
         decoded_reg_strb.CYCLES = cpuif_req_masked & (cpuif_addr == 7'h24) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h24);
+        decoded_reg_strb.ID = cpuif_req_masked & (cpuif_addr == 7'h28) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h28);
+        decoded_reg_strb.VERSION = cpuif_req_masked & (cpuif_addr == 7'h2c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h2c);
         for(int i0=0; i0<4; i0++) begin
             decoded_reg_strb.IV[i0] = cpuif_req_masked & (cpuif_addr == 7'h30 + (7)'(i0) * 7'h4);
             is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h30 + (7)'(i0) * 7'h4);
@@ -932,6 +938,13 @@ module ak_coproc_regs (
         end
         if(rd_mux_addr == 7'h24) begin
             readback_data_var[31:0] = hwif_in.CYCLES.COUNT.next;
+        end
+        if(rd_mux_addr == 7'h28) begin
+            readback_data_var[31:0] = 32'h50434b41;
+        end
+        if(rd_mux_addr == 7'h2c) begin
+            readback_data_var[7:0] = 8'h0;
+            readback_data_var[15:8] = 8'h1;
         end
         for(int i0=0; i0<4; i0++) begin
             if(rd_mux_addr == 7'h30 + (7)'(i0) * 7'h4) begin

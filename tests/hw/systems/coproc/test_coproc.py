@@ -9,14 +9,16 @@ random pauses on all five memory channels (AR, R, AW, W, B).
   `cryptography` (OpenSSL) on random buffers of random sizes, random alignments, with
   guard bytes around the destination (nothing past the buffer end may change);
 * NIST vectors (cryptography-vectors, parsed by aeskit.vectors) through the registers;
-* every bad request answered with its error code, DONE and one interrupt;
+* every bad request answered with its error code, DONE and one interrupt; unmapped
+  addresses answer SLVERR; ID ("AKCP") and VERSION (1.0) read their constants;
 * CCM decryption with a tampered tag on a 1 KiB message: ERR_CODE TAG, the destination
   untouched (verify-first), and with the tag changed in memory between the two passes:
   the written plaintext overwritten with zeros;
 * key register reads return 0; CLEAR wipes KEY, IV, the job's copies of them, the DMA
   buffers and the round-key RAM (inspected through the hierarchy); every job parameter
-  captured at START (the next job's registers written while a job runs); back-to-back jobs, exactly one interrupt per
-  job; the exact cycle count of one job (docs/coproc.md's formula).
+  captured at START (the next job's registers written while a job runs); back-to-back
+  jobs, exactly one interrupt per job; the exact cycle count of one job (docs/coproc.md's
+  formula).
 
 Register addresses and fields come from coproc.rdl (aeskit.sim.coproc.regmap). The file
 is both the pytest module and the cocotb test module (``cocotb_*``).
@@ -418,11 +420,19 @@ async def cocotb_errors(dut) -> None:
     await expect("OK", mode="ecb")
     assert RM.get(await tb.rd("STATUS"), "STATUS.REJECTED") == 0
     # unmapped register addresses answer SLVERR, the map keeps working
-    for addr in (0x28, 0x60, 0x7C, 0x1000, 0x8000_0000):
+    for addr in (0x60, 0x68, 0x7C, 0x1000, 0x8000_0000):
         w = await tb.axil.write(addr, b"\1\0\0\0")
         r = await tb.axil.read(addr, 4)
         assert int(w.resp) == 2 and int(r.resp) == 2, hex(addr)
     assert await tb.rd("LEN") == 64
+    # ID and VERSION: read-only constants (a write is dropped, OKAY: aeskit-bad-rw ignore)
+    for reg in ("ID", "VERSION"):
+        assert await tb.wr(reg, 0x1234_5678) == 0
+    ident = await tb.rd("ID")
+    assert ident.to_bytes(4, "little") == b"AKCP", hex(ident)
+    ver = await tb.rd("VERSION")
+    assert (RM.get(ver, "VERSION.MAJOR"), RM.get(ver, "VERSION.MINOR")) == (1, 0), hex(ver)
+    assert ver >> 16 == 0
 
 
 @cocotb.test()
