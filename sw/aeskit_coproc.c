@@ -8,13 +8,8 @@
 
 #include "aeskit_port.h"
 
-/* The generated header ends with a C11 static_assert (peakrdl-cheader's default
- * standard); in C99 it becomes an empty declaration. */
-#if !defined(__cplusplus) && (!defined(__STDC_VERSION__) || __STDC_VERSION__ < 201112L)
-#ifndef static_assert
-#define static_assert(cond, msg) struct aeskit_static_assert_unused
-#endif
-#endif
+/* generated for C99 (coproc.rdl: aeskit-cheader-std gnu99): no <assert.h>, no C11
+ * static_assert */
 #include "ak_coproc_regs.h"
 
 #define REG(name) ((uintptr_t)offsetof(ak_coproc_regs_t, name))

@@ -24,10 +24,15 @@ the first line that is not a ``//`` comment), ``// aeskit-<option>: <value>``:
   read return 0 (write-only key registers) and drops such a write;
 * ``aeskit-doc: docs/<page>.md`` (default ``docs/<stem>.md``): the page of the table;
 * ``aeskit-map-pkg: NAME ... -- why``: write the address package with
-  ``Addr<Name>`` for each register NAME (``why`` goes in its header comment).
+  ``Addr<Name>`` for each register NAME (``why`` goes in its header comment);
+* ``aeskit-cheader-std: gnu89 | gnu90 | gnu99 | gnu11 | gnu17 | gnu23 | latest`` (default
+  peakrdl-cheader's own, ``gnu17``): the C standard the C header conforms to
+  (peakrdl-cheader's ``CStandard``); up to ``gnu99`` the header has no ``<assert.h>``
+  and no C11 ``static_assert`` (its packing check), so a C99 driver includes it as is.
 
 cipher_ahb declares ``passthrough``, ``error``, and its four FIFO windows in the map
-package; the co-processor declares ``axi4-lite`` and ``ignore``.
+package; the co-processor declares ``axi4-lite``, ``ignore`` and ``gnu99`` (its C99
+driver, sw/).
 
 :func:`write_html` also writes the browsable register documentation (peakrdl-html;
 not committed: a generated web site per map, e.g. ``build/doc/regs/cipher_ahb``).
@@ -60,6 +65,8 @@ class RegMap:
     doc: str
     map_pkg: tuple[str, ...] = ()
     map_pkg_why: str = ""
+    #: peakrdl-cheader ``CStandard`` member name; "" = the exporter's default
+    cheader_std: str = ""
 
     @property
     def stem(self) -> str:
@@ -91,7 +98,7 @@ def options(rdl: Path) -> dict[str, str]:
 def regmap(rdl: Path) -> RegMap:
     """The map of ``rdl`` with its options checked."""
     opt = options(rdl)
-    unknown = set(opt) - {"cpuif", "bad-rw", "doc", "map-pkg"}
+    unknown = set(opt) - {"cpuif", "bad-rw", "doc", "map-pkg", "cheader-std"}
     if unknown:
         raise ValueError(f"{rdl}: unknown aeskit option(s) {sorted(unknown)}")
     cpuif = opt.get("cpuif")
@@ -101,10 +108,21 @@ def regmap(rdl: Path) -> RegMap:
     bad_rw = opt.get("bad-rw", "error")
     if bad_rw not in ("error", "ignore"):
         raise ValueError(f"{rdl}: aeskit-bad-rw must be error or ignore, got {bad_rw!r}")
+    std = opt.get("cheader-std", "")
+    if std and std not in _cheader_stds():
+        raise ValueError(f"{rdl}: aeskit-cheader-std must be one of "
+                         f"{'|'.join(_cheader_stds())}, got {std!r}")
     names, _, why = opt.get("map-pkg", "").partition("--")
     return RegMap(rdl=rdl, cpuif=cpuif, bad_rw_error=bad_rw == "error",
                   doc=opt.get("doc", f"docs/{rdl.stem}.md"),
-                  map_pkg=tuple(names.split()), map_pkg_why=why.strip())
+                  map_pkg=tuple(names.split()), map_pkg_why=why.strip(), cheader_std=std)
+
+
+def _cheader_stds() -> tuple[str, ...]:
+    """The C standards peakrdl-cheader's exporter accepts (``CStandard`` members)."""
+    from peakrdl_cheader.c_standards import CStandard
+
+    return tuple(CStandard.__members__)
 
 
 def maps() -> list[RegMap]:
@@ -204,6 +222,7 @@ def _splice_doc(doc: str, top: Any) -> str:
 
 def map_outputs(m: RegMap) -> dict[str, str]:
     """Repository-relative path -> text of every file generated from map ``m``."""
+    from peakrdl_cheader.c_standards import CStandard
     from peakrdl_cheader.exporter import CHeaderExporter
     from peakrdl_regblock import RegblockExporter
     from peakrdl_regblock.cpuif.axi4lite import AXI4Lite_Cpuif_flattened
@@ -222,7 +241,8 @@ def map_outputs(m: RegMap) -> dict[str, str]:
         for name in (module + ".sv", module + "_pkg.sv"):
             out[f"{m.gen}/{name}"] = (rb / name).read_text()
         hdr = rb / (module + ".h")
-        CHeaderExporter().export(root, str(hdr))
+        std = {"std": CStandard[m.cheader_std]} if m.cheader_std else {}
+        CHeaderExporter().export(root, str(hdr), **std)
         out[f"{m.gen}/{module}.h"] = hdr.read_text()
     if m.map_pkg:
         out[f"{m.gen}/{module.removesuffix('_regs')}_map_pkg.sv"] = map_package(m, root.top,

@@ -8,7 +8,6 @@
 extern "C" {
 #endif
 #include <stdint.h>
-#include <assert.h>
 
 // reg - ak_coproc_regs::CTRL
 #define AK_COPROC_REGS__CTRL__START_bm 0x1
@@ -152,7 +151,6 @@ typedef struct __attribute__ ((__packed__)) {
 } ak_coproc_regs_t;
 
 
-static_assert(sizeof(ak_coproc_regs_t) == 0x60, "Packing error");
 
 #ifdef __cplusplus
 }
