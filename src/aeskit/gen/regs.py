@@ -130,6 +130,46 @@ def maps() -> list[RegMap]:
     return [regmap(p) for p in sorted(HW_ROOT.rglob("*.rdl"))]
 
 
+@dataclass(frozen=True)
+class RegLayout:
+    """A register map's addresses and fields, for benches and tools that must not
+    repeat a number of the map: byte address per register (``"KEY3"`` for element 3
+    of an array) and ``(lsb, width)`` per field (``"CTRL.MODE"``)."""
+
+    addr: dict[str, int]
+    field: dict[str, tuple[int, int]]
+
+    def value(self, **fields: int) -> int:
+        """A register value from ``REG__FIELD=value`` keywords of one register."""
+        v = 0
+        for name, val in fields.items():
+            lsb, width = self.field[name.replace("__", ".")]
+            if val >> width:
+                raise ValueError(f"{name}={val} does not fit {width} bits")
+            v |= val << lsb
+        return v
+
+    def get(self, reg_value: int, name: str) -> int:
+        """Field ``name`` (``"REG.FIELD"``) of a register value."""
+        lsb, width = self.field[name]
+        return (reg_value >> lsb) & ((1 << width) - 1)
+
+
+def layout(rdl: Path) -> RegLayout:
+    """The addresses and fields of the register map ``rdl`` (systemrdl-compiler)."""
+    from systemrdl.node import RegNode
+
+    addr: dict[str, int] = {}
+    field: dict[str, tuple[int, int]] = {}
+    for node in _compile(rdl).top.descendants(unroll=True):
+        if isinstance(node, RegNode):
+            name = node.inst_name + (f"{node.current_idx[0]}" if node.current_idx else "")
+            addr[name] = node.absolute_address
+            for f in node.fields():
+                field[f"{node.inst_name}.{f.inst_name}"] = (f.lsb, f.width)
+    return RegLayout(addr, field)
+
+
 def _compile(rdl: Path) -> Any:
     from peakrdl_regblock.udps import ALL_UDPS
     from systemrdl import RDLCompiler

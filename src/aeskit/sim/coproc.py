@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import json
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from aeskit import BUILD_ROOT, HW_ROOT, REPO_ROOT
 from aeskit.hw import manifest, templates
+from aeskit.gen.regs import RegLayout, layout
 from aeskit.hw.registry import CoreSpec, get_core
 
 #: the co-processor's manifest (its RTL, the template, the mode engine as dependency)
@@ -68,49 +68,13 @@ def system_files(core: CoreSpec | str = DEFAULT_CORE, out_dir: Path | None = Non
     return spec.file_paths() + coproc_paths() + [top]
 
 
-@dataclass(frozen=True)
-class RegMap:
-    """Register byte addresses (``"KEY3"`` for element 3 of an array) and field
-    positions (``"CTRL.MODE"`` -> (lsb, width))."""
-
-    addr: dict[str, int]
-    field: dict[str, tuple[int, int]]
-
-    def value(self, **fields: int) -> int:
-        """A register value from ``REG__FIELD=value`` keywords of one register."""
-        v = 0
-        for name, val in fields.items():
-            lsb, width = self.field[name.replace("__", ".")]
-            if val >> width:
-                raise ValueError(f"{name}={val} does not fit {width} bits")
-            v |= val << lsb
-        return v
-
-    def get(self, reg_value: int, name: str) -> int:
-        lsb, width = self.field[name]
-        return (reg_value >> lsb) & ((1 << width) - 1)
+#: the register map's addresses and fields (aeskit.gen.regs.RegLayout)
+RegMap = RegLayout
 
 
-def regmap() -> RegMap:
-    """The register map of coproc.rdl (systemrdl-compiler)."""
-    from peakrdl_regblock.udps import ALL_UDPS
-    from systemrdl import RDLCompiler
-    from systemrdl.node import RegNode
-
-    rdlc = RDLCompiler()
-    for udp in ALL_UDPS:
-        rdlc.register_udp(udp)
-    rdlc.compile_file(str(RDL))
-    top = rdlc.elaborate().top
-    addr: dict[str, int] = {}
-    field: dict[str, tuple[int, int]] = {}
-    for node in top.descendants(unroll=True):
-        if isinstance(node, RegNode):
-            name = node.inst_name + (f"{node.current_idx[0]}" if node.current_idx else "")
-            addr[name] = node.absolute_address
-            for f in node.fields():
-                field[f"{node.inst_name}.{f.inst_name}"] = (f.lsb, f.width)
-    return RegMap(addr, field)
+def regmap() -> RegLayout:
+    """The register map of coproc.rdl."""
+    return layout(RDL)
 
 
 def measure_cycles(sizes: tuple[int, ...] = (16, 512, 16384),

@@ -69,24 +69,10 @@ TIMING: dict[str, dict[str, list[float]]] = {
 # ----------------------------------------------------------------------------------
 def regmap() -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
     """({register: byte address}, {"REG.FIELD": (lsb, width)}) from axis_core.rdl."""
-    from peakrdl_regblock.udps import ALL_UDPS
-    from systemrdl import RDLCompiler
-    from systemrdl.node import RegNode
+    from aeskit.gen.regs import layout
 
-    rdlc = RDLCompiler()
-    for udp in ALL_UDPS:
-        rdlc.register_udp(udp)
-    rdlc.compile_file(str(RDL))
-    top = rdlc.elaborate().top
-    addr: dict[str, int] = {}
-    bit: dict[str, tuple[int, int]] = {}
-    for node in top.descendants(unroll=True):
-        if isinstance(node, RegNode):
-            name = node.inst_name + (f"{node.current_idx[0]}" if node.current_idx else "")
-            addr[name] = node.absolute_address
-            for f in node.fields():
-                bit[f"{node.inst_name}.{f.inst_name}"] = (f.lsb, f.width)
-    return addr, bit
+    lay = layout(RDL)
+    return lay.addr, lay.field
 
 
 # ----------------------------------------------------------------------------------

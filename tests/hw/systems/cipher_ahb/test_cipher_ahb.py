@@ -58,23 +58,10 @@ KEY_LEN = {16: 0, 24: 1, 32: 2}
 # ----------------------------------------------------------------------------------
 def regmap() -> tuple[dict[str, int], dict[str, int]]:
     """({register: byte address}, {"REG.FIELD": lsb}) from cipher_ahb.rdl."""
-    from peakrdl_regblock.udps import ALL_UDPS
-    from systemrdl import RDLCompiler
-    from systemrdl.node import RegNode
+    from aeskit.gen.regs import layout
 
-    rdlc = RDLCompiler()
-    for udp in ALL_UDPS:
-        rdlc.register_udp(udp)
-    rdlc.compile_file(str(RDL))
-    top = rdlc.elaborate().top
-    addr, bit = {}, {}
-    for node in top.descendants(unroll=True):
-        if isinstance(node, RegNode):
-            name = node.inst_name + (f"{node.current_idx[0]}" if node.current_idx else "")
-            addr[name] = node.absolute_address
-            for f in node.fields():
-                bit[f"{node.inst_name}.{f.inst_name}"] = f.lsb
-    return addr, bit
+    lay = layout(RDL)
+    return lay.addr, {k: lsb for k, (lsb, _w) in lay.field.items()}
 
 
 # ----------------------------------------------------------------------------------
