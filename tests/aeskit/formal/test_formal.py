@@ -20,7 +20,6 @@ MUT = BUILD_ROOT / "formal" / "mutants"
 def test_proof(proof) -> None:
     r = run_proof(proof)
     assert r.proven, f"{proof.name}: not equivalent, see {r.log_path}\n{r.detail}"
-    assert r.time_s < 60
 
 
 def _mutant(module: str, old: str, new: str) -> Path:

@@ -446,7 +446,21 @@ def _ours() -> set[str]:
     return {p.top for p in (*primitives.PRIMITIVES, *sboxes.PRIMITIVES)}
 
 
-@pytest.mark.parametrize("prim", PRIMITIVES, ids=lambda p: p.name)
+def _proven() -> set[str]:
+    """Primitives a make-test proof shows equal to the reference on every input
+    (tests/aeskit/formal: aeskit.formal.proofs.PROOFS' ``covers``)."""
+    from aeskit.formal.proofs import PROOFS
+
+    return {name for proof in PROOFS for name in proof.covers}
+
+
+#: a proven primitive's exhaustive simulation repeats what its proof shows; it runs in
+#: make test-full (one Verilator build of about 20 s each), the others in make test
+PRIMITIVE_PARAMS = [pytest.param(p, marks=pytest.mark.slow) if p.name in _proven() else p
+                    for p in PRIMITIVES]
+
+
+@pytest.mark.parametrize("prim", PRIMITIVE_PARAMS, ids=lambda p: p.name)
 def test_primitive(prim) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
 

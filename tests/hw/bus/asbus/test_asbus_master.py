@@ -727,7 +727,9 @@ def _run(width: int, tests: list[str], **env) -> None:
                build_args=ADAM_BENCH_ARGS, extra_env={k: str(v) for k, v in env.items()})
 
 
-@pytest.mark.parametrize("width", [32, 64, 128])
+# 32 bits in make test; the wider builds (64, 128: 1-2 minutes each) in make test-full
+@pytest.mark.parametrize("width", [32, pytest.param(64, marks=pytest.mark.slow),
+                                   pytest.param(128, marks=pytest.mark.slow)])
 def test_asbus_master(width: int) -> None:
     _run(width, ["cocotb_paper_cases", "cocotb_back_to_back", "cocotb_refusals",
                  "cocotb_random_traffic"])

@@ -78,6 +78,10 @@ def test_stream(core: CoreSpec) -> None:
          AK_PER_KEY=400, AK_SEED=4)
 
 
+# the NrMax = 14 build of the intra-pipelined variant (a 2-minute build) in test-full
+@pytest.mark.parametrize("core", ["tbox_unfolded",
+                                  pytest.param("tbox_unfolded_pp", marks=pytest.mark.slow)],
+                         indirect=True)
 def test_all_key_sizes(core: CoreSpec) -> None:
     """NrMax = 14: key size chosen at run time."""
     _run(core, ["cocotb_exact_timing", "cocotb_random"], params={"NrMax": 14}, all_sizes=True,

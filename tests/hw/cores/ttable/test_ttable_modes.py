@@ -45,7 +45,9 @@ def test_ttable_odd_lengths(core_name: str) -> None:
                     assert cbc_cs_decrypt(rtl, iv, c, variant) == msg
 
 
-@pytest.mark.parametrize("core_name", ["ttable_round", "ttable_unrolled"])
+# ttable_unrolled's mode-engine build takes about 3 minutes: make test-full
+@pytest.mark.parametrize("core_name", ["ttable_round",
+                                       pytest.param("ttable_unrolled", marks=pytest.mark.slow)])
 def test_ttable_odd_lengths_through_the_rtl_mode_engine(core_name: str) -> None:
     """The same 22- and 24-byte messages through the RTL mode engine (hw/modes) on the
     core: CTR and CBC-CS1/2/3, both directions, with random gaps and stalls, against

@@ -134,7 +134,9 @@ def _prim():
     return next(p for p in PRIMITIVES if p.top == "ak_pipe_outbuf")
 
 
-@pytest.mark.parametrize("depth,lat", [(16, 12), (4, 1), (8, 9), (128, 83)])
+# (16, 12) and (128, 83) are the depths the unrolled cores use; the small ones in test-full
+@pytest.mark.parametrize("depth,lat", [(16, 12), pytest.param(4, 1, marks=pytest.mark.slow),
+                                       pytest.param(8, 9, marks=pytest.mark.slow), (128, 83)])
 def test_pipe_outbuf(depth: int, lat: int) -> None:
     """(16, 12) and (128, 83): the buffers of tbox_unfolded and ttable_unrolled;
     (8, 9): too shallow for full rate, so credits must throttle the source."""

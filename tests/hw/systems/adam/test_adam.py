@@ -303,7 +303,9 @@ def _run(width: int, tests: list[str], **env) -> None:
                           **{k: str(v) for k, v in env.items()}})
 
 
-@pytest.mark.parametrize("width", [32, 64, 128])
+# 32 bits in make test; the wider builds (64, 128: 1-2 minutes each) in make test-full
+@pytest.mark.parametrize("width", [32, pytest.param(64, marks=pytest.mark.slow),
+                                   pytest.param(128, marks=pytest.mark.slow)])
 def test_adam(width: int) -> None:
     _run(width, ["cocotb_paper_cases", "cocotb_state_bypass_fig7", "cocotb_random_traffic",
                  "cocotb_protocol_errors", "cocotb_mbus_registers"])
