@@ -70,6 +70,7 @@ def library_run(tmp_path_factory: pytest.TempPathFactory):
     return ev, vcd_dir
 
 
+@pytest.mark.slow  # the 32-bit ASBUS and AXI runs with VCD: about 2 minutes
 def test_cli_json_records(library_run) -> None:
     ev, _ = library_run
     exe = Path(sys.executable).parent / "aeskit"
@@ -90,6 +91,7 @@ def test_cli_json_records(library_run) -> None:
         assert r["t_end_ps"] - r["t_start_ps"] == r["measured_cycles"] * PERIOD_PS
 
 
+@pytest.mark.slow  # the 32-bit ASBUS and AXI runs with VCD: about 2 minutes
 def test_cycles_equal_the_system_tests(library_run) -> None:
     ev, _ = library_run
     for test in TESTS:
@@ -105,6 +107,7 @@ def test_cycles_equal_the_system_tests(library_run) -> None:
         assert r is not None and r.measured_cycles == plain[(test, "axi")], test
 
 
+@pytest.mark.slow  # the 32-bit ASBUS and AXI runs with VCD: about 2 minutes
 def test_toggles_agree_with_an_independent_count(library_run) -> None:
     ev, vcd_dir = library_run
     for bus in ("asbus", "axi"):

@@ -4,10 +4,8 @@ golden model, with random input gaps and output stalls.
 
 ``make test`` runs a short form (one MCT outer iteration per key size and direction,
 20,000 random blocks) on one registry configuration per manifest -- the first one each
-manifest builds (round, pipe2, ueno, satoh, ...) -- plus the random blocks on
-``ttable_unrolled_256`` (the NrMax = 14 build of the unrolled T-table pipeline); the
-other configurations (S-box variants, ueno_mux, tbox_unfolded_pp, the 192-bit unrolled
-build) differ from theirs by parameters, run their own cocotb benches in ``make test``,
+manifest builds (round, pipe2, ueno, satoh, ...); the other configurations (S-box
+variants, ueno_mux, tbox_unfolded_pp, the 192- and 256-bit unrolled builds) differ from theirs by parameters, run their own cocotb benches in ``make test``,
 and the short form here in ``make test-full`` (each one is a compiled-harness build of
 one to two minutes). ``make test-full`` also runs the full CAVP MCTs (100 outer
 iterations of 1000 blocks) and 1,000,000 random blocks on every core.
@@ -42,7 +40,7 @@ def _tiered(fast: set[str]) -> list[object]:
 
 
 MCT_FAST = _first_per_manifest()
-RANDOM_FAST = MCT_FAST | {"ttable_unrolled_256"}
+RANDOM_FAST = MCT_FAST
 
 
 def _mct_cases(core: CoreSpec) -> list[tuple[str, int, bool]]:

@@ -41,7 +41,9 @@ def _run(width: int, **env: object) -> None:
                extra_env={k: str(v) for k, v in env.items()})
 
 
-@pytest.mark.parametrize("width", [32, 64, 128])
+# 32 bits in make test; the wider builds in make test-full (as test_adam)
+@pytest.mark.parametrize("width", [32, pytest.param(64, marks=pytest.mark.slow),
+                                   pytest.param(128, marks=pytest.mark.slow)])
 def test_adam_uvm(width: int) -> None:
     _run(width)
 
