@@ -22,6 +22,15 @@ def _fmt_cycles(d: dict[int, int]) -> str:
     return "/".join(str(d[k]) for k in sorted(d)) if d else "-"
 
 
+def _print_table(rows: list[tuple[str, ...]]) -> None:
+    """Left-aligned columns, the first row a header underlined with dashes."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for i, r in enumerate(rows):
+        print("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+
+
 def cmd_cores(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(registry_json(), indent=2))
@@ -30,11 +39,7 @@ def cmd_cores(args: argparse.Namespace) -> int:
     for c in CORES:
         rows.append((c.name, c.top, "/".join(map(str, c.key_sizes)), "yes" if c.decrypt else "no",
                      c.sbox, _fmt_cycles(c.latency), _fmt_cycles(c.interval), c.paper))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for i, r in enumerate(rows):
-        print("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())
-        if i == 0:
-            print("  ".join("-" * w for w in widths))
+    _print_table(rows)
     return 0
 
 
@@ -108,11 +113,7 @@ def cmd_systems(args: argparse.Namespace) -> int:
     for s in SYSTEMS:
         rows.append((s.name, s.top, s.default_core, "yes" if s.builder else "no",
                      s.interfaces, s.paper))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for i, r in enumerate(rows):
-        print("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())
-        if i == 0:
-            print("  ".join("-" * w for w in widths))
+    _print_table(rows)
     return 0
 
 
