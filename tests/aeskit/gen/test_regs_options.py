@@ -39,8 +39,8 @@ def test_generated_headers_follow_their_standard(tmp_path: Path) -> None:
     assert "static_assert" not in coproc_h and "assert.h" not in coproc_h
     assert "static_assert(sizeof(" in out["hw/systems/cipher_ahb/gen/ak_cipher_ahb_regs.h"]
     cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        pytest.skip("no host C compiler")
+    # the set-up needs a C/C++ compiler anyway (Verilator builds): a missing one fails
+    assert cc is not None, "no host C compiler (README: the set-up needs one)"
     (tmp_path / "ak_coproc_regs.h").write_text(coproc_h)
     src = tmp_path / "use.c"
     src.write_text('#include "ak_coproc_regs.h"\n'
