@@ -6,16 +6,41 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
-from aeskit import BUILD_ROOT
+from aeskit import BUILD_ROOT, __version__
 from aeskit.hw import CORES, SYSTEMS, UnknownCoreError, get_core
-from aeskit.hw.registry import registry_json
+from aeskit.hw.registry import CoreSpec, registry_json
+from aeskit.paths import (STDIO, OutputExists, OutputFile, PathError, check_input,
+                          check_output, check_out_dir, read_input)
+
+#: ``--stall``'s range: the harnesses stall a cycle when a draw of 0..99 is below it, so
+#: 100 stalls every cycle (a hang) and a negative value would be silently 0
+STALL_MAX = 99
 
 
 def _progress(msg: str) -> None:
     print(f"[aeskit] {msg}", file=sys.stderr, flush=True)
+
+
+def _error(msg: object) -> int:
+    """Print the one-line error of a bad input; the exit code for it."""
+    print(f"aeskit: error: {msg}", file=sys.stderr)
+    return 2
+
+
+def _name_list(text: str, option: str, known: Sequence[str], what: str) -> list[str]:
+    """``"a, b"`` -> ``["a", "b"]``, each one of ``known``; ValueError otherwise."""
+    names = list(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    if not names:
+        raise ValueError(f"{option}: no {what} given (known: {', '.join(known)})")
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"{option}: unknown {what} {', '.join(map(repr, unknown))}; "
+                         f"known: {', '.join(known)}")
+    return names
 
 
 def _fmt_cycles(d: dict[int, int]) -> str:
@@ -43,62 +68,96 @@ def cmd_cores(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_crypt(args: argparse.Namespace, decrypt: bool) -> int:
-    from aeskit.sim.filecrypt import (CryptInputError, TagMismatch, check_args, crypt_bytes,
-                                  parse_hex, reference_crypt)
+@dataclass(frozen=True)
+class _CryptJob:
+    """A checked ``aeskit encrypt``/``decrypt``: everything the simulation needs."""
 
-    try:
-        core = get_core(args.core)
-        key = parse_hex(args.key, "--key")
-        iv = parse_hex(args.iv, "--iv") if args.iv is not None else None
-        nonce = parse_hex(args.nonce, "--nonce") if args.nonce is not None else None
-        tag_len = args.tag_len if args.tag_len is not None else (16 if args.mode == "ccm"
-                                                                 else None)
-        src, dst = Path(args.input), Path(args.output)
-        if not src.is_file():
-            raise CryptInputError(f"input file {src} does not exist")
-        if dst.exists() and not args.force:
-            raise CryptInputError(f"output file {dst} exists; pass --force to overwrite")
-        aad = b""
-        if args.aad_file is not None:
-            if not Path(args.aad_file).is_file():
-                raise CryptInputError(f"AAD file {args.aad_file} does not exist")
-            aad = Path(args.aad_file).read_bytes()
-        if args.tag_len is not None and args.mode != "ccm":
-            raise CryptInputError(f"--tag-len is for CCM, not {args.mode.upper()}")
-        data = src.read_bytes()
-        check_args(core, args.mode, key, iv, decrypt, len(data), nonce=nonce, tag_len=tag_len,
-                   aad_len=len(aad) if args.aad_file is not None else 0)
-    except (CryptInputError, UnknownCoreError) as exc:
-        print(f"aeskit: error: {exc}", file=sys.stderr)
-        return 2
-    extra = {"nonce": nonce, "aad": aad, "tag_len": tag_len}
+    core: CoreSpec
+    mode: str
+    key: bytes
+    iv: bytes | None
+    data: bytes
+    decrypt: bool
+    extra: dict[str, Any]  # nonce, aad, tag_len: crypt_bytes' and reference_crypt's keywords
+
+
+def _prepare_crypt(args: argparse.Namespace, decrypt: bool) -> _CryptJob:
+    """Check every argument, path and the input's length; raise CryptInputError,
+    UnknownCoreError or PathError before anything is built, simulated or written."""
+    from aeskit.sim.filecrypt import CryptInputError, check_args, parse_hex
+
+    check_input(args.input)
+    check_output(args.output, overwrite=args.force)
+    if args.aad_file is not None:
+        check_input(args.aad_file, "AAD file", stdio=False)
+    core = get_core(args.core)
+    key = parse_hex(args.key, "--key")
+    iv = parse_hex(args.iv, "--iv") if args.iv is not None else None
+    nonce = parse_hex(args.nonce, "--nonce") if args.nonce is not None else None
+    for option, value in (("--tag-len", args.tag_len), ("--aad-file", args.aad_file)):
+        if value is not None and args.mode != "ccm":
+            raise CryptInputError(f"{option} is for CCM, not {args.mode.upper()}")
+    tag_len = args.tag_len if args.tag_len is not None else (16 if args.mode == "ccm" else None)
+    aad = read_input(args.aad_file, "AAD file") if args.aad_file is not None else b""
+    data = read_input(args.input)
+    check_args(core, args.mode, key, iv, decrypt, len(data), nonce=nonce, tag_len=tag_len,
+               aad_len=len(aad))
+    return _CryptJob(core, args.mode, key, iv, data, decrypt,
+                     {"nonce": nonce, "aad": aad, "tag_len": tag_len})
+
+
+def _run_crypt(args: argparse.Namespace, job: _CryptJob, out: OutputFile) -> int:
+    """Simulate ``job``, check it against OpenSSL if asked, commit ``out``."""
+    from aeskit.sim.filecrypt import TagMismatch, crypt_bytes, reference_crypt
+
     t0 = time.monotonic()
     try:
-        out = crypt_bytes(core, args.mode, key, iv, data, decrypt, progress=_progress,
-                          stall_pct=args.stall, gap_pct=args.stall, **extra)
+        result = crypt_bytes(job.core, job.mode, job.key, job.iv, job.data, job.decrypt,
+                             progress=_progress, stall_pct=args.stall, gap_pct=args.stall,
+                             **job.extra)
     except TagMismatch:
+        src = _shown(args.input, "standard input")
         print(f"aeskit: error: CCM authentication failed: the tag of {src} does not match "
               f"(wrong key, nonce, associated data or tag length, or the data was "
               f"modified); nothing written", file=sys.stderr)
         return 1
     dt = time.monotonic() - t0
     if args.check:
-        ref = reference_crypt(args.mode, key, iv, data, decrypt, **extra)
-        if ref != out:
-            bad = next((i for i in range(min(len(ref), len(out))) if ref[i] != out[i]),
-                       min(len(ref), len(out)))
+        ref = reference_crypt(job.mode, job.key, job.iv, job.data, job.decrypt, **job.extra)
+        if ref != result:
+            bad = next((i for i in range(min(len(ref), len(result))) if ref[i] != result[i]),
+                       min(len(ref), len(result)))
             print(f"aeskit: CHECK FAILED: RTL output differs from OpenSSL at byte {bad} "
                   f"(block {bad // 16}); nothing written", file=sys.stderr)
             return 1
-    tmp = dst.with_name(dst.name + ".part")
-    tmp.write_bytes(out)
-    tmp.replace(dst)
+    try:
+        out.commit(result)
+    except PathError as exc:
+        print(f"aeskit: error: {exc}", file=sys.stderr)
+        return 1
     verdict = ", matches OpenSSL" if args.check else ""
-    _progress(f"{'decrypted' if decrypt else 'encrypted'} {len(data)} bytes through the mode "
-              f"engine on core {core.name} ({args.mode.upper()}) in {dt:.1f} s{verdict} "
-              f"-> {dst}")
+    _progress(f"{'decrypted' if job.decrypt else 'encrypted'} {len(job.data)} bytes through "
+              f"the mode engine on core {job.core.name} ({job.mode.upper()}) in {dt:.1f} s"
+              f"{verdict} -> {_shown(args.output, 'standard output')}")
     return 0
+
+
+def _shown(name: str, stdio: str) -> str:
+    """A file name for messages; ``-`` is called ``stdio``."""
+    return stdio if name == STDIO else name
+
+
+def cmd_crypt(args: argparse.Namespace, decrypt: bool) -> int:
+    from aeskit.sim.filecrypt import CryptInputError
+
+    try:
+        job = _prepare_crypt(args, decrypt)
+        with OutputFile(args.output, overwrite=args.force) as out:
+            return _run_crypt(args, job, out)
+    except OutputExists as exc:
+        return _error(f"{exc}; pass --force to overwrite")
+    except (CryptInputError, UnknownCoreError, PathError) as exc:
+        return _error(exc)
 
 
 #: exit code of ``aeskit synth`` for a design that does not fit the device
@@ -134,14 +193,15 @@ def cmd_synth(args: argparse.Namespace) -> int:
     from aeskit.toolchain.paths import ToolNotFoundError
 
     try:
+        if args.out:
+            check_out_dir(args.out)
         core = _synth_target(args.core, args.on)
     except (UnknownCoreError, ValueError) as exc:
-        print(f"aeskit: error: {exc}", file=sys.stderr)
-        return 2
+        return _error(exc)
     out_dir = Path(args.out) if args.out else synth_dir(core.name, args.device)
     try:
         res = synthesize(core, out_dir, seed=args.seed, device=args.device,
-                         progress=_progress, force=args.force)
+                         progress=_progress, force=args.fresh)
     except DoesNotFit as exc:
         print(f"aeskit: {exc.message}", file=sys.stderr)
         return EXIT_DOES_NOT_FIT
@@ -152,34 +212,48 @@ def cmd_synth(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report_sections(text: str | None) -> list[str] | None:
+    """``--sections``'s names, checked against the report's section modules."""
+    from aeskit.report.sections import section_modules
+
+    if text is None:
+        return None
+    known = [m.__name__.rsplit(".", 1)[-1] for m in section_modules()]
+    return _name_list(text, "--sections", known, "report section")
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from aeskit.report import run_report
     from aeskit.synth.devices import DEFAULT_DEVICE
 
-    names = [n.strip() for n in args.cores.split(",")] if args.cores else [c.name for c in CORES]
     try:
-        cores = [get_core(n) for n in names if n]
-    except UnknownCoreError as exc:
-        print(f"aeskit: error: {exc}", file=sys.stderr)
-        return 2
+        names = (_name_list(args.cores, "--cores", [c.name for c in CORES], "core")
+                 if args.cores is not None else [c.name for c in CORES])
+        sections = _report_sections(args.sections)
+        if args.out:
+            check_out_dir(args.out)
+    except ValueError as exc:
+        return _error(exc)
+    cores = [get_core(n) for n in names]
     out = Path(args.out) if args.out else BUILD_ROOT / (
         "report" if args.device == DEFAULT_DEVICE else f"report@{args.device}")
-    sections = [n.strip() for n in args.sections.split(",") if n.strip()] if args.sections \
-        else None
     try:
-        ok = run_report(cores, out, jobs=args.jobs, force=args.force, skip_synth=args.no_synth,
+        ok = run_report(cores, out, jobs=args.jobs, force=args.fresh, skip_synth=args.no_synth,
                         progress=_progress, sections=sections, device=args.device)
     except ValueError as exc:
-        print(f"aeskit: error: {exc}", file=sys.stderr)
-        return 2
+        return _error(exc)
     return 0 if ok else 1
 
 
 def cmd_primitives(args: argparse.Namespace) -> int:
-    from aeskit.report.primitive_table import collect, render_table
+    from aeskit.report.primitive_table import VARIANTS, collect, render_table
 
-    names = [n.strip() for n in args.only.split(",")] if args.only else None
-    rows = collect(progress=_progress, force=args.force, jobs=args.jobs, names=names)
+    try:
+        names = (_name_list(args.only, "--only", [v.name for v in VARIANTS], "variant")
+                 if args.only is not None else None)
+    except ValueError as exc:
+        return _error(exc)
+    rows = collect(progress=_progress, force=args.fresh, jobs=args.jobs, names=names)
     keys = ("name", "kind", "proven", "ge", "depth", "lut4", "fmax")
     print(json.dumps([{k: r[k] for k in keys} for r in rows], indent=2) if args.json
           else render_table(rows), end="" if not args.json else "\n")
@@ -193,9 +267,8 @@ def cmd_asbus(args: argparse.Namespace) -> int:
     try:
         widths, buses = parse_widths(args.widths), parse_buses(args.buses)
     except EvaluationError as exc:
-        print(f"aeskit asbus: error: {exc}", file=sys.stderr)
-        return 2
-    ev = evaluate(widths, buses, synth=not args.no_synth, force=args.force,
+        return _error(exc)
+    ev = evaluate(widths, buses, synth=not args.no_synth, force=args.fresh,
                   progress=_progress)
     if args.json:
         print(json.dumps([r.as_dict() for r in ev.records], indent=2))
@@ -204,92 +277,173 @@ def cmd_asbus(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------------
+# the parser
+# --------------------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line, ``aeskit: error: ...``, exit 2 (like every bad input)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"aeskit: error: {message} (see '{self.prog} --help')\n")
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Appends ``(default: X)`` to an option's help unless the help already names its
+    default, or there is none worth naming (a flag, no value)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text or action.default is None or action.default is False \
+                or action.default == argparse.SUPPRESS:
+            return text
+        return super()._get_help_string(action)
+
+
+def _int_range(lo: int, hi: int | None) -> Callable[[str], int]:
+    """An argparse type: a whole number in ``lo..hi`` (``hi`` None: no upper bound)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < lo or (hi is not None and value > hi):
+            span = f"{lo}..{hi}" if hi is not None else f"{lo} or more"
+            raise argparse.ArgumentTypeError(f"must be {span}, got {value}")
+        return value
+
+    return parse
+
+
+def _fresh_argument(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--fresh", action="store_true",
+                   help=f"ignore the {what} and rerun (default: reuse valid cached "
+                        f"results)")
+
+
+def _jobs_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", type=_int_range(1, None), default=2, metavar="N",
+                   help="parallel jobs, 1 or more")
+
+
 def _device_argument(p: argparse.ArgumentParser) -> None:
     from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES
 
     p.add_argument("--device", choices=list(DEVICES), default=DEFAULT_DEVICE,
-                   help=f"ECP5 device to place and route on (default {DEFAULT_DEVICE})")
+                   help="ECP5 device to place and route on")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="aeskit", description=__doc__)
-    sub = p.add_subparsers(dest="cmd", required=True)
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
 
-    s = sub.add_parser("cores", help="list the core registry")
+    try:
+        return version("aeskit")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        return __version__
+
+
+def _add_crypt_parser(sub: Any, name: str) -> None:
+    from aeskit.sim.filecrypt import MODES
+
+    s = sub.add_parser(name, help=f"{name} a file through the RTL mode engine on an RTL "
+                                   f"core in simulation", formatter_class=_HelpFormatter)
+    s.add_argument("--core", default="round", help="the core (aeskit cores)")
+    s.add_argument("--mode", default="ecb", choices=MODES, help="the block cipher mode")
+    s.add_argument("--key", required=True, help="hex, 32/48/64 digits (required)")
+    s.add_argument("--iv", help="hex, 32 digits: CBC/CBC-CS/CFB/OFB IV or CTR initial counter "
+                                "block (default: none; ECB and CCM take none)")
+    s.add_argument("--nonce", help="CCM: hex, 7..13 bytes (14..26 digits) (default: none)")
+    s.add_argument("--aad-file", metavar="F", help="CCM: associated data (default: none)")
+    s.add_argument("--tag-len", type=int, metavar="N",
+                   help="CCM: tag bytes, 4..16 even; encrypt appends the tag to OUT, decrypt "
+                        "expects it at the end of IN (default: 16)")
+    s.add_argument("--check", action="store_true",
+                   help="compare with OpenSSL (nothing written on a mismatch)")
+    s.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    s.add_argument("--stall", type=_int_range(0, STALL_MAX), default=0, metavar="PCT",
+                   help=f"random input gaps and output stalls, percent, 0..{STALL_MAX}")
+    s.add_argument("input", metavar="IN", help="input file, - for standard input")
+    s.add_argument("output", metavar="OUT",
+                   help="output file, - for standard output; written only when all went "
+                        "well (through a temporary file in its folder)")
+    s.set_defaults(func=lambda a, d=(name == "decrypt"): cmd_crypt(a, d))
+
+
+def _add_listing_parsers(sub: Any) -> None:
+    s = sub.add_parser("cores", help="list the core registry", formatter_class=_HelpFormatter)
     s.add_argument("--json", action="store_true", help="machine-readable, with absolute paths")
     s.set_defaults(func=cmd_cores)
 
-    s = sub.add_parser("systems", help="list the bus systems and peripherals around the cores")
+    s = sub.add_parser("systems", help="list the bus systems and peripherals around the cores",
+                       formatter_class=_HelpFormatter)
     s.add_argument("--json", action="store_true", help="machine-readable")
     s.set_defaults(func=cmd_systems)
 
-    for name in ("encrypt", "decrypt"):
-        s = sub.add_parser(name, help=f"{name} a file through the RTL mode engine on an RTL "
-                                       f"core in simulation")
-        s.add_argument("--core", default="round")
-        s.add_argument("--mode", default="ecb",
-                       choices=["ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3", "ctr", "cfb",
-                                "ofb", "ccm"])
-        s.add_argument("--key", required=True, help="hex, 32/48/64 digits")
-        s.add_argument("--iv", help="hex, 32 digits (CBC/CFB/OFB IV or CTR initial counter "
-                                    "block)")
-        s.add_argument("--nonce", help="CCM: hex, 7..13 bytes (14..26 digits)")
-        s.add_argument("--aad-file", metavar="F", help="CCM: associated data (default none)")
-        s.add_argument("--tag-len", type=int, metavar="N",
-                       help="CCM: tag bytes, 4..16 even (default 16); encrypt appends the "
-                            "tag to OUT, decrypt expects it at the end of IN")
-        s.add_argument("--check", action="store_true", help="compare with OpenSSL "
-                                                            "(nothing written on a mismatch)")
-        s.add_argument("--force", action="store_true", help="overwrite OUT")
-        s.add_argument("--stall", type=int, default=0, metavar="PCT",
-                       help="random input gaps and output stalls, percent (default 0)")
-        s.add_argument("input", metavar="IN")
-        s.add_argument("output", metavar="OUT")
-        s.set_defaults(func=lambda a, d=(name == "decrypt"): cmd_crypt(a, d))
 
+def _add_synth_parsers(sub: Any) -> None:
     s = sub.add_parser("synth", help="synthesize a core or a system for ECP5 and count "
-                                     "gates (exit 3: it does not fit the device)")
+                                     "gates (exit 3: it does not fit the device)",
+                       formatter_class=_HelpFormatter)
     s.add_argument("core", metavar="NAME", help="a core (aeskit cores) or a system "
                                                 "(aeskit systems)")
-    s.add_argument("--on", metavar="CORE", help="a system's core (default: its "
+    s.add_argument("--on", metavar="CORE", help="a system's core (default: the system's "
                                                 "default_core, aeskit systems)")
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--seed", type=int, default=1, help="nextpnr placement seed")
     _device_argument(s)
-    s.add_argument("--out", help="output folder (default: build/synth/<core>, "
-                                 "<core>@<device> for another device than the default)")
-    s.add_argument("--force", action="store_true", help="ignore the cache")
+    s.add_argument("--out", metavar="DIR", help="output folder (default: build/synth/<core>, "
+                                                "<core>@<device> for another device than "
+                                                "the default)")
+    _fresh_argument(s, "synthesis cache")
     s.set_defaults(func=cmd_synth)
 
-    s = sub.add_parser("report", help="measure and compare cores -> build/report/")
-    s.add_argument("--cores", help="comma-separated subset (default: all)")
-    s.add_argument("--jobs", type=int, default=2)
-    s.add_argument("--out", help="output folder (default: build/report, report@<device> "
-                                 "for another device than the default)")
+    s = sub.add_parser("report", help="measure and compare cores -> build/report/",
+                       formatter_class=_HelpFormatter)
+    s.add_argument("--cores", metavar="LIST", help="comma-separated subset of the cores "
+                                                   "(default: all)")
+    _jobs_argument(s)
+    s.add_argument("--out", metavar="DIR", help="output folder (default: build/report, "
+                                                "report@<device> for another device than "
+                                                "the default)")
     _device_argument(s)
-    s.add_argument("--force", action="store_true", help="ignore the cache")
+    _fresh_argument(s, "simulation and synthesis caches")
     s.add_argument("--no-synth", action="store_true", help="simulation measurements only")
-    s.add_argument("--sections", help="comma-separated subset of the extra sections, by "
-                                      "module name (e.g. paper001,paper003; default: all)")
+    s.add_argument("--sections", metavar="LIST",
+                   help="comma-separated subset of the extra sections, by module name "
+                        "(e.g. paper001,paper003; default: all)")
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("primitives", help="S-box/linear-map variants: proofs, GE, depth, "
-                                          "ECP5 LUT4 and Fmax of a registered 16-lane instance")
+                                          "ECP5 LUT4 and Fmax of a registered 16-lane instance",
+                       formatter_class=_HelpFormatter)
     s.add_argument("--json", action="store_true", help="machine-readable list")
-    s.add_argument("--only", help="comma-separated variant names (default: all)")
-    s.add_argument("--jobs", type=int, default=2)
-    s.add_argument("--force", action="store_true", help="ignore the synthesis cache")
+    s.add_argument("--only", metavar="LIST", help="comma-separated variant names "
+                                                  "(default: all)")
+    _jobs_argument(s)
+    _fresh_argument(s, "synthesis cache")
     s.set_defaults(func=cmd_primitives)
 
     s = sub.add_parser("asbus", help="paper 000: ADAM (ASBUS) against XDAM (AXI): cycles, "
-                                     "toggles and area of the paper's test cases")
-    s.add_argument("--widths", default="32,64,128", help="comma-separated, of 32,64,128 "
-                                                         "(default: all)")
-    s.add_argument("--buses", default="asbus,axi", help="comma-separated, of asbus,axi "
-                                                        "(default: both)")
+                                     "toggles and area of the paper's test cases",
+                       formatter_class=_HelpFormatter)
+    s.add_argument("--widths", default="32,64,128", metavar="LIST",
+                   help="comma-separated, of 32,64,128")
+    s.add_argument("--buses", default="asbus,axi", metavar="LIST",
+                   help="comma-separated, of asbus,axi")
     s.add_argument("--no-synth", action="store_true", help="skip synthesis (lut4/fmax null)")
     s.add_argument("--json", action="store_true", help="one record per test, bus and width")
-    s.add_argument("--force", action="store_true", help="ignore the caches")
+    _fresh_argument(s, "simulation and synthesis caches")
     s.set_defaults(func=cmd_asbus)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="aeskit", description=__doc__, formatter_class=_HelpFormatter)
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND",
+                           help="one of these; 'aeskit COMMAND --help' for its options")
+    _add_listing_parsers(sub)
+    for name in ("encrypt", "decrypt"):
+        _add_crypt_parser(sub, name)
+    _add_synth_parsers(sub)
     return p
 
 
