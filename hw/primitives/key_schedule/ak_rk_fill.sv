@@ -27,6 +27,9 @@
 //   follows ready_o has that key setup.
 //   key_ready_o is high whenever no fill runs (the core adds "nothing in flight").
 //   load_o is high in the handshake cycle (stores clear entries above Nr then).
+//   round_o and dec_round_o (= Nr - round_o) are both flip-flops, so a store's
+//   per-entry write decode (and the clock enables it drives across the die) starts
+//   at a register, not behind the Nr - round subtraction.
 // Illegal key_len_i = 3: the handshake completes, ready_o goes low and stays low
 // until a legal key has been loaded. After reset: no key, ready_o low; every
 // register is reset.
@@ -74,6 +77,8 @@ module ak_rk_fill (
   logic [95:0]  acc_dec_q, acc_dec_d;  // the same after InvMixColumns
   logic         we_q, we_d;
   logic [3:0]   round_q, round_d;
+  logic [3:0]   dec_round_q, dec_round_d;  // Nr - round, registered: the stores'
+                                           // write decode starts at a flip-flop
   logic [127:0] enc_key_q, enc_key_d;
   logic [127:0] dec_key_q, dec_key_d;
 
@@ -163,6 +168,7 @@ module ak_rk_fill (
     acc_dec_d = acc_dec_q;
     we_d      = 1'b0;
     round_d   = round_q;
+    dec_round_d = dec_round_q;
     enc_key_d = enc_key_q;
     dec_key_d = dec_key_q;
     if (key_fire) begin
@@ -201,6 +207,7 @@ module ak_rk_fill (
         if (en_q[1:0] == 2'd3) begin
           we_d      = 1'b1;
           round_d   = en_round;
+          dec_round_d = nr_o - en_round;
           enc_key_d = {acc_enc_q, ew_q};
           dec_key_d = plain_dec ? {acc_enc_q, ew_q} : {acc_dec_q, imc_word};
         end
@@ -212,7 +219,7 @@ module ak_rk_fill (
 
   assign we_o        = we_q;
   assign round_o     = round_q;
-  assign dec_round_o = nr_o - round_q;
+  assign dec_round_o = dec_round_q;
   assign enc_key_o   = enc_key_q;
   assign dec_key_o   = dec_key_q;
 
@@ -233,6 +240,7 @@ module ak_rk_fill (
       acc_dec_q <= '0;
       we_q      <= 1'b0;
       round_q   <= 4'd0;
+      dec_round_q <= 4'd0;
       enc_key_q <= '0;
       dec_key_q <= '0;
     end else begin
@@ -251,6 +259,7 @@ module ak_rk_fill (
       acc_dec_q <= acc_dec_d;
       we_q      <= we_d;
       round_q   <= round_d;
+      dec_round_q <= dec_round_d;
       enc_key_q <= enc_key_d;
       dec_key_q <= dec_key_d;
     end

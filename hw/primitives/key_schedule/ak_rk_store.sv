@@ -7,7 +7,10 @@
 //                              cipher (FIPS-197 5.3.5): r = 0 -> enc key Nr,
 //                              r = 1 .. Nr-1 -> InvMixColumns(enc key Nr-r),
 //                              r = Nr -> enc key 0
-//   entries r > Nr are zero (cleared when a key is loaded); entries r > NrMax are
+//   entries r > Nr are zero (cleared in the cycle after a key handshake: the clear
+//   enable comes from a flip-flop, so the handshake does not fan out to the 1,024
+//   flip-flops of rounds 11 .. 14 across the die; the fill writes no round above 10
+//   before its 44th cycle and ready_o is low until then); entries r > NrMax are
 //   constant zero (no flip-flops).
 //
 // Filled by ak_rk_fill (hardware key expansion, word-serial), or in software
@@ -63,6 +66,7 @@ module ak_rk_store #(
   end
 
   logic         load;
+  logic         clear_q;   // the cycle after a key handshake: clear rounds 11 .. 14
   logic         we;
   logic [3:0]   round;
   logic [3:0]   dec_round;
@@ -92,6 +96,11 @@ module ak_rk_store #(
   assign wdata_enc = we ? enc_key : sw_key_i;
   assign wdata_dec = we ? dec_key : sw_key_i;
 
+  always_ff @(posedge clk_i or negedge rst_ni) begin : clear_reg
+    if (!rst_ni) clear_q <= 1'b0;
+    else         clear_q <= load;
+  end
+
   for (genvar r = 0; r < 15; r++) begin : g_entry
     if (r <= NrMax) begin : g_reg
       // rounds 0 .. 10 are written by every key; higher ones are cleared on a load
@@ -108,7 +117,7 @@ module ak_rk_store #(
       always_comb begin : entry_next
         enc_d = enc_q;
         dec_d = dec_q;
-        if (Clear && load) begin
+        if (Clear && clear_q) begin
           enc_d = '0;
           dec_d = '0;
         end else begin

@@ -20,7 +20,10 @@
 //   - space_o = (count < Depth) || (out_valid_o && out_ready_i), where count is the
 //     number of blocks admitted (accept_i) and not yet taken: a pipeline of latency
 //     L (accept edge to wvalid_i edge) runs at one block per cycle for Depth >= L+2.
-//     space_o depends combinationally on out_ready_i.
+//     space_o depends combinationally on out_ready_i; "count < Depth" is a
+//     flip-flop (full_q, the next count compared with Depth), so the admission path
+//     (space_o -> the core's in_ready_o -> its control registers and accept_i) starts
+//     at a register, not at the counter's compare logic.
 //   - empty_o: no admitted block is in the pipeline or in the buffer; a register
 //     (the next count compared with zero), so a key load that waits for it starts
 //     from a flip-flop, not from the counter's compare logic.
@@ -86,13 +89,14 @@ module ak_pipe_outbuf #(
   logic [Aw:0]      stored_q, stored_d;   // entries in the memory, not yet read
   logic [Aw:0]      count_q, count_d;     // admitted and not yet taken
   logic             empty_q, empty_d;     // count_q == 0
+  logic             full_q, full_d;       // count_q == Depth
   logic             rd_en, out_fire;
 
   assign out_fire    = head_vld_q && out_ready_i;
   assign rd_en       = (stored_q != '0) && (!head_vld_q || out_ready_i);
   assign out_valid_o = head_vld_q;
   assign out_data_o  = head_q;
-  assign space_o     = (count_q != (Aw+1)'(Depth)) || out_fire;
+  assign space_o     = !full_q || out_fire;
   assign empty_o     = empty_q;
 
   always_comb begin : pointers
@@ -101,6 +105,7 @@ module ak_pipe_outbuf #(
     stored_d   = stored_q + (Aw+1)'(wvalid_i) - (Aw+1)'(rd_en);
     count_d    = count_q + (Aw+1)'(accept_i) - (Aw+1)'(out_fire);
     empty_d    = (count_d == '0);
+    full_d     = (count_d == (Aw+1)'(Depth));
     head_vld_d = rd_en ? 1'b1 : (out_fire ? 1'b0 : head_vld_q);
   end
 
@@ -119,6 +124,7 @@ module ak_pipe_outbuf #(
       stored_q   <= '0;
       count_q    <= '0;
       empty_q    <= 1'b1;
+      full_q     <= 1'b0;
       head_vld_q <= 1'b0;
     end else begin
       wptr_q     <= wptr_d;
@@ -126,6 +132,7 @@ module ak_pipe_outbuf #(
       stored_q   <= stored_d;
       count_q    <= count_d;
       empty_q    <= empty_d;
+      full_q     <= full_d;
       head_vld_q <= head_vld_d;
     end
   end
