@@ -36,8 +36,10 @@
 // leaving the last stage finds a free entry. in_ready_o depends combinationally on
 // out_ready_i and key_valid_i.
 //
-// Key loads. key_ready_o is high when no block is in the pipeline or the output
-// buffer and the store is not filling; while key_valid_i is high in_ready_o is low.
+// Key loads. key_ready_o (a flip-flop) is high in the cycle after one in which no
+// block was in the pipeline or the output buffer, none was accepted and the store
+// was not filling (so it rises one cycle after the last block leaves or the fill
+// ends); while key_valid_i is high in_ready_o is low.
 // A key of another size than KeyLen, or key_len_i = 3, completes the handshake and leaves the core without a
 // usable key: in_ready_o stays low until a key of the built size is loaded.
 //
@@ -118,6 +120,7 @@ module ak_ttable_unrolled #(
   logic [TagWidth-1:0] out_tag_q;
 
   logic         ob_space, ob_empty, in_fire, key_fire;
+  logic         key_rdy_q, key_rdy_d;    // key_ready_o, a flip-flop
   logic [127:0] ark, stage_out [Nr];
   logic [127:0] last_out;
   logic         last_dec;
@@ -160,8 +163,17 @@ module ak_ttable_unrolled #(
   // ------------------------------------------------------------------------------
   // Handshakes and control
   // ------------------------------------------------------------------------------
-  assign key_ready_o = keys_key_ready && ob_empty;
+  assign key_ready_o = key_rdy_q;
   assign key_fire    = key_valid_i && key_ready_o;
+
+  // key_ready_o from a flip-flop: the handshake's fan-out (the fill's registers, the
+  // store's clear) starts one LUT after a register. High in the cycle after the store
+  // is idle and nothing is in flight in that cycle's state; it drops after a legal
+  // key's handshake (the fill starts) and after an accepted block.
+  always_comb begin : key_rdy_next
+    key_rdy_d = keys_key_ready && ob_empty && !in_fire;
+    if (key_fire && key_len_i != 2'd3) key_rdy_d = 1'b0;
+  end
   assign in_ready_o  = keys_ready && key_ok_q && !key_valid_i && ob_space;
   assign in_fire     = in_valid_i && in_ready_o;
 
@@ -227,8 +239,10 @@ module ak_ttable_unrolled #(
     if (!rst_ni) begin
       for (int k = 0; k < Depth; k++) ctl_q[k] <= '0;
       key_ok_q <= 1'b0;
+      key_rdy_q <= 1'b1;
     end else begin
       key_ok_q <= key_ok_d;
+      key_rdy_q <= key_rdy_d;
       ctl_q[0] <= {in_fire, in_decrypt_i, in_tag_i};
       for (int k = 1; k < Depth; k++) ctl_q[k] <= ctl_q[k - 1];
     end
