@@ -70,6 +70,11 @@ module ak_rk_fill (
   logic [7:0]   rcon_q, rcon_d;      // Rcon of the next i with i mod Nk = 0
   logic [2:0]   ph_q, ph_d;          // i mod Nk
   logic [5:0]   n_q, n_d;            // words emitted so far (= i - Nk)
+  logic         more_q, more_d;      // n_q != 4(Nr+1): words remain
+  logic         room_q, room_d;      // n_q + Nk < 4(Nr+1): the word computed next
+                                     // is emitted itself (both flags from the next
+                                     // state, so the cycle decision starts at
+                                     // flip-flops, not behind an adder on klen_q)
   logic         emit_q, emit_d;      // word stage valid
   logic [31:0]  ew_q, ew_d;          // the emitted word
   logic [5:0]   en_q, en_d;          // its index
@@ -90,14 +95,12 @@ module ak_rk_fill (
   logic [31:0]  w_new;
   logic [31:0]  sub_word;
   logic [31:0]  imc_word;
-  logic [5:0]   n_words;             // 4(Nr+1)
   logic [2:0]   nk_last;             // Nk - 1
   logic [3:0]   en_round;            // round of the word in the word stage
   logic         plain_dec;           // dec key of this round without InvMixColumns
   logic [7:0]   rcon_x;
 
   assign nr_o        = 4'd10 + {1'b0, klen_q, 1'b0};
-  assign n_words     = {nr_o, 2'b00} + 6'd4;
   assign nk_last     = {klen_q, 1'b1} + 3'd2;   // 3/5/7
   assign key_ready_o = (st_q != StFill);
   assign key_fire    = key_valid_i && key_ready_o;
@@ -118,8 +121,8 @@ module ak_rk_fill (
   always_comb begin : cycle_kind
     word_cyc = 1'b0;
     sub_cyc  = 1'b0;
-    if (st_q == StFill && n_q != n_words) begin
-      if (need_sub && !sub_ok_q && ({1'b0, n_q} + 7'(nk_last) + 7'd1 < {1'b0, n_words}))
+    if (st_q == StFill && more_q) begin
+      if (need_sub && !sub_ok_q && room_q)
         sub_cyc = 1'b1;
       else
         word_cyc = 1'b1;
@@ -217,6 +220,14 @@ module ak_rk_fill (
     end
   end
 
+  // the flags of the next state: 4(Nr+1) = 44/52/60 words, Nk = 4/6/8
+  always_comb begin : fill_flags
+    logic [6:0] words_d;
+    words_d = 7'd44 + {2'b00, klen_d, 3'b000};
+    more_d  = ({1'b0, n_d} != words_d);
+    room_d  = ({1'b0, n_d} + 7'd4 + {4'b0000, klen_d, 1'b0} < words_d);
+  end
+
   assign we_o        = we_q;
   assign round_o     = round_q;
   assign dec_round_o = dec_round_q;
@@ -233,6 +244,8 @@ module ak_rk_fill (
       rcon_q    <= 8'h00;
       ph_q      <= 3'd0;
       n_q       <= 6'd0;
+      more_q    <= 1'b1;
+      room_q    <= 1'b1;
       emit_q    <= 1'b0;
       ew_q      <= '0;
       en_q      <= 6'd0;
@@ -252,6 +265,8 @@ module ak_rk_fill (
       rcon_q    <= rcon_d;
       ph_q      <= ph_d;
       n_q       <= n_d;
+      more_q    <= more_d;
+      room_q    <= room_d;
       emit_q    <= emit_d;
       ew_q      <= ew_d;
       en_q      <= en_d;
