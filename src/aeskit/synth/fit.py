@@ -18,7 +18,8 @@ from typing import Any
 
 from aeskit.synth.devices import RESOURCES, Device, get_device
 
-__all__ = ["Misfit", "check_fit", "misfit_from_nextpnr_log", "needs_of"]
+__all__ = ["Misfit", "check_fit", "misfit_from_nextpnr_log", "misfit_from_route_timeout",
+           "needs_of"]
 
 
 def needs_of(cells: Mapping[str, int]) -> dict[str, int]:
@@ -40,14 +41,20 @@ class Misfit:
     which resources are short (``over``, in :data:`RESOURCES` order)."""
 
     device: str
-    #: ``"yosys"`` (cell counts before place and route) or ``"nextpnr"`` (placement)
+    #: ``"yosys"`` (cell counts before place and route), ``"nextpnr"`` (placement) or
+    #: ``"route"`` (the router did not resolve congestion within the flow's budget)
     stage: str
     needs: dict[str, int]
     available: dict[str, int]
     over: tuple[str, ...]
+    #: the verdict in words where no count says it (``stage == "route"``)
+    detail: str = ""
 
     def summary(self) -> str:
-        """``needs 156 of 56 DP16KD`` (every short resource, comma-separated)."""
+        """``needs 156 of 56 DP16KD`` (every short resource, comma-separated), or the
+        router's verdict (``routing congested: ...``)."""
+        if self.detail:
+            return self.detail
         parts = []
         for r in self.over:
             n, a = self.needs.get(r), self.available.get(r)
@@ -68,15 +75,20 @@ class Misfit:
         return f"does not fit ({self.summary()})"
 
     def to_json(self) -> dict[str, Any]:
-        return {"device": self.device, "stage": self.stage, "needs": dict(self.needs),
-                "available": dict(self.available), "over": list(self.over)}
+        data: dict[str, Any] = {"device": self.device, "stage": self.stage,
+                                "needs": dict(self.needs), "available": dict(self.available),
+                                "over": list(self.over)}
+        if self.detail:
+            data["detail"] = self.detail
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Misfit:
         return cls(device=str(data["device"]), stage=str(data["stage"]),
                    needs={k: int(v) for k, v in data["needs"].items()},
                    available={k: int(v) for k, v in data["available"].items()},
-                   over=tuple(str(r) for r in data["over"]))
+                   over=tuple(str(r) for r in data["over"]),
+                   detail=str(data.get("detail", "")))
 
 
 def _device(device: Device | str) -> Device:
@@ -117,3 +129,19 @@ def misfit_from_nextpnr_log(log: str, device: Device | str) -> Misfit | None:
     needs = {r: used[r][0] for r in counted if r in used}
     available = {**dev.capacity(), **{r: used[r][1] for r in needs}}
     return Misfit(dev.name, "nextpnr", needs, available, tuple(order))
+
+
+#: ``Info:     iter=66 wires=309082 overused=1029 overuse=1035 archfail=NA`` (router2);
+#: router1 prints ``... overused=N ...`` in its progress lines as well
+_OVERUSED_RE = re.compile(r"\boverused=(\d+)")
+
+
+def misfit_from_route_timeout(log: str, device: Device | str, minutes: float,
+                              router: str) -> Misfit:
+    """The verdict on a design whose routing did not converge within ``minutes``: the
+    last count of overused wires the router printed (``log``: its log so far)."""
+    dev = _device(device)
+    counts = _OVERUSED_RE.findall(log)
+    left = f"{int(counts[-1]):,} wires still overused" if counts else "not routed"
+    return Misfit(dev.name, "route", {}, {}, ("routing",),
+                  detail=f"routing congested: {left} after {minutes:g} min of {router}")

@@ -41,7 +41,8 @@ from typing import Any, Protocol, runtime_checkable
 from aeskit import BUILD_ROOT
 from aeskit.toolchain import paths as tools
 from aeskit.synth.devices import DEFAULT_DEVICE, Device, get_device
-from aeskit.synth.fit import Misfit, check_fit, misfit_from_nextpnr_log, needs_of
+from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
+                              misfit_from_route_timeout, needs_of)
 from aeskit.synth.gates import (
     ABC_GATES,
     FF_LEGALIZE,
@@ -58,12 +59,15 @@ __all__ = [
     "FLOW_VERSION",
     "FREQ_TARGET_MHZ",
     "PACKAGE",
+    "ROUTE_BUDGET_MIN",
     "SPEED_GRADE",
     "Design",
     "DoesNotFit",
     "GateCount",
     "SynthError",
     "SynthResult",
+    "ToolTimeout",
+    "route_budget_min",
     "SynthTarget",
     "gate_count",
     "read_slang_command",
@@ -87,6 +91,26 @@ SPEED_GRADE = 6
 #: nextpnr --freq, the same for every design. For a single-clock design the placed
 #: and routed result does not depend on it (checked; see docs/synthesis.md).
 FREQ_TARGET_MHZ = 200.0
+
+#: minutes nextpnr may take before a design counts as "does not route" (a result, like
+#: a design that does not fit, not a failure of the job); AESKIT_ROUTE_BUDGET_MIN
+#: overrides it. The longest converging run measured is about 12 minutes
+#: (ttable_unrolled_256, router2); router2 on a congested design runs for ever.
+ROUTE_BUDGET_MIN = 60.0
+
+
+def route_budget_min() -> float:
+    """The route budget in minutes (:data:`ROUTE_BUDGET_MIN` or the environment's)."""
+    raw = os.environ.get("AESKIT_ROUTE_BUDGET_MIN", "").strip()
+    if not raw:
+        return ROUTE_BUDGET_MIN
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SynthError(f"AESKIT_ROUTE_BUDGET_MIN must be a number of minutes, got {raw!r}")
+    if value <= 0:
+        raise SynthError(f"AESKIT_ROUTE_BUDGET_MIN must be positive, got {raw!r}")
+    return value
 #: nextpnr router: router1 (nextpnr's default, the better Fmax: 71 against 55 MHz on
 #: tbox_folded, 94 against 73 on ttable_col) unless the netlist uses more than
 #: ROUTER2_MIN_EBR block RAMs: the unfolded cores (152-160 of 208 EBR) leave router1
@@ -316,11 +340,22 @@ def _tail(text: str, n: int = LOG_TAIL_LINES) -> str:
     return "\n".join(text.rstrip().splitlines()[-n:])
 
 
-def _run(cmd: list[str], *, cwd: Path, log_path: Path | None, what: str) -> float:
-    """Run a tool; on failure raise SynthError quoting the end of its log."""
+class ToolTimeout(SynthError):
+    """A tool ran past its time budget and was stopped."""
+
+
+def _run(cmd: list[str], *, cwd: Path, log_path: Path | None, what: str,
+         timeout_s: float | None = None) -> float:
+    """Run a tool; on failure raise SynthError quoting the end of its log (ToolTimeout
+    when it runs longer than ``timeout_s``)."""
     t0 = time.monotonic()
     try:
-        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace")
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace",
+                              timeout=timeout_s)
+    except subprocess.TimeoutExpired as e:
+        raise ToolTimeout(f"{what} stopped after {timeout_s:g} s",
+                          log_path if log_path is not None and log_path.is_file() else None
+                          ) from e
     except OSError as e:
         raise SynthError(f"{what}: cannot run {cmd[0]}: {e}") from e
     elapsed = time.monotonic() - t0
@@ -702,9 +737,19 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
     pnr_log = out_dir / "nextpnr.log"
     pnr_log.unlink(missing_ok=True)
     commands["nextpnr"] = _nextpnr_command(core, dev, seed, router, pnr_log.name)
+    budget = route_budget_min()
     try:
         times["nextpnr"] = _run(commands["nextpnr"], cwd=out_dir, log_path=pnr_log,
-                                what=f"nextpnr-ecp5 of {core.name}")
+                                what=f"nextpnr-ecp5 of {core.name}", timeout_s=60.0 * budget)
+    except ToolTimeout as err:
+        misfit = misfit_from_route_timeout(
+            pnr_log.read_text(errors="replace") if pnr_log.is_file() else "", dev, budget,
+            router)
+        times["nextpnr"] = 60.0 * budget
+        result = _misfit_result(common, ecp5_cells, misfit, commands, times,
+                                {**_YOSYS_FILES, "nextpnr_log": pnr_log.name})
+        _write_result(result)
+        raise DoesNotFit(result, err.log_path) from err
     except SynthError as err:
         misfit = misfit_from_nextpnr_log(
             pnr_log.read_text(errors="replace") if pnr_log.is_file() else err.tail, dev)

@@ -8,7 +8,11 @@ from pathlib import Path
 import pytest
 
 from aeskit.synth import DEFAULT_DEVICE, DEVICES, Device, UnknownDeviceError, get_device, synth_dir
-from aeskit.synth.fit import Misfit, check_fit, misfit_from_nextpnr_log, needs_of
+import time
+
+from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
+                              misfit_from_route_timeout, needs_of)
+from aeskit.synth.flow import SynthError, ToolTimeout, _run, route_budget_min
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -138,3 +142,46 @@ def test_nextpnr_log_without_a_shortage_is_no_misfit() -> None:
            "ERROR: Failed to parse JSON file 'netlist.json'\n")
     assert misfit_from_nextpnr_log(log, "LFE5U-85F") is None
     assert misfit_from_nextpnr_log("", "LFE5U-85F") is None
+
+
+# --------------------------------------------------------------------------------
+# a route that does not converge within the budget
+# --------------------------------------------------------------------------------
+def test_route_timeout_verdict_from_a_router2_log() -> None:
+    """Excerpt of a real log: router2 on the co-processor, overuse rising again after
+    iteration 30 (stopped by hand at iteration 91)."""
+    log = (FIX / "nextpnr_router2_congested.log").read_text()
+    m = misfit_from_route_timeout(log, "LFE5U-85F", 60, "router2")
+    assert m.stage == "route" and m.over == ("routing",)
+    assert m.message("coproc") == ("coproc does not fit LFE5U-85F: routing congested: "
+                                   "1,537 wires still overused after 60 min of router2")
+    assert m.note() == ("does not fit (routing congested: 1,537 wires still overused after "
+                        "60 min of router2)")
+    assert Misfit.from_json(m.to_json()) == m
+    # a log cut off before the router printed anything
+    early = misfit_from_route_timeout("Info: Running placer\n", "LFE5U-85F", 0.5, "router1")
+    assert early.summary() == "routing congested: not routed after 0.5 min of router1"
+
+
+def test_misfit_json_without_detail_reads_as_before() -> None:
+    m = check_fit({"DP16KD": 60}, "LFE5U-25F")
+    assert m is not None and "detail" not in m.to_json()
+    assert Misfit.from_json(m.to_json()) == m
+
+
+def test_tool_past_its_budget_is_stopped(tmp_path: Path) -> None:
+    t0 = time.monotonic()
+    with pytest.raises(ToolTimeout, match="stopped after 0.3 s"):
+        _run(["sleep", "30"], cwd=tmp_path, log_path=None, what="sleep", timeout_s=0.3)
+    assert time.monotonic() - t0 < 10  # killed, not waited for
+
+
+def test_route_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AESKIT_ROUTE_BUDGET_MIN", raising=False)
+    assert route_budget_min() == 60.0
+    monkeypatch.setenv("AESKIT_ROUTE_BUDGET_MIN", "2.5")
+    assert route_budget_min() == 2.5
+    for bad in ("x", "0", "-1"):
+        monkeypatch.setenv("AESKIT_ROUTE_BUDGET_MIN", bad)
+        with pytest.raises(SynthError, match="AESKIT_ROUTE_BUDGET_MIN"):
+            route_budget_min()
