@@ -15,10 +15,7 @@ from aeskit.hw import CORES, SYSTEMS, UnknownCoreError, get_core
 from aeskit.hw.registry import CoreSpec, registry_json
 from aeskit.paths import (STDIO, OutputExists, OutputFile, PathError, check_input,
                           check_output, check_out_dir, read_input)
-
-#: ``--stall``'s range: the harnesses stall a cycle when a draw of 0..99 is below it, so
-#: 100 stalls every cycle (a hang) and a negative value would be silently 0
-STALL_MAX = 99
+from aeskit.sim.filecrypt import STALL_MAX  # --stall's range, the library's
 
 
 def _progress(msg: str) -> None:

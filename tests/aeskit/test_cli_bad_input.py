@@ -371,3 +371,14 @@ def test_failed_run_leaves_nothing(failure: str, monkeypatch: pytest.MonkeyPatch
         with pytest.raises(RuntimeError):
             main(argv)
     assert [p.name for p in tmp_path.iterdir()] == ["in.bin"]
+
+
+@pytest.mark.parametrize("kw", [{"stall_pct": 100}, {"stall_pct": -1}, {"gap_pct": 100}])
+def test_library_refuses_a_stall_outside_its_range(kw: dict[str, int]) -> None:
+    """The library call (not only the CLI) refuses a percentage that would hang the
+    harness, before anything is built."""
+    from aeskit.hw import get_core
+    from aeskit.sim.filecrypt import crypt_bytes
+
+    with pytest.raises(ValueError, match="must be 0..99"):
+        crypt_bytes(get_core("round"), "ecb", bytes(16), None, bytes(16), False, **kw)

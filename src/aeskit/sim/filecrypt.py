@@ -122,13 +122,24 @@ def _cbc_cs(eng: RtlModes, variant: int, iv: bytes, data: bytes, decrypt: bool) 
     return eng.crypt("cbc", True, head + c_prev + c_last, iv)[:len(data)]
 
 
+#: highest stall/gap percentage of the harnesses: a cycle stalls when a draw of 0..99
+#: is below it, so 100 stalls every cycle (the run never ends)
+STALL_MAX = 99
+
+
 def crypt_bytes(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, data: bytes,
                 decrypt: bool, *, nonce: bytes | None = None, aad: bytes = b"",
                 tag_len: int | None = None, progress: Callable[[str], None] | None = None,
                 stall_pct: int = 0, gap_pct: int = 0, seed: int = 1) -> bytes:
     """Run ``data`` through the mode engine on ``core`` in ``mode``; return the result.
 
-    CCM decryption raises :class:`TagMismatch` when the hardware tag compare fails."""
+    ``stall_pct``/``gap_pct``: 0 .. :data:`STALL_MAX` (the harness stalls a cycle when a
+    draw of 0..99 is below it: 100 would stall for ever); ValueError outside, before
+    anything is built. CCM decryption raises :class:`TagMismatch` when the hardware tag
+    compare fails."""
+    for name, pct in (("stall_pct", stall_pct), ("gap_pct", gap_pct)):
+        if not 0 <= pct <= STALL_MAX:
+            raise ValueError(f"{name} must be 0..{STALL_MAX}, got {pct}")
     check_args(core, mode, key, iv, decrypt, len(data), nonce=nonce, tag_len=tag_len,
                aad_len=len(aad))
     with RtlModes(core, key, progress) as eng:
