@@ -94,8 +94,8 @@ FREQ_TARGET_MHZ = 200.0
 
 #: minutes nextpnr may take before a design counts as "does not route" (a result, like
 #: a design that does not fit, not a failure of the job); AESKIT_ROUTE_BUDGET_MIN
-#: overrides it. The longest converging run measured is about 12 minutes
-#: (ttable_unrolled_256, router2); router2 on a congested design runs for ever.
+#: overrides it. The longest converging runs measured take 7-10 minutes (the unrolled
+#: T-table cores, router2: 423-607 s); router2 on a congested design runs for ever.
 ROUTE_BUDGET_MIN = 60.0
 
 
@@ -107,10 +107,13 @@ def route_budget_min() -> float:
     try:
         value = float(raw)
     except ValueError:
-        raise SynthError(f"AESKIT_ROUTE_BUDGET_MIN must be a number of minutes, got {raw!r}")
+        raise SynthError(
+            f"AESKIT_ROUTE_BUDGET_MIN must be a number of minutes, got {raw!r}") from None
     if value <= 0:
         raise SynthError(f"AESKIT_ROUTE_BUDGET_MIN must be positive, got {raw!r}")
     return value
+
+
 #: nextpnr router: router1 (nextpnr's default, the better Fmax: 71 against 55 MHz on
 #: tbox_folded, 94 against 73 on ttable_col) unless the netlist uses more than
 #: ROUTER2_MIN_EBR block RAMs: the unfolded cores (152-160 of 208 EBR) leave router1

@@ -3,13 +3,12 @@ running any tool: Yosys cell counts in, verdict and one-line message out."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from aeskit.synth import DEFAULT_DEVICE, DEVICES, Device, UnknownDeviceError, get_device, synth_dir
-import time
-
 from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
                               misfit_from_route_timeout, needs_of)
 from aeskit.synth.flow import SynthError, ToolTimeout, _run, route_budget_min

@@ -404,6 +404,27 @@ def test_nextpnr_out_of_sites_is_a_misfit(tmp_path: Path,
     assert again.value.result.cached
 
 
+def test_route_past_its_budget_is_a_result(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """nextpnr stopped at the route budget (here 0.06 s, before it can finish even the
+    tiny fixture): a 'does not fit' verdict of stage route, written and cached, with
+    Yosys's figures and no Fmax; not a SynthError of another kind."""
+    monkeypatch.setenv("AESKIT_ROUTE_BUDGET_MIN", "0.001")
+    out = tmp_path / "out"
+    with pytest.raises(DoesNotFit) as info:
+        synthesize(reg_xor(), out)
+    err = info.value
+    assert err.misfit.stage == "route" and err.misfit.over == ("routing",)
+    assert err.message.startswith("fx_reg_xor does not fit LFE5U-85F: routing congested: ")
+    assert err.message.endswith(" after 0.001 min of router1")
+    stored = json.loads((out / "synth.json").read_text())
+    assert stored["fits"] is False and stored["misfit"]["stage"] == "route"
+    assert stored["fmax_mhz"] is None and stored["ff"] == 3 * WIDTH  # Yosys: a, b and y registers
+    with pytest.raises(DoesNotFit) as again:
+        synthesize(reg_xor(), out)
+    assert again.value.result.cached
+
+
 # --------------------------------------------------------------------------------
 # The reference core (minutes: make test-full)
 # --------------------------------------------------------------------------------
