@@ -157,6 +157,12 @@ module ak_coproc_rd #(
     logic [2:0]  n;
     logic [32:0] left;
     logic [4:0]  c;
+    logic [5:0]  hi;
+    logic [3:0][7:0] rot;
+    logic [1:0]  lane;
+    hi      = '0;
+    lane    = '0;
+    rot     = '0;
     r_seg_d = r_seg_q;
     r_act_d = r_act_q;
     r_pos_d = r_pos_q;
@@ -186,9 +192,18 @@ module ak_coproc_rd #(
     end
     // 2. an R beat arrives: append its bytes of the segment
     if (m_axi_rvalid && m_axi_rready) begin
-      for (int i = 0; i < 4; i++) begin
-        if (3'(i) < n) begin
-          acc_d[c + 5'(i)] = m_axi_rdata[8 * (int'(off) + i) +: 8];
+      // byte i of the segment's part of this word (bus lane off + i) goes to acc[c + i]:
+      // acc[k] takes lane (off + k - c) mod 4, so the word is rotated once by
+      // off - c[1:0] and acc[k] takes rotated byte k mod 4 where c <= k < c + n
+      // (one 4:1 multiplexer per word bit and a 2:1 per acc bit)
+      for (int j = 0; j < 4; j++) begin
+        lane   = off - c[1:0] + 2'(j);
+        rot[j] = m_axi_rdata[{lane, 3'b000} +: 8];
+      end
+      hi = {1'b0, c} + {3'b000, n};
+      for (int k = 0; k < 20; k++) begin
+        if (6'(k) >= {1'b0, c} && 6'(k) < hi) begin
+          acc_d[k] = rot[k % 4];
         end
       end
       c = c + 5'(n);

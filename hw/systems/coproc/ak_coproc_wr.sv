@@ -102,6 +102,24 @@ module ak_coproc_wr #(
   assign push         = word_ok && !fifo_full;
   assign beat_ready_o = (cnt_q < 5'd4) && !word_ok;
 
+  // insertion of a beat at acc[cnt_q[1:0]]: the byte each acc position would take,
+  // and which positions take one (cnt_q <= k < cnt_q + beat_bytes_i)
+  logic [19:0][7:0] ins_byte;
+  logic [19:0]      ins_mask;
+  always_comb begin : insert
+    logic [5:0] hi;
+    hi = {4'b0000, cnt_q[1:0]} + {1'b0, beat_bytes_i};
+    for (int k = 0; k < 20; k++) begin
+      ins_byte[k] = 8'h00;
+      for (int s = 0; s < 4; s++) begin
+        if (cnt_q[1:0] == 2'(s) && k - s >= 0 && k - s < 16) begin
+          ins_byte[k] = beat_data_i[127 - 8*(k - s) -: 8];
+        end
+      end
+      ins_mask[k] = (5'(k) >= {3'b000, cnt_q[1:0]}) && (6'(k) < hi);
+    end
+  end
+
   always_comb begin : unpack
     acc_d = acc_q;
     cnt_d = cnt_q;
@@ -115,9 +133,12 @@ module ak_coproc_wr #(
       pos_d = pos_q + 33'(wn);
     end
     if (beat_valid_i && beat_ready_o) begin
-      for (int i = 0; i < 16; i++) begin
-        if (5'(i) < beat_bytes_i) begin
-          acc_d[cnt_q + 5'(i)] = beat_data_i[127 - 8*i -: 8];
+      // a beat is taken only while cnt_q < 4: byte i goes to acc[cnt_q[1:0] + i], so
+      // acc[k] chooses among four beat bytes by cnt_q[1:0] (a 4:1 multiplexer per
+      // bit, not a 16:1); the bytes past the beat's count stay as they were
+      for (int k = 0; k < 20; k++) begin
+        if (ins_mask[k]) begin
+          acc_d[k] = ins_byte[k];
         end
       end
       cnt_d = cnt_q + beat_bytes_i;
@@ -154,8 +175,10 @@ module ak_coproc_wr #(
       wp_d        = wp_q + 4'd1;
     end
     if (pop) begin
-      mem_d[rp_q] = '0;  // no data stays behind a job
-      rp_d        = rp_q + 4'd1;
+      // a sent word stays in its entry until it is overwritten or CLEAR wipes the FIFO
+      // (it is data already written to the destination; clearing it on every pop cost
+      // a multiplexer per FIFO bit, ~540 LUT4)
+      rp_d = rp_q + 4'd1;
     end
     fcnt_d = fcnt_q + 5'(push) - 5'(pop);
     if (wipe_i) begin

@@ -73,6 +73,10 @@ class CoreSpec:
     #: (``aeskit.synth.flow.router_for``; part of the hash when set): for a core the
     #: rule's router does not route in reasonable time
     router: str | None = None
+    #: nextpnr placer for this core instead of nextpnr's default (``heap``; one of
+    #: ``aeskit.synth.flow.PLACERS``; part of the hash when set): for a core whose
+    #: HeAP placement is too dense to route
+    placer: str | None = None
     #: name of the FuseSoC manifest (``hw/**/*.core``) that builds ``top``; default:
     #: the manifest that lists ``top``'s file
     manifest: str | None = None
@@ -99,6 +103,8 @@ class CoreSpec:
         h.update(repr(sorted(self.parameters.items())).encode())
         if self.router is not None:
             h.update(f"router={self.router}".encode())
+        if self.placer is not None:
+            h.update(f"placer={self.placer}".encode())
         for p in self.file_paths():
             h.update(p.name.encode())
             h.update(p.read_bytes())
@@ -179,6 +185,8 @@ class SystemSpec:
     interfaces: str = ""
     #: nextpnr router instead of the flow's rule (see :class:`CoreSpec`)
     router: str | None = None
+    #: nextpnr placer instead of nextpnr's default (see :class:`CoreSpec`)
+    placer: str | None = None
 
     def sources(self, core: str | None = None, out_dir: Path | None = None) -> list[Path]:
         """Every source in compile order for ``core`` (default :attr:`default_core`);

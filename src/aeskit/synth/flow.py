@@ -59,6 +59,7 @@ __all__ = [
     "FLOW_VERSION",
     "FREQ_TARGET_MHZ",
     "PACKAGE",
+    "PLACERS",
     "ROUTE_BUDGET_MIN",
     "SPEED_GRADE",
     "Design",
@@ -119,6 +120,16 @@ def route_budget_min() -> float:
 #: ROUTER2_MIN_EBR block RAMs: the unfolded cores (152-160 of 208 EBR) leave router1
 #: congested after an hour, router2 routes them. The rule depends on the design only.
 ROUTER2_MIN_EBR = 100
+
+
+#: nextpnr placers a design may name (``Design.placer``, ``CoreSpec.placer``,
+#: ``SystemSpec.placer``); without one nextpnr's default, HeAP, places. HeAP packs a
+#: design into about a fifth of the LFE5U-85F at ~83 % LUT density; on the
+#: co-processor router2 never resolved the congestion that leaves (2,128 overused wires
+#: at iteration 8, 1,537 at 91; --placer-heap-beta 0.5 and 0.35 give the identical
+#: placement), while the electrostatic placer ``static`` spreads it and router2
+#: finishes in 84 iterations (3 min 50 s in all).
+PLACERS = ("heap", "sa", "static")
 
 
 def router_for(ebr: int) -> str:
@@ -187,6 +198,9 @@ class Design:
     #: nextpnr router for this design instead of :func:`router_for`'s rule (part of
     #: the design's hash): for a design the rule's router does not route in time
     router: str | None = None
+    #: nextpnr placer instead of nextpnr's default ``heap`` (one of :data:`PLACERS`;
+    #: part of the design's hash when set)
+    placer: str | None = None
 
     def file_paths(self) -> list[Path]:
         return [Path(f) for f in self.files]
@@ -200,6 +214,8 @@ class Design:
         h.update(repr(sorted(self.parameters.items())).encode())
         if self.router is not None:
             h.update(f"router={self.router}".encode())
+        if self.placer is not None:
+            h.update(f"placer={self.placer}".encode())
         for p in self.file_paths():
             h.update(p.name.encode())
             h.update(p.read_bytes())
@@ -674,10 +690,13 @@ def _misfit_result(common: Mapping[str, Any], ecp5_cells: dict[str, int], misfit
 
 
 def _nextpnr_command(core: SynthTarget, dev: Device, seed: int, router: str,
-                     log_name: str) -> list[str]:
+                     log_name: str, placer: str | None = None) -> list[str]:
+    """The nextpnr command line; ``--placer`` only for a design that names one (so
+    every other design's command, and its cached result, stays as it was)."""
     return [*tools.nextpnr_ecp5(), dev.nextpnr_flag, "--package", PACKAGE,
             "--speed", str(SPEED_GRADE), "--out-of-context", "--seed", str(seed),
             "--freq", f"{FREQ_TARGET_MHZ:g}", "--timing-allow-fail", "--router", router,
+            *(["--placer", placer] if placer is not None else []),
             "--json", "netlist.json", "--top", core.top, "--report", "report.json",
             "--log", log_name, "-q"]
 
@@ -735,11 +754,16 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
     router = getattr(core, "router", None) or router_for(ecp5_cells.get("DP16KD", 0))
     if router not in ("router1", "router2"):
         raise SynthError(f"{core.name}: unknown nextpnr router {router!r}")
+    placer = getattr(core, "placer", None)
+    if placer is not None and placer not in PLACERS:
+        raise SynthError(f"{core.name}: unknown nextpnr placer {placer!r} "
+                         f"(one of {', '.join(PLACERS)})")
     _note(progress, f"nextpnr-ecp5 {core.name} ({dev.name} {PACKAGE} -{SPEED_GRADE}, "
-                    f"seed {seed}, target {FREQ_TARGET_MHZ:g} MHz, {router})")
+                    f"seed {seed}, target {FREQ_TARGET_MHZ:g} MHz, {router}"
+                    f"{', placer ' + placer if placer else ''})")
     pnr_log = out_dir / "nextpnr.log"
     pnr_log.unlink(missing_ok=True)
-    commands["nextpnr"] = _nextpnr_command(core, dev, seed, router, pnr_log.name)
+    commands["nextpnr"] = _nextpnr_command(core, dev, seed, router, pnr_log.name, placer)
     budget = route_budget_min()
     try:
         times["nextpnr"] = _run(commands["nextpnr"], cwd=out_dir, log_path=pnr_log,

@@ -22,4 +22,4 @@ def system_design(system: SystemSpec | str, core: str | None = None,
     get_core(on)  # an unknown core raises UnknownCoreError here
     files = tuple(spec.sources(on, out_dir))
     name = spec.name if on == spec.default_core else f"{spec.name}_{on}"
-    return Design(name, spec.top, files, router=spec.router)
+    return Design(name, spec.top, files, router=spec.router, placer=spec.placer)

@@ -463,3 +463,28 @@ def test_design_router_override(reg_xor_run: tuple[SynthResult, list[str]],
     assert first.commands["nextpnr"][first.commands["nextpnr"].index("--router") + 1] == rule
     with pytest.raises(SynthError, match="unknown nextpnr router"):
         synthesize(replace(reg_xor(), router="router9"), tmp_path / "bad")
+
+
+def test_design_placer_override(reg_xor_run: tuple[SynthResult, list[str]],
+                                tmp_path: Path) -> None:
+    """A Design may name its nextpnr placer: it is passed as --placer, recorded, part of
+    the hash; a design without one runs nextpnr's default with no --placer at all (so
+    its command and cache entry are what they were); an unknown placer is refused
+    before nextpnr runs."""
+    from dataclasses import replace
+
+    from aeskit.synth.flow import PLACERS
+
+    first, _ = reg_xor_run
+    assert "--placer" not in first.commands["nextpnr"]
+    d = replace(reg_xor(), placer="static")
+    assert "static" in PLACERS
+    assert d.source_hash() != reg_xor().source_hash()
+    assert replace(reg_xor(), placer=None).source_hash() == reg_xor().source_hash()
+    r = synthesize(d, tmp_path / "out")
+    cmd = r.commands["nextpnr"]
+    assert cmd[cmd.index("--placer") + 1] == "static"
+    assert r.fits and r.ff == first.ff
+    with pytest.raises(SynthError, match="unknown nextpnr placer"):
+        synthesize(replace(reg_xor(), placer="annealer9"), tmp_path / "bad")
+    assert not (tmp_path / "bad" / "nextpnr.log").exists()

@@ -32,8 +32,11 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         builder="aeskit.sim.coproc:system_files",
         interfaces="AXI4-Lite slave, AXI4 master, irq",
         # router1 still had 8,930 overused arcs after 7 minutes (2026-11-25; yosys:
-        # 16,316 LUT4 + 797 CCU2C, 6,104 FF, 24 DP16KD), as on cipher_ahb
+        # 16,316 LUT4 + 797 CCU2C, 6,104 FF, 24 DP16KD), as on cipher_ahb; router2 on
+        # HeAP's placement never converged (1,537 wires overused at iteration 91): the
+        # static placer spreads it and router2 finishes (aeskit.synth.flow.PLACERS)
         router="router2",
+        placer="static",
     ),
     SystemSpec(
         name="axis_core",
