@@ -672,7 +672,6 @@ module ak_axis_core_regs (
             readback_data_var[2:0] = field_storage.CTRL.MODE.value;
             readback_data_var[3] = field_storage.CTRL.DECRYPT.value;
             readback_data_var[5:4] = field_storage.CTRL.KEY_LEN.value;
-            readback_data_var[8] = field_storage.CTRL.LOAD_KEY.value;
         end
         if(rd_mux_addr == 6'h4) begin
             readback_data_var[0] = hwif_in.STATUS.KEY_VALID.next;

@@ -900,12 +900,10 @@ module ak_coproc_regs (
         automatic logic [31:0] readback_data_var;
         readback_data_var = '0;
         if(rd_mux_addr == 7'h0) begin
-            readback_data_var[0] = field_storage.CTRL.START.value;
             readback_data_var[1] = field_storage.CTRL.DECRYPT.value;
             readback_data_var[4:2] = field_storage.CTRL.MODE.value;
             readback_data_var[6:5] = field_storage.CTRL.KEY_LEN.value;
             readback_data_var[7] = field_storage.CTRL.IRQ_EN.value;
-            readback_data_var[8] = field_storage.CTRL.CLEAR.value;
         end
         if(rd_mux_addr == 7'h4) begin
             readback_data_var[0] = hwif_in.STATUS.BUSY.next;
