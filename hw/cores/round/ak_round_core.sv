@@ -17,13 +17,16 @@
 // cores. One ak_key_step works on a window of the last Nk expanded words that moves
 // 4 words per cycle, forward for encryption and backward for decryption (see ak_key_step for why this covers all three key sizes, 192 bits
 // included, with one SubWord per step). Round key r is the oldest four words of
-// window r. Three 256-bit windows are kept:
+// window r. The windows kept:
 //   key_enc_q  window 0 (the cipher key),
 //   key_dec_q  window Nr, derived ONCE per key load by running the schedule forward
 //              (the key setup),
-//   rk_q       the window of the round last computed (or of the key setup).
-// Each cycle the step turns the window of round r-1 into that of round r, whose
-// round key the round uses at once (the step runs beside the S-boxes, not before).
+//   win1_*_q   windows 1 and Nr-1, kept from the same key setup (round 1's keys),
+//   rk_q       the window of the round in progress.
+// Every round key comes from a register, a cycle ahead: each cycle the step turns
+// the window of round r into that of round r+1 for the next cycle (register to
+// register, beside the datapath), so no key logic sits in front of AddRoundKey.
+// The select of the round input (start) is a flip-flop as well.
 //
 // Timing (edges are rising clock edges; Nr = 10/12/14 for 128/192/256-bit keys;
 // "the first edge at which X is high" samples X just before that edge):

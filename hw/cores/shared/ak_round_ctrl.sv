@@ -17,7 +17,11 @@
 // Two schedules, chosen by PreRound:
 //   PreRound = 0 (ak_round_core, ak_lutz_core): the cycle that accepts a block does
 //     the initial AddRoundKey and round 1 (start_key_o, then rk_next_o = round key 1 or Nr-1);
-//     rounds 2 .. Nr follow. Latency Nr, interval Nr.
+//     rounds 2 .. Nr follow. Latency Nr, interval Nr. The round key of every round
+//     comes from a register, a cycle ahead: windows 1 and Nr-1 are kept from the key
+//     setup (win1_enc_q, win1_dec_q) for round 1, and rk_q holds the window of the
+//     round in progress, so the key step only computes the NEXT round's window
+//     (register to register, beside the datapath, not in front of its AddRoundKey).
 //   PreRound = 1 (ak_ueno_core, ak_satoh_core, ak_liu_core): the accepting cycle runs
 //     the pre-round datapath only (initial AddRoundKey with start_key_o, field
 //     mapping); rounds 1 .. Nr follow, each with its round key in a register
@@ -33,8 +37,9 @@
 //   final_o      this cycle is round Nr (no (Inv)MixColumns);
 //   start_key_o  round key 0 (encrypt) or Nr (decrypt) for the initial AddRoundKey;
 //   rk_reg_o     PreRound = 1: round key of the round of this cycle, from a register;
-//   rk_next_o    the round key the key step produces this cycle (PreRound = 0: the
-//                round key of this cycle's round, combinational).
+//   rk_next_o    PreRound = 0: the round key of this cycle's round, a 2:1 choice of
+//                registers (win1_*_q at a start, else rk_q); PreRound = 1: the round
+//                key the key step produces this cycle (unused by those cores).
 //
 // Timing (edge A accepts a block; Nr = 10/12/14):
 //   PreRound = 1:  A pre-round, A+1 .. A+Nr rounds 1 .. Nr; out_valid_o high from
@@ -123,6 +128,12 @@ module ak_round_ctrl #(
   logic [255:0]        key_dec_q, key_dec_d;    // window Nr
   logic [7:0]          dec_rcon_q, dec_rcon_d;  // Rcon state of window Nr
   logic [255:0]        rk_q, rk_d;              // window of the round in progress
+                                                // (PreRound = 0: of this cycle's round)
+  logic [255:0]        win1_enc_q, win1_enc_d;  // PreRound = 0: window 1 ...
+  logic [255:0]        win1_dec_q, win1_dec_d;  // ... and window Nr-1, from the setup
+  logic [2:0]          ph1_enc_q, ph1_enc_d, ph1_dec_q, ph1_dec_d;
+  logic [7:0]          rc1_enc_q, rc1_enc_d, rc1_dec_q, rc1_dec_d;
+  logic                start_sel_q, start_sel_d;  // start_sel, one cycle ahead
   logic [2:0]          rk_phase_q, rk_phase_d;
   logic [7:0]          rk_rcon_q, rk_rcon_d;
   logic [3:0]          cnt_q, cnt_d;            // rounds done (block) / steps (setup)
@@ -150,7 +161,10 @@ module ak_round_ctrl #(
   // done and final come from registers (set one cycle ahead from cnt_d), so the
   // comparisons with Nr are not in front of the key step and the datapath selects
   assign done       = done_q;
-  assign start_sel  = (key_st_q == StReady) && (!busy_q || done);
+  // start_sel from a register (computed from the next state), so the 128-bit datapath
+  // and round-key multiplexers it selects start at a flip-flop, not behind a LUT
+  assign start_sel   = start_sel_q;
+  assign start_sel_d = (key_st_d == StReady) && (!busy_d || done_d);
   assign key_legal  = (key_len_i != 2'd3);
   assign setup_step = (key_st_q == StSetup);
 
@@ -184,6 +198,12 @@ module ak_round_ctrl #(
     key_enc_d  = key_enc_q;
     key_dec_d  = key_dec_q;
     dec_rcon_d = dec_rcon_q;
+    win1_enc_d = win1_enc_q;
+    win1_dec_d = win1_dec_q;
+    ph1_enc_d  = ph1_enc_q;
+    ph1_dec_d  = ph1_dec_q;
+    rc1_enc_d  = rc1_enc_q;
+    rc1_dec_d  = rc1_dec_q;
     unique case (key_st_q)
       StNoKey, StReady: begin
         if (key_fire) begin
@@ -197,6 +217,19 @@ module ak_round_ctrl #(
         end
       end
       StSetup: begin
+        // the setup steps forward from window 0: step cnt_q yields window cnt_q; the
+        // state (window, phase, Rcon) of a window does not depend on the direction
+        // it was reached from, so window Nr-1 serves the backward schedule as it is
+        if (cnt_q == 4'd1) begin
+          win1_enc_d = ks_win_o;
+          ph1_enc_d  = ks_phase_o;
+          rc1_enc_d  = ks_rcon_o;
+        end
+        if (cnt_q == nr - 4'd1) begin
+          win1_dec_d = ks_win_o;
+          ph1_dec_d  = ks_phase_o;
+          rc1_dec_d  = ks_rcon_o;
+        end
         if (cnt_q == nr) begin
           key_st_d   = StReady;
           key_dec_d  = ks_win_o;
@@ -237,13 +270,20 @@ module ak_round_ctrl #(
   // ------------------------------------------------------------------------------
   // Key schedule: one step per cycle
   // ------------------------------------------------------------------------------
-  // When a block may start, the step begins at the stored window of its direction
-  // and yields round key 1 (Nr-1); otherwise it continues the running window.
+  // When a block may start, the step begins at the stored window of its direction:
+  // PreRound = 1 at window 0 (Nr), yielding round key 1 (Nr-1) for the next cycle;
+  // PreRound = 0 at window 1 (Nr-1), whose round key the round uses now, yielding the
+  // window of round 2. Otherwise it continues the running window.
   always_comb begin : key_step_in
-    if (start_sel) begin
+    if (start_sel && PreRound != 0) begin
       ks_win_i   = in_decrypt_i ? key_dec_q  : key_enc_q;
       ks_phase_i = 3'd0;
       ks_rcon_i  = in_decrypt_i ? dec_rcon_q : 8'h01;
+      ks_reverse = in_decrypt_i;
+    end else if (start_sel) begin
+      ks_win_i   = in_decrypt_i ? win1_dec_q : win1_enc_q;
+      ks_phase_i = in_decrypt_i ? ph1_dec_q  : ph1_enc_q;
+      ks_rcon_i  = in_decrypt_i ? rc1_dec_q  : rc1_enc_q;
       ks_reverse = in_decrypt_i;
     end else begin
       ks_win_i   = rk_q;
@@ -264,9 +304,9 @@ module ak_round_ctrl #(
     .rcon_o   (ks_rcon_o)
   );
 
-  assign start_key_o = ks_win_i[255:128];
+  assign start_key_o = in_decrypt_i ? key_dec_q[255:128] : key_enc_q[255:128];
   assign rk_reg_o    = rk_q[255:128];
-  assign rk_next_o   = ks_win_o[255:128];
+  assign rk_next_o   = (PreRound != 0) ? ks_win_o[255:128] : ks_win_i[255:128];
 
   always_comb begin : round_key_next
     rk_d       = rk_q;
@@ -293,12 +333,24 @@ module ak_round_ctrl #(
       key_enc_q  <= '0;
       key_dec_q  <= '0;
       dec_rcon_q <= 8'h00;
+      win1_enc_q <= '0;
+      win1_dec_q <= '0;
+      ph1_enc_q  <= 3'd0;
+      ph1_dec_q  <= 3'd0;
+      rc1_enc_q  <= 8'h00;
+      rc1_dec_q  <= 8'h00;
     end else begin
       key_st_q   <= key_st_d;
       klen_q     <= klen_d;
       key_enc_q  <= key_enc_d;
       key_dec_q  <= key_dec_d;
       dec_rcon_q <= dec_rcon_d;
+      win1_enc_q <= win1_enc_d;
+      win1_dec_q <= win1_dec_d;
+      ph1_enc_q  <= ph1_enc_d;
+      ph1_dec_q  <= ph1_dec_d;
+      rc1_enc_q  <= rc1_enc_d;
+      rc1_dec_q  <= rc1_dec_d;
     end
   end
 
@@ -317,6 +369,7 @@ module ak_round_ctrl #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : control_regs
     if (!rst_ni) begin
       cnt_q  <= 4'd0;
+      start_sel_q <= 1'b0;
       done_q <= 1'b0;
       fin_q  <= 1'b0;
       busy_q <= 1'b0;
@@ -324,6 +377,7 @@ module ak_round_ctrl #(
       tag_q  <= '0;
     end else begin
       cnt_q  <= cnt_d;
+      start_sel_q <= start_sel_d;
       done_q <= done_d;
       fin_q  <= fin_d;
       busy_q <= busy_d;
