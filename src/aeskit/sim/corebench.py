@@ -23,7 +23,7 @@ from :class:`Claims` (by default the registry entry's claims):
 * ``AK_PER_KEY``: the random test loads a new key every 1..AK_PER_KEY blocks;
 
 and per run ``AK_CORE`` (the registry name), ``AK_KEY_SIZE``, ``AK_GAP``, ``AK_STALL``,
-``AK_BLOCKS``, ``AK_SEED`` (a run may also override any claim variable).
+``AK_BLOCKS``, ``AK_SEED``, ``AK_RESETS`` (a run may also override any claim variable).
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import cocotb
-from cocotb.triggers import FallingEdge, RisingEdge
+from cocotb.handle import Immediate
+from cocotb.triggers import FallingEdge, RisingEdge, Timer
 
 from aeskit.model import AES, cbc_decrypt, cbc_encrypt
 from aeskit.sim.cbc_rate import cbc_stream
@@ -46,10 +47,14 @@ from aeskit.vectors import block_vectors
 if TYPE_CHECKING:
     from aeskit.hw.registry import CoreSpec
 
-__all__ = ["Claims", "cbc_rate", "check_block", "cocotb_cbc_rate", "cocotb_exact_timing",
-           "cocotb_kat", "cocotb_key_reload", "cocotb_random", "cocotb_tags", "env_float",
-           "env_int", "exact_timing", "kat", "key_reload", "refuse_key", "reset_idle",
-           "reset_round", "rotation", "run", "start", "start_from_env"]
+__all__ = ["INITIAL_OUTPUTS_FILE", "RESET_PHASES", "Claims", "blocks_after_reset",
+           "cbc_rate", "check_block", "check_claimed", "check_model", "cocotb_cbc_rate",
+           "cocotb_exact_timing", "cocotb_initial_state", "cocotb_kat",
+           "cocotb_key_reload", "cocotb_random", "cocotb_random_resets", "cocotb_tags",
+           "core_phase", "env_float", "env_int", "exact_timing", "initial_state", "kat",
+           "key_reload", "keyless_idle", "queue_random", "random_resets", "refuse_key",
+           "reset_at_random", "reset_idle", "reset_round", "rotation", "run", "start",
+           "start_from_env"]
 
 #: the NIST ECB files every core runs (known answers and multi-block messages)
 KAT_KINDS = ("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT")
@@ -140,19 +145,23 @@ def rotation(core: CoreSpec) -> Claims:
 
 def run(core: CoreSpec, test_module: str, test_dir: Path, testcase: str | Sequence[str], *,
         tag_width: int = 1, params: Mapping[str, object] | None = None,
-        claims: Claims | None = None, simulator: str = "verilator", **env: object) -> None:
+        claims: Claims | None = None, simulator: str = "verilator", seed: int | None = None,
+        **env: object) -> Path:
     """Build ``core`` (its registry parameters, ``TagWidth`` and ``params``) and run
     ``testcase`` of ``test_module`` with ``claims`` (default: the registry's) and the
-    run settings ``env`` in the environment, on ``simulator``."""
+    run settings ``env`` in the environment, on ``simulator``. ``seed`` is the run's
+    ``+verilator+seed`` (the random initial register values; a run-time plusarg, the
+    build is the same for every seed) and cocotb's random seed. Returns the results
+    file (in the folder the simulation ran in)."""
     from aeskit.sim.cocotb_run import run_cocotb
 
     claims = claims or Claims.of(core)
-    run_cocotb(toplevel=core.top, sources=core.file_paths(), test_module=test_module,
-               test_dir=test_dir,
-               parameters={**core.parameters, "TagWidth": tag_width, **(params or {})},
-               testcase=testcase, simulator=simulator,
-               extra_env={"AK_CORE": core.name, **claims.env(),
-                          **{k: str(v) for k, v in env.items()}})
+    return run_cocotb(toplevel=core.top, sources=core.file_paths(), test_module=test_module,
+                      test_dir=test_dir,
+                      parameters={**core.parameters, "TagWidth": tag_width, **(params or {})},
+                      testcase=testcase, simulator=simulator, seed=seed,
+                      extra_env={"AK_CORE": core.name, **claims.env(),
+                                 **{k: str(v) for k, v in env.items()}})
 
 
 # ----------------------------------------------------------------------------------
@@ -224,10 +233,8 @@ async def exact_timing(dut: Any, claims: Claims, blocks: int,
                     "mixed": [rng.random() < 0.5 for _ in range(blocks)]}[pattern]
             recs = [tb.send(rng.randbytes(16), decrypt=d) for d in dirs]
             await tb.drain(timeout_cycles=claims.drain_timeout)
-            assert krec.setup_cycles == claims.setup[bits], (
-                f"{bits}-bit key setup {krec.setup_cycles}, claimed {claims.setup[bits]}")
+            check_claimed(krec, recs, claims, pattern)
             lat = [r.latency for r in recs]
-            assert lat == [claims.latency[bits]] * blocks, f"{bits}-bit {pattern}: latencies {lat}"
             acc = [r.accept_cycle for r in recs]
             span = [b - a for a, b in zip(acc, acc[w:])]  # type: ignore[operator]
             assert span == [w * claims.interval[bits]] * (blocks - w), (
@@ -294,15 +301,27 @@ async def refuse_key(tb: CoreTB, key: bytes, code: int, cycles: int) -> None:
         assert int(dut.out_valid_o.value) == 0
 
 
+async def keyless_idle(tb: CoreTB, cycles: int, what: str = "after reset") -> None:
+    """The core as after a reset (docs/core-contract.md: idle, no key loaded) for
+    ``cycles`` cycles, nothing sent meanwhile: ``out_valid_o`` low (nothing stale
+    comes out), ``in_ready_o`` low (no key), ``key_ready_o`` high. ``what`` starts the
+    failure message."""
+    dut = tb.dut
+    for i in range(1, cycles + 1):
+        await FallingEdge(dut.clk_i)
+        where = f"{what}, cycle {i}"
+        assert int(dut.out_valid_o.value) == 0, (
+            f"{where}: out_valid_o high with no block sent since the reset (stale output "
+            f"{int(dut.out_data_o.value):032x})")
+        assert int(dut.in_ready_o.value) == 0, f"{where}: in_ready_o high with no key loaded"
+        assert int(dut.key_ready_o.value) == 1, f"{where}: key_ready_o low in an idle core"
+
+
 async def reset_idle(tb: CoreTB, cycles: int) -> None:
     """Reset after ``cycles`` cycles; the core is then idle and keyless."""
     await tb.cycles(cycles)
     await tb.reset()
-    dut = tb.dut
-    await FallingEdge(dut.clk_i)
-    assert int(dut.out_valid_o.value) == 0
-    assert int(dut.in_ready_o.value) == 0, "no key after reset: in_ready_o must be low"
-    assert int(dut.key_ready_o.value) == 1
+    await keyless_idle(tb, 1)
 
 
 async def reset_round(tb: CoreTB, rng: random.Random, where: int, key: int | Sequence[int],
@@ -336,6 +355,165 @@ async def reset_round(tb: CoreTB, rng: random.Random, where: int, key: int | Seq
     if final is not None:
         await check_block(tb, rng.randbytes(ks), rng.randbytes(16), decrypt=final,
                           drain_timeout=drain_timeout)
+
+
+def _direction(rng: random.Random, claims: Claims) -> bool:
+    """A random direction (decrypt flag) the core supports."""
+    return claims.decrypt and rng.random() < 0.5
+
+
+def queue_random(tb: CoreTB, rng: random.Random, claims: Claims, blocks: int
+                 ) -> list[BlockRecord]:
+    """Queue ``blocks`` random blocks of random directions and tags, under random keys
+    of the claimed sizes, a new key every 1..per_key blocks; returns their records."""
+    tag_max = (1 << tb.tag_width) - 1
+    recs: list[BlockRecord] = []
+    while len(recs) < blocks:
+        tb.queue_key(rng.randbytes(rng.choice(claims.sizes)))
+        for _ in range(min(rng.randint(1, claims.per_key), blocks - len(recs))):
+            data = rng.randbytes(16)
+            recs.append(tb.send(data, decrypt=_direction(rng, claims),
+                                tag=rng.randint(0, tag_max)))
+    return recs
+
+
+def check_model(recs: Sequence[BlockRecord], what: str) -> None:
+    """Every record in ``recs`` came out equal to the model's result under its key;
+    ``what`` starts the failure message."""
+    for r in recs:
+        model = AES(r.key)
+        want = model.decrypt(r.data) if r.decrypt else model.encrypt(r.data)
+        assert r.result == want, (
+            f"{what}: block {r.index} ({'dec' if r.decrypt else 'enc'}, key {r.key.hex()}, "
+            f"in {r.data.hex()}): got {r.result.hex() if r.result else None}, model "
+            f"{want.hex()}")
+
+
+def check_claimed(krec: KeyRecord, recs: Sequence[BlockRecord], claims: Claims,
+                  what: str) -> None:
+    """The key setup of ``krec`` and the latency of each of ``recs`` (sent under it,
+    never stalled) are the claimed ones."""
+    bits = 8 * len(krec.key)
+    assert krec.setup_cycles == claims.setup[bits], (
+        f"{what}: {bits}-bit key setup {krec.setup_cycles}, claimed {claims.setup[bits]}")
+    lat = [r.latency for r in recs]
+    assert lat == [claims.latency[bits]] * len(recs), (
+        f"{what}: {bits}-bit latencies {lat}, claimed {claims.latency[bits]}")
+
+
+#: what the core is doing when :func:`random_resets` resets it (in turn)
+RESET_PHASES = ("key setup", "blocks in flight", "output stalled")
+
+
+def core_phase(tb: CoreTB) -> str:
+    """What the core is doing now (after the inputs driven at a rising edge, before
+    the next edge): ``"output stalled"`` (a result held by ``out_ready_i`` low), ``"key
+    setup"``, ``"blocks in flight"`` or ``"idle"`` (an input may be waiting)."""
+    dut = tb.dut
+    if int(dut.out_valid_o.value) and not int(dut.out_ready_i.value):
+        return "output stalled"
+    if tb.setup_pending:
+        return "key setup"
+    return "blocks in flight" if tb.in_flight else "idle"
+
+
+async def reset_at_random(tb: CoreTB, rng: random.Random, claims: Claims, target: str,
+                          delay: int) -> int:
+    """Assert ``rst_ni`` at the first cycle, ``delay`` or more cycles from now, in which
+    the core is in phase ``target`` (:func:`core_phase`), asynchronously 1 ns to half a
+    period - 1 ns after the rising edge, for 1..5 edges (:meth:`CoreTB.reset`: the
+    bench forgets what was queued or in flight). Whenever the bench runs dry, more
+    random blocks are queued (:func:`queue_random`); the phase must come within
+    ``delay`` + drain_timeout cycles. Returns the cycle the reset was asserted in."""
+    clk = tb.dut.clk_i
+    offset = rng.randint(1, tb.period_ns // 2 - 1)
+    for waited in range(delay + claims.drain_timeout):
+        await RisingEdge(clk)
+        await Timer(offset, unit="ns")
+        if waited >= delay and core_phase(tb) == target:
+            cycle, hold = tb.cycle, rng.randint(1, 5)
+            tb.log.info("reset in cycle %d (%s, %d in flight) for %d cycles", cycle, target,
+                        tb.in_flight, hold)
+            await tb.reset(hold)
+            return cycle
+        if tb.idle:
+            queue_random(tb, rng, claims, rng.randint(1, claims.per_key))
+    raise AssertionError(f"cycle {tb.cycle}: the core was not in phase {target!r} in "
+                         f"{delay + claims.drain_timeout} cycles")
+
+
+async def blocks_after_reset(tb: CoreTB, rng: random.Random, claims: Claims, gap: float,
+                             stall: float, what: str) -> None:
+    """After a reset, as after the first one: a key of a random claimed size takes the
+    claimed setup and its first block (no gap, no stall) the claimed latency; then
+    1..per_key blocks more under ``gap`` and ``stall``; all equal to the model."""
+    tb.gap_prob = tb.stall_prob = 0.0
+    krec = await tb.load_key(rng.randbytes(rng.choice(claims.sizes)))
+    first = tb.send(rng.randbytes(16), decrypt=_direction(rng, claims))
+    await tb.drain(timeout_cycles=claims.drain_timeout)
+    check_claimed(krec, [first], claims, what)
+    tb.gap_prob, tb.stall_prob = gap, stall
+    rest = [tb.send(rng.randbytes(16), decrypt=_direction(rng, claims))
+            for _ in range(rng.randint(1, claims.per_key))]
+    await tb.drain(timeout_cycles=claims.drain_timeout)
+    check_model([first, *rest], what)
+
+
+async def random_resets(dut: Any, claims: Claims, resets: int, seed: int) -> None:
+    """``resets`` rounds of: a random stream (:func:`queue_random`, 1..4 * per_key
+    blocks, random gaps and stalls) reset at a random cycle in turn in each phase of
+    :data:`RESET_PHASES` (:func:`reset_at_random`); for the longest claimed latency +
+    1..16 cycles the core is as after its first reset (:func:`keyless_idle`: nothing
+    stale comes out, no key); then :func:`blocks_after_reset`."""
+    tb = await start(dut, seed=seed)
+    rng = random.Random(seed)
+    latency = max(claims.latency.values())
+    longest = latency + max(claims.setup.values())
+    for i in range(resets):
+        gap, stall = rng.choice((0.0, 0.3, 0.6)), rng.choice((0.3, 0.6, 0.9))
+        tb.gap_prob, tb.stall_prob = gap, stall
+        queue_random(tb, rng, claims, rng.randint(1, 4 * claims.per_key))
+        phase = RESET_PHASES[i % len(RESET_PHASES)]
+        dut._log.info("seed %d, reset %d: gap %.1f, stall %.1f", seed, i + 1, gap, stall)
+        cycle = await reset_at_random(tb, rng, claims, phase, rng.randint(0, longest))
+        what = f"seed {seed}, reset {i + 1} in cycle {cycle} ({phase})"
+        await keyless_idle(tb, latency + rng.randint(1, 16), what)
+        await blocks_after_reset(tb, rng, claims, gap, stall, what)
+
+
+#: the file (in the simulation's folder) to which :func:`initial_state` writes the
+#: outputs it found before the first reset
+INITIAL_OUTPUTS_FILE = "initial_outputs.txt"
+
+
+async def initial_state(dut: Any, claims: Claims, seed: int, blocks: int = 3) -> None:
+    """From the register values ``+verilator+seed+<seed>`` gave: the outputs before
+    any reset go to :data:`INITIAL_OUTPUTS_FILE` (the caller compares seeds); after the
+    reset the core is as after a reset (:func:`keyless_idle`) for the longest claimed
+    latency + 8 cycles; then for every claimed key size a key and ``blocks`` blocks of
+    each direction back to back in random order: setup and latencies as claimed,
+    results equal to the model."""
+    what = f"+verilator+seed+{seed}"
+    # rst_ni high before the simulator's first evaluation: a random rst_ni low there
+    # would reset (some of) the registers before the test starts
+    dut.rst_ni.value = Immediate(1)
+    tb = CoreTB(dut)  # every input low, the clock not yet running
+    await Timer(1, unit="ns")
+    Path(INITIAL_OUTPUTS_FILE).write_text(" ".join(
+        f"{name}={int(getattr(dut, name).value):x}"
+        for name in ("out_valid_o", "out_data_o", "out_tag_o", "in_ready_o", "key_ready_o")))
+    tb.start_clock()
+    await tb.reset()
+    await keyless_idle(tb, max(claims.latency.values()) + 8, f"{what}, after the first reset")
+    rng = random.Random(seed)
+    for ks in claims.sizes:
+        krec = await tb.load_key(rng.randbytes(ks))
+        dirs = [False] * blocks + ([True] * blocks if claims.decrypt else [])
+        rng.shuffle(dirs)
+        recs = [tb.send(rng.randbytes(16), decrypt=d) for d in dirs]
+        await tb.drain(timeout_cycles=claims.drain_timeout)
+        check_claimed(krec, recs, claims, what)
+        check_model(recs, f"{what}, {8 * ks}-bit key")
 
 
 async def cbc_rate(dut: Any, claims: Claims, *, blocks: int = 20,
@@ -398,23 +576,12 @@ async def cocotb_random(dut: Any) -> None:
     claims = Claims.from_env()
     n = env_int("AK_BLOCKS", 1000)
     seed = env_int("AK_SEED", 1)
-    per_key = claims.per_key
     tb = await start_from_env(dut, seed)
-    rng = random.Random(seed)
-    tag_max = (1 << tb.tag_width) - 1
-    recs: list[BlockRecord] = []
-    while len(recs) < n:
-        tb.queue_key(rng.randbytes(rng.choice(claims.sizes)))
-        for _ in range(min(rng.randint(1, per_key), n - len(recs))):
-            data = rng.randbytes(16)
-            recs.append(tb.send(data, decrypt=claims.decrypt and rng.random() < 0.5,
-                                tag=rng.randint(0, tag_max)))
+    recs = queue_random(tb, random.Random(seed), claims, n)
     await tb.drain(timeout_cycles=claims.drain_timeout)
     assert all(r.done for r in recs)
     assert [r.index for r in recs] == sorted(r.index for r in recs)
-    for r in recs:
-        model = AES(r.key)
-        assert r.result == (model.decrypt(r.data) if r.decrypt else model.encrypt(r.data))
+    check_model(recs, f"seed {seed}")
     lat = [r.latency for r in recs]
     dut._log.info("%d blocks, %d keys, %d cycles, latency %d..%d", n, len(tb.keys), tb.cycle,
                   min(lat), max(lat))
@@ -443,3 +610,16 @@ async def cocotb_tags(dut: Any) -> None:
 async def cocotb_cbc_rate(dut: Any) -> None:
     """:func:`cbc_rate`, both directions, 20 blocks per stream."""
     await cbc_rate(dut, Claims.from_env())
+
+
+@cocotb.test()
+async def cocotb_random_resets(dut: Any) -> None:
+    """:func:`random_resets`: AK_RESETS resets (default 24: each phase 8 times), seed
+    AK_SEED."""
+    await random_resets(dut, Claims.from_env(), env_int("AK_RESETS", 24), env_int("AK_SEED", 1))
+
+
+@cocotb.test()
+async def cocotb_initial_state(dut: Any) -> None:
+    """:func:`initial_state` for seed AK_SEED (the run's ``+verilator+seed``)."""
+    await initial_state(dut, Claims.from_env(), env_int("AK_SEED", 1))

@@ -157,6 +157,7 @@ class CoreTB:
         self._model: AES | None = None                    # key in force for send()
         self._model_key: bytes | None = None
         self._in_reset = False
+        self._reset_cycle: int | None = None             # cycle the last reset began in
         self._paused = False
         self._idle = Event()
         self._idle.set()
@@ -189,6 +190,7 @@ class CoreTB:
         self.start_clock()
         self.dut.rst_ni.value = 0
         self._in_reset = True
+        self._reset_cycle = self.cycle
         self._flush()
         await ClockCycles(self.dut.clk_i, cycles)
         await FallingEdge(self.dut.clk_i)
@@ -288,6 +290,17 @@ class CoreTB:
     def in_flight(self) -> int:
         return len(self._in_flight)
 
+    @property
+    def idle(self) -> bool:
+        """Nothing queued, presented, in flight or in key setup."""
+        return self._idle.is_set()
+
+    @property
+    def setup_pending(self) -> bool:
+        """A key was accepted and ``in_ready_o`` has not been high since (the key
+        setup runs)."""
+        return self._setup is not None
+
     # ------------------------------------------------------------------ internals
     async def _idle_or_cycles(self, n: int) -> None:
         await First(self._idle.wait(), ClockCycles(self.dut.clk_i, n))
@@ -337,6 +350,14 @@ class CoreTB:
         self._prev_stalled = False
         self._prev_out = None
         self._idle.set()
+
+    def _stale(self) -> str:
+        """For a failure message: whether no block was accepted since the last reset."""
+        since = self._reset_cycle
+        if since is None or any(b.accept_cycle is not None and b.accept_cycle > since
+                                for b in self.blocks):
+            return ""
+        return f" (a stale output: no block accepted since the reset in cycle {since})"
 
     def _update_idle(self) -> None:
         if not self._queue and self._cur is None and not self._in_flight and self._setup is None:
@@ -393,7 +414,7 @@ class CoreTB:
                 self._fail(f"out_data_o/out_tag_o changed under stall (out_valid_o high, "
                            f"out_ready_i low): {pd:032x}/{pt:#x} -> {data:032x}/{tag:#x}")
             if not self._in_flight:
-                self._fail("out_valid_o high with no block in flight")
+                self._fail("out_valid_o high with no block in flight" + self._stale())
             rec = self._in_flight[0]
             if rec.valid_cycle is None:
                 rec.valid_cycle = edge
