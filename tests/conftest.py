@@ -15,3 +15,18 @@ from pathlib import Path
 _VENV_BIN = str(Path(sys.executable).parent)
 if os.environ.get("PATH", "").split(os.pathsep)[0] != _VENV_BIN:
     os.environ["PATH"] = _VENV_BIN + os.pathsep + os.environ.get("PATH", "")
+
+
+# Yosys and nextpnr are YoWASP WebAssembly builds whose /tmp is a private folder: host
+# files under /tmp are invisible to them, so a checkout there fails every Yosys test
+# with "No such file or directory" (57 of them, measured 2026-11-26). Say so once.
+_REPO = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: object) -> None:
+    if _REPO == Path("/tmp") or Path("/tmp") in _REPO.parents:
+        import pytest
+
+        pytest.exit(f"aeskit: the checkout {_REPO} is under /tmp, which the YoWASP Yosys "
+                    "and nextpnr cannot see (their /tmp is a private folder); clone it "
+                    "elsewhere, e.g. git clone <repo> ~/aeskit", returncode=2)
