@@ -70,6 +70,10 @@ HANG_IDLE = 200_000
 MAX_HOLD = 16
 #: phase 1: drain, check the hierarchy and read every register every READBACK transactions
 READBACK = 250
+#: reads issued right behind a pulse-firing write (:meth:`AxilFuzz.probe_pulses`)
+PROBES = 6
+#: probe rounds per register with pulse fields (the channels' delays vary per round)
+PROBE_ROUNDS = 8
 #: transactions of phase 1 in make test, in the slow variant
 N_FAST, N_SLOW = 3_000, 100_000
 MASK32 = 0xFFFF_FFFF
@@ -209,6 +213,8 @@ class Txn:
     accepted: int = 0      # cycle of the last request handshake
     aw_cycle: int = 0
     w_cycle: int = 0
+    probe: bool = False    # a read that may overlap a write of its register
+    done: int = 0          # cycle the response was taken
 
     def __str__(self) -> str:
         where = f"{self.addr:#010x} ({self.reg or 'unmapped'})"
@@ -387,6 +393,7 @@ class AxilBus:
             f"{what} handshakes were done in an earlier cycle"
         t = q.popleft()
         t.resp = resp
+        t.done = cycle
         if not t.write:
             t.data = data
         return t
@@ -525,8 +532,8 @@ class AxilFuzz:
         in flight together (the block may serve them in either order)."""
         if self.bus.busy() >= t.window:
             return False
-        return t.reg is None or all(o.reg is not t.reg or o.write == t.write
-                                    for o in self.bus.outstanding())
+        return t.reg is None or t.probe or all(o.reg is not t.reg or o.write == t.write
+                                               for o in self.bus.outstanding())
 
     def gap(self) -> int:
         x = self.rng.random()
@@ -689,8 +696,30 @@ class AxilFuzz:
     async def start_phase2(self) -> None:
         """Attach what side effects need (memory, streams)."""
 
+    async def probe_pulses(self) -> None:
+        """For each register with pulse fields: a write that fires them, and right
+        behind it PROBES reads of the same register back to back while the write's B
+        is held back, so they are in flight together (one lands in the cycle the
+        pulse is stored, whatever the channels' random delays); the pulse bits must read 0 (they are write-only). Before
+        they were, such a read returned the pulse bit as 1."""
+        for reg in [r for r in self.regs for _ in range(PROBE_ROUNDS)]:
+            pulse = reg.mask(lambda f: f.access == "W1P")
+            if not pulse:
+                continue
+            w = self.txn(True, reg.addr, self.model.value[reg.name] | pulse)
+            reads = [self.txn(False, reg.addr) for _ in range(PROBES)]
+            for r in reads:
+                r.want, r.mask, r.probe, r.window = 0, pulse, True, PROBES + 1
+            self.bus.b.hold = 4 * MAX_HOLD
+            await self.pump([w, *reads])
+            assert reads[0].accepted < w.done, \
+                f"seed {self.seed}: the probe reads of {reg.name} did not overlap the write"
+            self.count("pulse probes")
+            await self.settle()
+
     async def finish_phase2(self) -> None:
         """Idle again; every register as the model says."""
+        await self.probe_pulses()
         await self.settle()
         await self.pump(self.readback())
         await self.check_keys()
