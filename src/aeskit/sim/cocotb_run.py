@@ -277,6 +277,9 @@ def run_cocotb(
         # cocotb's runner exits when run under pytest and a test failed; report the
         # failing tests from the results file instead
         pass
+    except RuntimeError as exc:
+        # the simulator process died (an assertion's $stop aborts it)
+        raise CocotbTestFailure(f"{what}: the simulation stopped: {exc}") from exc
     if results is None:
         xmls = sorted(run_dir.glob("*.xml"), key=lambda p: p.stat().st_mtime)
         if not xmls:

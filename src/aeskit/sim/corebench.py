@@ -39,6 +39,7 @@ import cocotb
 from cocotb.handle import Immediate
 from cocotb.triggers import FallingEdge, RisingEdge, Timer
 
+from aeskit.hw import contract
 from aeskit.model import AES, cbc_decrypt, cbc_encrypt
 from aeskit.sim.cbc_rate import cbc_stream
 from aeskit.sim.coretb import BlockRecord, CoreTB, KeyRecord, intervals
@@ -156,8 +157,13 @@ def run(core: CoreSpec, test_module: str, test_dir: Path, testcase: str | Sequen
     from aeskit.sim.cocotb_run import run_cocotb
 
     claims = claims or Claims.of(core)
-    return run_cocotb(toplevel=core.top, sources=core.file_paths(), test_module=test_module,
-                      test_dir=test_dir,
+    # on Verilator the core contract's assertions are bound into the core
+    # (aeskit.hw.contract): a broken rule stops the simulation with its name
+    verilator = simulator == "verilator"
+    sources = contract.sources(core) if verilator else core.file_paths()
+    build_args = contract.verilator_args(core) if verilator else []
+    return run_cocotb(toplevel=core.top, sources=sources, test_module=test_module,
+                      test_dir=test_dir, build_args=build_args,
                       parameters={**core.parameters, "TagWidth": tag_width, **(params or {})},
                       testcase=testcase, simulator=simulator, seed=seed,
                       extra_env={"AK_CORE": core.name, **claims.env(),

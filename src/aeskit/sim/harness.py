@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from aeskit import BUILD_ROOT
+from aeskit.hw import contract
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
 from aeskit.sim.verilated_exe import (
     HarnessError,
@@ -52,29 +53,40 @@ class RunStats:
         return (self.accept_last - self.accept_first) / (self.blocks - 1)
 
 
-def _build_dir(core: CoreSpec) -> Path:
+def _build_dir(core: CoreSpec, checked: bool = True) -> Path:
     h = hashlib.sha256()
     h.update(core.source_hash().encode())
     h.update(HARNESS_CPP.read_bytes())
     h.update(cpp_common_bytes())
+    h.update(contract.fingerprint(core).encode() if checked else b"unchecked")
     return BUILD_ROOT / "harness" / f"{core.name}-{h.hexdigest()[:12]}"
 
 
-def build_harness(core: CoreSpec, progress: Callable[[str], None] | None = None) -> Path:
-    """Compile the harness for ``core`` (cached); return the executable's path."""
+def build_harness(core: CoreSpec, progress: Callable[[str], None] | None = None, *,
+                  checked: bool = True) -> Path:
+    """Compile the harness for ``core`` (cached); return the executable's path. With
+    ``checked`` (the default) the core contract's assertions are bound into the core
+    (:mod:`aeskit.hw.contract`): a broken rule stops the harness with the rule's name.
+    Only the harness's own tests turn it off, to see the harness's checks fire."""
     params = {**core.parameters, "TagWidth": HARNESS_TAG_WIDTH}
     args = [f"-G{k}={v}" for k, v in params.items()] + [f"-I{p}" for p in core.include_paths()]
-    return build_executable(_build_dir(core), top=core.top, prefix="Vcore",
-                            sources=[*core.file_paths(), HARNESS_CPP], extra_args=args,
+    sources = core.file_paths()
+    if checked:
+        args += contract.verilator_args(core)
+        sources = contract.sources(core)
+    return build_executable(_build_dir(core, checked), top=core.top, prefix="Vcore",
+                            sources=[*sources, HARNESS_CPP], extra_args=args,
                             jobs=2, what=f"harness for {core.name}", progress=progress)
 
 
 class Harness(LineProcess):
     """A running harness process for one core. Use as a context manager."""
 
-    def __init__(self, core: CoreSpec, progress: Callable[[str], None] | None = None) -> None:
+    def __init__(self, core: CoreSpec, progress: Callable[[str], None] | None = None, *,
+                 checked: bool = True) -> None:
         self.core = core
-        super().__init__(build_harness(core, progress), f"harness for {core.name}")
+        super().__init__(build_harness(core, progress, checked=checked),
+                         f"harness for {core.name}")
         self.key_size: int | None = None
         self.last_setup_cycles: int | None = None
 

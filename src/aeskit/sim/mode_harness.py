@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from aeskit import BUILD_ROOT
-from aeskit.hw import manifest, templates
+from aeskit.hw import contract, manifest, templates
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec, get_core
 from aeskit.sim.verilated_exe import (
     HarnessError,
@@ -65,14 +65,18 @@ def _build_dir(core: CoreSpec) -> Path:
         h.update(p.read_bytes())
     h.update(cpp_common_bytes())
     h.update(system_sv(core).encode())
+    h.update(contract.fingerprint(core).encode())
     return BUILD_ROOT / "mode_harness" / f"{core.name}-{h.hexdigest()[:12]}"
 
 
 def build_mode_harness(core: CoreSpec, progress: Callable[[str], None] | None = None) -> Path:
     bdir = _build_dir(core)
     return build_executable(bdir, top="ak_mode_sys", prefix="Vsys",
-                            sources=[*system_files(core, bdir / "src"), MODE_CPP],
-                            extra_args=[f"-I{p}" for p in core.include_paths()],
+                            sources=[*system_files(core, bdir / "src"), *contract.files(),
+                                     MODE_CPP],
+                            # the core contract's assertions, bound into the core
+                            extra_args=[*(f"-I{p}" for p in core.include_paths()),
+                                        *contract.verilator_args(core)],
                             jobs=1, what=f"mode-engine harness for {core.name}",
                             progress=progress)
 

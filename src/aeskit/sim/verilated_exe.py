@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Callable, Sequence
@@ -67,6 +68,10 @@ def build_executable(bdir: Path, *, top: str, prefix: str, sources: Sequence[Pat
         return exe
 
 
+#: a Verilator model's message when it stops (``[time] %Error: ...``)
+_STOPPED = re.compile(r"(\[\d+\]\s*)?%(Error|Fatal)")
+
+
 class LineProcess:
     """A running harness executable spoken to in text lines. Use as a context manager."""
 
@@ -95,6 +100,13 @@ class LineProcess:
             raise HarnessError(f"{self.name} exited unexpectedly")
         if line.startswith("err "):
             raise HarnessError(f"{self.name}: {line[4:].strip()}")
+        if _STOPPED.match(line):
+            # Verilator stopped the model: a failed assertion (the core contract's
+            # checker) or $stop; its message is the line, the rest of the output says
+            # where
+            rest = self._proc.stdout.read()
+            raise HarnessError(f"{self.name}: the simulation stopped: {line.strip()}"
+                               + (f"\n{rest.strip()}" if rest.strip() else ""))
         return line.rstrip("\n")
 
     def close(self) -> None:

@@ -36,7 +36,7 @@ def expected(key: bytes, blocks: list[bytes], decrypt: bool) -> list[bytes]:
 @pytest.mark.parametrize("latency", [1, 3, 7])
 def test_exact_cycle_stats(latency: int) -> None:
     rng = random.Random(latency)
-    with Harness(fixture_core(latency)) as h:
+    with Harness(fixture_core(latency), checked=False) as h:
         key = rng.randbytes(32)
         assert h.load_key(key) == 1
         blocks = [rng.randbytes(16) for _ in range(20)]
@@ -50,7 +50,7 @@ def test_exact_cycle_stats(latency: int) -> None:
 @pytest.mark.parametrize("gap,stall", [(0, 50), (50, 0), (30, 70)])
 def test_backpressure_keeps_every_block(gap: int, stall: int) -> None:
     rng = random.Random(gap * 100 + stall)
-    with Harness(fixture_core(2)) as h:
+    with Harness(fixture_core(2), checked=False) as h:
         for decrypt in (False, True):
             key = rng.randbytes(32)
             h.load_key(key)
@@ -63,14 +63,14 @@ def test_backpressure_keeps_every_block(gap: int, stall: int) -> None:
 @pytest.mark.parametrize("fault,msg", [(1, "tag mismatch"), (2, "tag mismatch|no block in flight"),
                                        (3, "no progress")])
 def test_contract_violations_are_caught(fault: int, msg: str) -> None:
-    with Harness(fixture_core(2, fault)) as h:
+    with Harness(fixture_core(2, fault), checked=False) as h:
         h.load_key(bytes(32))
         with pytest.raises(HarnessError, match=msg):
             h.run([bytes([i]) * 16 for i in range(12)])
 
 
 def test_bad_inputs_are_refused() -> None:
-    with Harness(fixture_core(2)) as h:
+    with Harness(fixture_core(2), checked=False) as h:
         with pytest.raises(HarnessError, match="load a key"):
             h.run([bytes(16)])
         with pytest.raises(ValueError, match="16, 24 or 32 bytes"):
@@ -78,3 +78,20 @@ def test_bad_inputs_are_refused() -> None:
         h.load_key(bytes(16))
         with pytest.raises(ValueError, match="16 bytes"):
             h.run([bytes(15)])
+
+
+def test_core_contract_checker_is_bound() -> None:
+    """A core that breaks a contract rule the harness itself does not look at
+    (hw/bench/contract: Fault 5 raises in_ready_o during the key setup) stops the
+    checked harness with the rule's name."""
+    from aeskit.hw.registry import KEY_SIZES_ALL
+    core = CoreSpec(name="contract_fault5", top="ak_contract_fault_core",
+                    manifest="aeskit:bench:contract_fault_core", description="bench",
+                    paper="-", parameters={"Fault": 5},
+                    latency={k: 3 for k in KEY_SIZES_ALL},
+                    interval={k: 3 for k in KEY_SIZES_ALL},
+                    key_setup={k: 2 for k in KEY_SIZES_ALL})
+    with Harness(core) as h:
+        with pytest.raises(HarnessError, match="core contract C5"):
+            h.load_key(bytes(16))
+            h.run([bytes([i]) * 16 for i in range(6)])

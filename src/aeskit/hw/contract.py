@@ -1,0 +1,65 @@
+"""The core contract's checker (``hw/bench/contract``): which files bind it into a
+core and the defines that carry the core's registry claims to it. Used by every
+simulation of a registry core (:mod:`aeskit.sim.corebench`, the compiled harness) and
+by the proofs (:mod:`aeskit.formal.contract`)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from aeskit.hw import manifest
+from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
+
+__all__ = ["MANIFEST", "defines", "files", "fingerprint", "sources", "verilator_args"]
+
+#: the manifest of the checker and its bind file
+MANIFEST = "aeskit:bench:core_contract"
+
+
+def files() -> list[Path]:
+    """The checker and the bind file, from their manifest."""
+    return manifest.sources(MANIFEST)
+
+
+def sources(core: CoreSpec) -> list[Path]:
+    """``core``'s files followed by the checker bound into it."""
+    return [*core.file_paths(), *files()]
+
+
+def _pow2(n: int) -> int:
+    return 1 << max(0, n - 1).bit_length()
+
+
+def defines(core: CoreSpec, *, check_data: bool = True) -> dict[str, str]:
+    """The defines of ``ak_core_contract_bind.sv`` for ``core``: its module, the
+    claimed key setup per size (a size the core lacks takes the largest claim: a key
+    of that size is never legal, the value is only a bound), the key sizes, whether it
+    decrypts, the shadow FIFO depth (the blocks it works on plus one) and whether the
+    stall rule compares the data too."""
+    # a core without claims (a bench fixture) gets the weakest bound: one cycle
+    setup_max = max(core.key_setup.values(), default=1)
+    d = {"AK_CC_CORE": core.top,
+         "AK_CC_KEYSIZES": str(sum(1 << KEY_LEN_CODE[k] for k in core.key_sizes)),
+         "AK_CC_DECRYPT": "1" if core.decrypt else "0",
+         # the blocks the core works on, plus a result waiting under stall
+         # (ttable_round holds 8 + 1)
+         "AK_CC_DEPTH": str(_pow2(core.in_flight + 1)),
+         "AK_CC_CHECKDATA": "1" if check_data else "0"}
+    for k in (128, 192, 256):
+        d[f"AK_CC_SETUP{k}"] = str(core.key_setup.get(k, setup_max))
+    return d
+
+
+def verilator_args(core: CoreSpec) -> list[str]:
+    """Verilator options that enable the bound checker's assertions."""
+    return ["--assert", *(f"-D{k}={v}" for k, v in defines(core).items())]
+
+
+def fingerprint(core: CoreSpec) -> str:
+    """What the bound checker adds to a build of ``core`` (for build-cache keys)."""
+    h = hashlib.sha256()
+    for p in files():
+        h.update(p.read_bytes())
+    h.update(repr(sorted(defines(core).items())).encode())
+    return h.hexdigest()[:16]
