@@ -28,7 +28,7 @@ report: $(STAMP) warm
 test: $(STAMP) warm
 	$(PY) -m pytest -n $(JOBS) -q --durations=25
 
-## Long regression: also MCTs and >= 1,000,000 random blocks through the compiled harness
+## Long regression: also MCTs and 10,000,000 random blocks per core through the compiled harness
 test-full: $(STAMP) warm
 	$(PY) -m pytest -n $(JOBS) -q -m 'slow or not slow'
 
