@@ -438,11 +438,13 @@ module ak_coproc #(
         cycles_d   = cyc_q;
         state_d    = SIdle;
       end
-      // CLEAR: a zero key into the core, then one zero block through it
+      // CLEAR: a zero key into the core, then one zero block through it. The key is a
+      // 256-bit one, so that its schedule rewrites every round-key slot (a 128-bit
+      // zero key left round keys 11..14 of an old 256-bit key in the core's RAM)
       SClrKey: begin
         e_key_valid = 1'b1;
         e_key       = '0;
-        e_key_len   = 2'd0;
+        e_key_len   = 2'd2;
         if (e_key_ready) begin
           state_d = SClrCmd;
         end
