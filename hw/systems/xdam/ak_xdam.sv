@@ -12,7 +12,8 @@
 // AxBURST not INCR, address not beat aligned, any byte at or above MemBytes, and, with
 // the engine on, a burst that is not whole aligned states.
 // Ordering: bursts are dispatched in arrival order (AW before AR in one cycle); a burst
-// waits while it overlaps one in flight on the other path (as ADAM).
+// waits while it overlaps one in flight on the other path (as ADAM); R beats leave in
+// dispatch order (a bypass or refused read waits for cipher states still in the engine).
 // B is sent once the burst's last W beat is taken (memory is updated then for bypass
 // writes; decrypted data land later, and reads of those bytes wait for them).
 //
@@ -189,7 +190,10 @@ module ak_xdam #(
 
   assign w_can   = (w_idle || w_fin) && (h_cipher || !w_eng_busy)
                    && (b_count < (QW+1)'(QueueDepth - 1));
-  assign r_can   = (r_idle || r_fin) && (h_cipher || !r_eng_busy)
+  // a refused read goes through the read path like a bypass burst (zero beats, no
+  // memory read), so it too waits until the cipher states ahead of it have left the
+  // engine: else its zeros overtake their ciphertext and go out under their RID
+  assign r_can   = (r_idle || r_fin) && ((h_cipher && !h_err) || !r_eng_busy)
                    && (ri_count < (QW+1)'(QueueDepth - 1));
   assign w_rng_v = !w_idle || w_eng_busy;
   assign w_ovl   = w_rng_v && !(h_hi < w_lo_q || h_lo > w_hi_q);

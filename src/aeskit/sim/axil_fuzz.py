@@ -13,7 +13,9 @@ RREADY low for random stretches. Every handshake and every response has a cycle 
 after both the AW and the W handshake of its write, R only after its AR, a response
 held while not accepted keeps VALID and its payload.
 
-The register model (:class:`RegModel`) comes from the map's .rdl: addresses and field
+The register model (:class:`RegModel`; it, the request/response channels, the
+settings and the runner are shared with the other bus fuzzers in
+:mod:`aeskit.sim.busfuzz`) comes from the map's .rdl: addresses and field
 positions from :class:`aeskit.gen.regs.RegLayout`, the access of each field (RW, RO, WO,
 RW1C, W1P: the register table's column), its reset value and whether hardware writes it,
 from the same compiled RDL. How the endpoint decodes an address is the endpoint's
@@ -49,7 +51,6 @@ module and its cocotb test module.
 
 from __future__ import annotations
 
-import os
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Iterator
@@ -61,135 +62,23 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 
-OKAY, SLVERR = 0, 2
-#: cycles a VALID may wait for READY, or a request for its response, before the bench
-#: calls it a hang (the driver holds BREADY/RREADY low for at most MAX_HOLD cycles)
-HANG = 10_000
+# the shared parts (re-exported: the endpoints' tests import them from here)
+from aeskit.sim.busfuzz import (HANG, MASK32, MAX_HOLD, N_FAST, N_SLOW, OKAY, SLVERR, Field,
+                                Reg, RegModel, ReqChannel, RespChannel, load_regs, pauses,
+                                run_fuzz, settings, strobe_mask, words_be)
+
+__all__ = ["HANG", "HANG_IDLE", "MASK32", "MAX_HOLD", "N_FAST", "N_SLOW", "OKAY", "SLVERR",
+           "AxilBus", "AxilFuzz", "Field", "Reg", "RegModel", "ReqChannel", "RespChannel",
+           "Txn", "load_regs", "pauses", "run_fuzz", "settings", "strobe_mask", "words_be"]
+
 #: cycles a job or a CLEAR may take before "returns to not BUSY" is called a hang
 HANG_IDLE = 200_000
-MAX_HOLD = 16
 #: phase 1: drain, check the hierarchy and read every register every READBACK transactions
 READBACK = 250
 #: reads issued right behind a pulse-firing write (:meth:`AxilFuzz.probe_pulses`)
 PROBES = 6
 #: probe rounds per register with pulse fields (the channels' delays vary per round)
 PROBE_ROUNDS = 8
-#: transactions of phase 1 in make test, in the slow variant
-N_FAST, N_SLOW = 3_000, 100_000
-MASK32 = 0xFFFF_FFFF
-
-
-# ----------------------------------------------------------------------------------
-# register model, from the .rdl
-# ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Field:
-    name: str          # "CTRL.START"
-    lsb: int
-    width: int
-    access: str        # the register table's access: RW RO WO RW1C W1P
-    reset: int         # RDL reset; a hardware-written field without one: 0 (idle after reset)
-    hw_writes: bool    # hardware changes it (hw = w, hwset, hwclr, counter)
-    hw_clear: bool     # hwclr: wiped by hardware (CLEAR)
-
-    @property
-    def mask(self) -> int:
-        return ((1 << self.width) - 1) << self.lsb
-
-
-@dataclass(frozen=True, eq=False)
-class Reg:
-    name: str          # "KEY3" for element 3 of an array (RegLayout's names)
-    addr: int
-    fields: tuple[Field, ...]
-
-    def mask(self, pred: Callable[[Field], bool]) -> int:
-        return sum(f.mask for f in self.fields if pred(f))
-
-    @property
-    def reset(self) -> int:
-        return sum(f.reset << f.lsb for f in self.fields)
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-def _field(node: Any, lsb: int, width: int) -> Field:
-    from aeskit.gen.regs import _access
-
-    reset = node.get_property("reset")
-    hw = node.is_hw_writable or any(node.get_property(p) for p in ("hwset", "hwclr", "counter"))
-    return Field(f"{node.parent.inst_name}.{node.inst_name}", lsb, width, _access(node),
-                 int(reset or 0), bool(hw), bool(node.get_property("hwclr")))
-
-
-def load_regs(rdl: Path) -> tuple[list[Reg], int]:
-    """The registers of ``rdl`` in address order (addresses and field positions from
-    RegLayout, access/reset/hardware side from the compiled RDL) and the map's address
-    width in bits."""
-    from systemrdl.node import RegNode
-
-    from aeskit.gen.regs import _compile, layout
-
-    lay = layout(rdl)
-    top = _compile(rdl).top
-    regs = []
-    for node in top.descendants(unroll=True):
-        if isinstance(node, RegNode):
-            name = node.inst_name + (f"{node.current_idx[0]}" if node.current_idx else "")
-            fields = tuple(_field(f, *lay.field[f"{node.inst_name}.{f.inst_name}"])
-                           for f in node.fields())
-            regs.append(Reg(name, lay.addr[name], fields))
-    assert {r.name for r in regs} == set(lay.addr), "RegLayout and the RDL disagree"
-    return sorted(regs, key=lambda r: r.addr), (top.size - 1).bit_length()
-
-
-def strobe_mask(strb: int) -> int:
-    return sum(0xFF << (8 * i) for i in range(4) if strb >> i & 1)
-
-
-def words_be(words: Iterable[int]) -> int:
-    """Register words (byte 0 in [7:0]) as the RTL's wide vector (byte 0 on top)."""
-    return int.from_bytes(b"".join(w.to_bytes(4, "little") for w in words), "big")
-
-
-class RegModel:
-    """Register values as software sees them, and what a write does to them."""
-
-    def __init__(self, regs: list[Reg], bad_rw_error: bool) -> None:
-        self.regs = regs
-        self.bad_rw_error = bad_rw_error
-        self.value = {r.name: r.reset for r in regs}
-
-    def write(self, reg: Reg, data: int, strb: int) -> None:
-        be = strobe_mask(strb)
-        v = self.value[reg.name]
-        for f in reg.fields:
-            m = f.mask & be
-            if f.access in ("RW", "WO"):
-                v = (v & ~m) | (data & m)
-            elif f.access == "RW1C":
-                v &= ~(data & m)
-            # RO: dropped; W1P: a one-cycle pulse, reads 0 once the write has answered
-        self.value[reg.name] = v
-
-    def read(self, reg: Reg) -> int:
-        return self.value[reg.name] & reg.mask(lambda f: f.access not in ("WO", "W1P"))
-
-    def response(self, reg: Reg | None, write: bool) -> int:
-        """OKAY, or SLVERR for an unmapped address (and, in a map with
-        aeskit-bad-rw: error, for a write of a read-only / read of a write-only one)."""
-        if reg is None:
-            return SLVERR
-        if not self.bad_rw_error:
-            return OKAY
-        ok = reg.mask(lambda f: f.access != "RO") if write else reg.mask(lambda f: f.access != "WO")
-        return OKAY if ok else SLVERR
-
-    def wipe(self) -> None:
-        """What hardware's clear (hwclr) does: those fields become 0."""
-        for r in self.regs:
-            self.value[r.name] &= ~r.mask(lambda f: f.hw_clear)
 
 
 # ----------------------------------------------------------------------------------
@@ -221,95 +110,6 @@ class Txn:
         if self.write:
             return f"write {where} data {self.data:#010x} wstrb {self.strb:04b}"
         return f"read {where}"
-
-
-class ReqChannel:
-    """AW, W or AR: a FIFO of (cycle not before, transaction); VALID held until READY."""
-
-    def __init__(self, dut: Any, name: str, payload: dict[str, Callable[[Txn], int]],
-                 junk: dict[str, int]) -> None:
-        self.name = name.upper()
-        self.valid = getattr(dut, f"s_axil_{name}valid")
-        self.ready = getattr(dut, f"s_axil_{name}ready")
-        self.payload = {getattr(dut, f"s_axil_{s}"): get for s, get in payload.items()}
-        self.junk = {getattr(dut, f"s_axil_{s}"): bits for s, bits in junk.items()}
-        self.q: deque[tuple[int, Txn]] = deque()
-        self.cur: Txn | None = None
-        self.on = False
-        self.waited = 0
-        self.valid.value = 0
-
-    def handshake(self) -> Txn | None:
-        """The transaction whose handshake happened at this edge, if any."""
-        t = self.cur
-        if t is None:
-            return None
-        if int(self.ready.value):
-            self.cur, self.waited = None, 0
-            return t
-        self.waited += 1
-        return None
-
-    def drive(self, cycle: int, rng: random.Random) -> None:
-        if self.cur is not None:
-            return
-        if self.q and self.q[0][0] <= cycle:
-            self.cur = self.q.popleft()[1]
-            for sig, get in self.payload.items():
-                sig.value = get(self.cur)
-            self.valid.value = 1
-            self.on = True
-        elif self.on:
-            self.valid.value = 0
-            self.on = False
-            for sig, bits in self.junk.items():      # payload is don't-care without VALID
-                sig.value = rng.getrandbits(bits)
-
-
-class RespChannel:
-    """B or R: READY held low for random stretches; the payload of a response held
-    while not accepted must not change."""
-
-    def __init__(self, dut: Any, name: str, payload: tuple[str, ...]) -> None:
-        self.name = name.upper()
-        self.valid = getattr(dut, f"s_axil_{name}valid")
-        self.ready_sig = getattr(dut, f"s_axil_{name}ready")
-        self.payload = [getattr(dut, f"s_axil_{s}") for s in payload]
-        self.ready = 0
-        self.hold = 0
-        self.held: tuple[int, ...] | None = None
-        self.held_cycles = 0
-        self.ready_sig.value = 0
-
-    def sample(self) -> tuple[int, ...] | None:
-        """The payload accepted at this edge, if any; checks a held response."""
-        valid = int(self.valid.value)
-        if self.held is not None:
-            assert valid, f"{self.name}VALID dropped before {self.name}READY"
-        if not valid:
-            return None
-        got = tuple(int(s.value) for s in self.payload)
-        if self.held is not None:
-            assert got == self.held, f"{self.name} payload changed while held: {self.held} -> {got}"
-        if self.ready:
-            self.held = None
-            return got
-        self.held = got
-        self.held_cycles += 1
-        return None
-
-    def drive(self, rng: random.Random, p_hold: float) -> None:
-        if self.hold:
-            self.hold -= 1
-            ready = 0
-        elif rng.random() < p_hold:
-            self.hold = rng.randrange(MAX_HOLD)
-            ready = 0
-        else:
-            ready = 1
-        if ready != self.ready:
-            self.ready = ready
-            self.ready_sig.value = ready
 
 
 class AxilBus:
@@ -723,26 +523,3 @@ class AxilFuzz:
         await self.settle()
         await self.pump(self.readback())
         await self.check_keys()
-
-
-def pauses(rng: random.Random, pct: int) -> Iterator[int]:
-    """A cocotbext-axi pause generator: pause ``pct`` % of the cycles."""
-    while True:
-        yield int(rng.randrange(100) < pct)
-
-
-def settings(default_seed: int) -> tuple[int, int]:
-    """(phase-1 transactions, seed) from AK_FUZZ_N / AK_FUZZ_SEED."""
-    return (int(os.environ.get("AK_FUZZ_N", N_FAST)),
-            int(os.environ.get("AK_FUZZ_SEED", default_seed)))
-
-
-def run_fuzz(*, toplevel: str, sources: list[Path], test_module: str, test_dir: Path,
-             testcase: str, n: int, seed: int, includes: Iterable[Path] = ()) -> None:
-    """Build ``toplevel`` and run one fuzz cocotb test with ``n`` transactions."""
-    from aeskit.sim.cocotb_run import run_cocotb
-
-    print(f"{testcase}: seed {seed}, {n} transactions")
-    run_cocotb(toplevel=toplevel, sources=sources, test_module=test_module,
-               test_dir=test_dir, parameters={}, testcase=testcase, seed=seed,
-               includes=list(includes), extra_env={"AK_FUZZ_N": n, "AK_FUZZ_SEED": seed})
