@@ -18,7 +18,7 @@
 //      may be high) and low before the first key after reset;
 //   C6 no block is accepted in the cycle a key is (a key and a block presented
 //      together: the contract's order is key first);
-//   and the checker's own bound: at most Depth blocks in flight.
+//   and, in simulation, the shadow FIFO's bound: at most Depth blocks in flight.
 // Assumed in formal only (a legal master, as the registry claims the core): key_len_i
 //   is a key size the core has (KeySizes mask: bit 0 128, bit 1 192, bit 2 256) and
 //   in_decrypt_i is 0 unless the core decrypts; the first cycle is in reset.
@@ -144,6 +144,11 @@ module ak_core_contract_chk #(
   always_ff @(posedge clk_i) f_init_q <= 1'b0;
   always_comb begin : p_assume
     if (f_init_q) assume (!rst_ni);
+`ifdef AK_CC_ONE_RESET
+    // the deep pipelines' proofs: one reset at the start only (resets at random
+    // cycles are simulated: tests/hw/cores/test_cores_reset.py)
+    else          assume (rst_ni);
+`endif
     if (key_valid_i) assume (key_len_i != 2'd3 && KeySizes[key_len_i]);
     if (!Decrypt) assume (!in_decrypt_i);
   end
@@ -186,9 +191,11 @@ module ak_core_contract_chk #(
                     since_key_q, setup_q);
       assert (!(in_hs && key_hs))
         else $error("core contract C6: a block and a key accepted in one cycle");
+`ifndef FORMAL
       assert ({1'b0, inflight} <= (CntW + 1)'(Depth))
         else $error("core contract checker: %0d blocks in flight, more than Depth",
                     inflight);
+`endif
     end
   end
 

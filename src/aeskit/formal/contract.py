@@ -38,6 +38,7 @@ BUILD = REPO_ROOT / "build" / "formal" / "contract"
 class ContractProof:
     core: str
     depth: int
+    one_reset: bool
     #: ``PASS``, ``FAIL`` or ``ERROR``
     status: str
     seconds: float
@@ -73,9 +74,11 @@ def _sv(v: object) -> str:
     return str(int(v)) if isinstance(v, bool) else str(v)
 
 
-def _script(core: CoreSpec, tag_width: int) -> str:
+def _script(core: CoreSpec, tag_width: int, one_reset: bool = False) -> str:
     defs = " ".join(f"-D{k}={v}" for k, v in
                     contract.defines(core, check_data=False).items())
+    if one_reset:
+        defs += " -DAK_CC_ONE_RESET"
     params = {**core.parameters, "TagWidth": tag_width}
     gs = " ".join(f"-G {k}={_sv(v)}" for k, v in sorted(params.items()))
     files = " ".join(str(p) for p in contract.sources(core))
@@ -106,13 +109,13 @@ def _failed_rules(text: str) -> tuple[str, ...]:
                          if int(m.group(1)) in lines}))
 
 
-def _run_sby(core: CoreSpec, depth: int, tag_width: int, work: Path,
+def _run_sby(core: CoreSpec, depth: int, tag_width: int, one_reset: bool, work: Path,
              timeout: float) -> tuple[str, str]:
     sby = work / "contract.sby"
     sby.write_text("\n".join([
         "[options]", "mode bmc", f"depth {depth}", "",
         "[engines]", "smtbmc z3", "",
-        "[script]", _script(core, tag_width), ""]))
+        "[script]", _script(core, tag_width, one_reset), ""]))
     bindir = venv_bin()
     sby_exe = shutil.which("yowasp-sby", path=str(bindir)) or "yowasp-sby"
     proc = subprocess.run([sby_exe, "-f", str(sby)], cwd=work, env=_tool_env(), text=True,
@@ -122,11 +125,11 @@ def _run_sby(core: CoreSpec, depth: int, tag_width: int, work: Path,
     return status, out
 
 
-def _run_sat(core: CoreSpec, depth: int, tag_width: int, work: Path,
+def _run_sat(core: CoreSpec, depth: int, tag_width: int, one_reset: bool, work: Path,
              timeout: float) -> tuple[str, str]:
     ys = work / "contract_sat.ys"
     ys.write_text("\n".join([
-        _script(core, tag_width),
+        _script(core, tag_width, one_reset),
         # the same model as the SBY run; the first cycle is in reset (assumed), so
         # the registers start at zero here (SBY starts them anywhere)
         "async2sync", "chformal -lower", "memory_map", "opt_clean",
@@ -148,19 +151,23 @@ ENGINES = ("sby", "sat")
 
 
 def prove_contract(core: CoreSpec, *, depth: int | None = None, tag_width: int = 2,
-                   engine: str = "sby", work: Path | None = None,
+                   engine: str = "sby", one_reset: bool = False, work: Path | None = None,
                    timeout: float = 3600.0) -> ContractProof:
-    """Run the bounded proof of the core contract on ``core`` with ``engine``."""
+    """Run the bounded proof of the core contract on ``core`` with ``engine``.
+    ``one_reset``: the reset only in the first cycle (``rst_ni`` high afterwards; else it
+    is free every cycle): the
+    deep pipelines' proofs, which do not finish with resets at every cycle (resets at
+    random cycles are simulated, tests/hw/cores/test_cores_reset.py)."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; one of {', '.join(ENGINES)}")
     depth = depth or proof_depth(core)
-    work = (work or BUILD / f"{core.name}-{engine}").resolve()
+    work = (work or BUILD / f"{core.name}-{engine}{'-1r' if one_reset else ''}").resolve()
     work.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     run = _run_sby if engine == "sby" else _run_sat
-    status, out = run(core, depth, tag_width, work, timeout)
+    status, out = run(core, depth, tag_width, one_reset, work, timeout)
     seconds = time.monotonic() - t0
     log = work / f"{engine}.out"
     log.write_text(out)
     failed = _failed_rules(out) if status == "FAIL" else ()
-    return ContractProof(core.name, depth, status, seconds, failed, log)
+    return ContractProof(core.name, depth, one_reset, status, seconds, failed, log)

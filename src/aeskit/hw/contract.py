@@ -35,16 +35,17 @@ def defines(core: CoreSpec, *, check_data: bool = True) -> dict[str, str]:
     """The defines of ``ak_core_contract_bind.sv`` for ``core``: its module, the
     claimed key setup per size (a size the core lacks takes the largest claim: a key
     of that size is never legal, the value is only a bound), the key sizes, whether it
-    decrypts, the shadow FIFO depth (the blocks it works on plus one) and whether the
-    stall rule compares the data too."""
+    decrypts, the shadow FIFO depth (generous: four times the blocks it works on plus
+    one) and whether the stall rule compares the data too."""
     # a core without claims (a bench fixture) gets the weakest bound: one cycle
     setup_max = max(core.key_setup.values(), default=1)
     d = {"AK_CC_CORE": core.top,
          "AK_CC_KEYSIZES": str(sum(1 << KEY_LEN_CODE[k] for k in core.key_sizes)),
          "AK_CC_DECRYPT": "1" if core.decrypt else "0",
-         # the blocks the core works on, plus a result waiting under stall
-         # (ttable_round holds 8 + 1)
-         "AK_CC_DEPTH": str(_pow2(core.in_flight + 1)),
+         # the simulation's shadow FIFO: 4x the blocks the core works on plus one
+         # (under stall a core holds more than it works on: ttable_round 8 + 1,
+         # ttable_col at least 4 of its 2 in the proof)
+         "AK_CC_DEPTH": str(4 * _pow2(core.in_flight + 1)),
          "AK_CC_CHECKDATA": "1" if check_data else "0"}
     for k in (128, 192, 256):
         d[f"AK_CC_SETUP{k}"] = str(core.key_setup.get(k, setup_max))
