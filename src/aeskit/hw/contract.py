@@ -6,12 +6,14 @@ by the proofs (:mod:`aeskit.formal.contract`)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from pathlib import Path
 
 from aeskit.hw import manifest
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
 
-__all__ = ["MANIFEST", "defines", "files", "fingerprint", "sources", "verilator_args"]
+__all__ = ["MANIFEST", "bind_into", "defines", "files", "fingerprint", "sources",
+           "verilator_args"]
 
 #: the manifest of the checker and its bind file
 MANIFEST = "aeskit:bench:core_contract"
@@ -64,3 +66,29 @@ def fingerprint(core: CoreSpec) -> str:
         h.update(p.read_bytes())
     h.update(repr(sorted(defines(core).items())).encode())
     return h.hexdigest()[:16]
+
+
+def bind_into(sources: Sequence[Path]) -> tuple[list[Path], list[str]]:
+    """For a simulation built from ``sources`` (a system or bench that holds a registry
+    core): the checker files and Verilator options that bind the contract into the
+    core, or nothing when ``sources`` already bind it, hold no registry core's top, or
+    hold several (the claims of the first registry entry of that top are used: variants
+    of one top differ in parameters, not in what the checker needs in simulation)."""
+    resolved = {Path(s).resolve() for s in sources}
+    if any(p.resolve() in resolved for p in files()):
+        return [], []
+    from aeskit.hw.registry import CORES
+
+    tops: dict[str, CoreSpec] = {}
+    for core in CORES:
+        if core.top in tops:
+            continue
+        try:
+            if manifest.module_file(core.top).resolve() in resolved:
+                tops[core.top] = core
+        except manifest.ManifestError:
+            continue
+    if len(tops) != 1:
+        return [], []
+    core = next(iter(tops.values()))
+    return files(), verilator_args(core)

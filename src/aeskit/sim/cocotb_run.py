@@ -42,6 +42,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from aeskit import BUILD_ROOT, HW_ROOT
+from aeskit.hw import contract
 
 __all__ = ["CocotbTestFailure", "run_cocotb", "sim_build_dir", "WAIVERS"]
 
@@ -212,9 +213,13 @@ def run_cocotb(
 
     sources = [Path(s).resolve() for s in sources]
     if simulator == "verilator":
+        # a system or bench holding a registry core gets the core contract's checker
+        # bound into it (aeskit.hw.contract; the core benches bind it themselves)
+        extra_files, extra_args = contract.bind_into(sources)
+        sources = [*sources, *extra_files]
         if WAIVERS.exists():
             sources = [WAIVERS.resolve(), *sources]
-        all_build_args = [*_VERILATOR_BUILD_ARGS, *build_args]
+        all_build_args = [*_VERILATOR_BUILD_ARGS, *build_args, *extra_args]
         plusargs = ["+verilator+rand+reset+2", f"+verilator+seed+{seed if seed else 1}"]
     else:
         all_build_args = list(build_args)
