@@ -85,11 +85,17 @@ def _script(core: CoreSpec, tag_width: int, one_reset: bool = False) -> str:
     incs = " ".join(f"-I {p}" for p in core.include_paths())
     return "\n".join([
         f"read_slang -j 1 -DFORMAL {defs} {gs} {incs} --top {core.top} {files}",
-        f"prep -top {core.top}",
+        # cut first, then prep: the data path only feeds out_data_o; without the port
+        # it goes (opt_mem: memories whose data nobody reads), before prep works on it
+        f"hierarchy -top {core.top}",
+        "proc",
         "flatten",
-        # the data path only feeds out_data_o: drop the port, and it goes
         "delete -output w:out_data_o",
         "opt_clean",
+        "memory -nomap",
+        "opt_mem",
+        "opt_clean",
+        f"prep -top {core.top}",
     ])
 
 
