@@ -7,7 +7,8 @@
 //   0x04 PITCH  [15:0] block row pitch in bytes (a multiple of DataWidth/8)
 //   0x08 ERRCNT [15:0] commands answered with an error (read only, wraps)
 //   0x40 + 4i   KEY[i], i = 0..43: expanded-key word w[i] (FIPS-197 5.2), byte 0 of the
-//               word in [31:24]; round key k = w[4k .. 4k+3]
+//               word in [31:24]; round key k = w[4k .. 4k+3]. Write only: a read returns
+//               0 (no key word is ever readable on the bus)
 // Unmapped addresses read 0 and ignore writes.
 //
 // MBUS: s_mbus_sel with s_mbus_wr = 1 writes s_mbus_wdata at the edge; with
@@ -60,7 +61,7 @@ module ak_dam_mbus_regs (
         8'h00:   rdata_d = {30'd0, ctrl_q};
         8'h04:   rdata_d = {16'd0, pitch_q};
         8'h08:   rdata_d = {16'd0, errcnt_q};
-        default: rdata_d = key_hit ? key_q[key_idx] : 32'd0;
+        default: rdata_d = 32'd0;   // unmapped, and the write-only key words
       endcase
     end
   end

@@ -4,7 +4,7 @@ model (:class:`aeskit.asbus.model.DamModel`, which uses :mod:`aeskit.model` for 
 It takes the transactions of the MBUS monitor, both ASBUS monitors and the memory-PHY
 monitor and, at the check phase, replays them in time order:
 
-* **MBUS**: writes set the register model (CTRL, PITCH, the 44 key words); every read
+* **MBUS**: writes set the register model (CTRL, PITCH, the 44 key words, which read 0); every read
   must return the register model's value (ERRCNT = refused commands answered before the
   read, unmapped addresses 0);
 * **ASBUS, in grant order** (the order of the slave's command queue, which the RTL keeps
@@ -71,9 +71,7 @@ class MbusRegModel:
             return self.pitch
         if addr == 0x08:
             return errcnt & 0xFFFF
-        if addr >= 0x40 and addr % 4 == 0 and (addr - 0x40) // 4 < 44:
-            return self.keys[(addr - 0x40) // 4]
-        return 0
+        return 0  # unmapped, and the key words: write only
 
     def key(self) -> bytes | None:
         """The AES-128 key whose expansion the key words are, or None."""
