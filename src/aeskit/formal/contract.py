@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aeskit import REPO_ROOT
-from aeskit.hw import contract
+from aeskit.hw import contract, manifest
 from aeskit.hw.registry import CoreSpec
 from aeskit.toolchain.paths import venv_bin, yosys
 
@@ -57,7 +57,7 @@ def proof_depth(core: CoreSpec) -> int:
 
 def rule_lines() -> dict[int, str]:
     """Line of each rule's ``assert`` in the checker -> rule name."""
-    chk = next(p for p in contract.files() if p.name == "ak_core_contract_chk.sv")
+    chk = manifest.module_file("ak_core_contract_chk")
     lines = chk.read_text().splitlines()
     out: dict[int, str] = {}
     for i, line in enumerate(lines):
