@@ -51,11 +51,11 @@ def test_each_broken_rule_is_found(engine: str, fault: int) -> None:
         assert f"C{fault}" in r.failed
 
 
-#: Yosys sat in make test: cores measured under a minute each (2026-11-26, 2 cores
-#: busy): round 3 s, round_comp 7 s, pipe2 28 s, ueno 21 s, satoh 28 s, lutz 18 s,
-#: liu 24 s, ...; the parameter variants and the deep pipelines in make test-full
+#: Yosys sat in make test: cores measured at seconds each (2026-11-26, data path cut
+#: before prep): round 1.7 s, pipe2 10 s, ueno 2 s, satoh 2 s, lutz 1.6 s, liu 1.7 s;
+#: tbox_folded 94 s, the parameter variants and the deep pipelines in make test-full
 FAST_SAT = ("round", "pipe2", "ueno", "satoh", "lutz", "liu")
-#: SymbiYosys (z3) in make test: round (36 s); pipe2 took 293 s
+#: SymbiYosys (z3) in make test: round (19 s); pipe2 140 s, ueno 24 s, satoh 25 s
 FAST_SBY = ("round",)
 #: the deep pipelines (block-RAM key setup of 57-76 cycles, latencies of 73-115): with
 #: a reset possible at every cycle neither engine finishes in an hour (ttable_col: sat
