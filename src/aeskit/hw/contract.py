@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from aeskit.hw import manifest
-from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
+from aeskit.hw.registry import KEY_LEN_CODE, KEY_SIZES_ALL, CoreSpec
 
-__all__ = ["MANIFEST", "bind_into", "defines", "files", "fingerprint", "sources",
-           "verilator_args"]
+__all__ = ["MANIFEST", "bind_into", "defines", "fault_core", "files", "fingerprint",
+           "sources", "verilator_args"]
 
 #: the manifest of the checker and its bind file
 MANIFEST = "aeskit:bench:core_contract"
@@ -92,3 +92,15 @@ def bind_into(sources: Sequence[Path]) -> tuple[list[Path], list[str]]:
         return [], []
     core = next(iter(tops.values()))
     return files(), verilator_args(core)
+
+
+def fault_core(fault: int) -> CoreSpec:
+    """The bench core ``ak_contract_fault_core`` (hw/bench/contract) with rule
+    C<fault> broken (0: none), and its true claims: latency and interval 3, key setup
+    2, every key size, one block in flight. Used by the checker's own tests."""
+    return CoreSpec(name=f"contract_fault{fault}", top="ak_contract_fault_core",
+                    manifest="aeskit:bench:contract_fault_core", description="bench",
+                    paper="-", parameters={"Fault": fault},
+                    latency={k: 3 for k in KEY_SIZES_ALL},
+                    interval={k: 3 for k in KEY_SIZES_ALL},
+                    key_setup={k: 2 for k in KEY_SIZES_ALL})

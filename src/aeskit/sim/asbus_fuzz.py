@@ -21,18 +21,16 @@ printed; every failure message names the seed and the transaction it concerns
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable
 
 from aeskit.asbus.model import MODE_BLOCK, MODE_LINEAR, MODE_STATE, decode_len
+# run size, seeds and the pytest side are the shared ones of every bus fuzzer
+from aeskit.sim.busfuzz import N_FAST, N_SLOW, run_fuzz, settings
 
 __all__ = ["HANG", "HANG_REQ", "N_FAST", "N_SLOW", "Coverage", "FuzzFailure", "master_beats",
            "random_shape", "run_fuzz", "settings"]
 
-#: transactions in make test and in the slow variant
-N_FAST, N_SLOW = 3_000, 100_000
 #: cycles a handshake may wait for its partner while the other side makes no progress
 #: (a GNT, a data beat, an ERR, a user-side handshake) before the bench calls it a hang
 HANG = 2_000
@@ -131,25 +129,3 @@ def random_shape(rng: random.Random, width: int, limit: int) -> tuple[int, str]:
         words, rows = rng.choice(((0, rng.randrange(64)), (rng.randrange(16), 0), (0, 0)))
         return (MODE_BLOCK << 10) | (words << 6) | rows, "max"
     return (3 << 10) | rng.getrandbits(10), "reserved"
-
-
-def settings(default_seed: int, default_n: int = N_FAST) -> tuple[int, int]:
-    """(transactions, seed) from AK_FUZZ_N / AK_FUZZ_SEED, else the defaults (read on
-    the pytest side to choose the run, and in the simulation, which gets them from
-    :func:`run_fuzz`)."""
-    return (int(os.environ.get("AK_FUZZ_N", default_n)),
-            int(os.environ.get("AK_FUZZ_SEED", default_seed)))
-
-
-def run_fuzz(*, toplevel: str, sources: Sequence[Path], test_module: str, test_dir: Path,
-             testcase: str, n: int, seed: int, parameters: dict | None = None,
-             build_args: Sequence[str] = (), build_dir: Path | None = None) -> None:
-    """Build ``toplevel`` (shared with the other benches of the same sources, parameters
-    and build arguments) and run one fuzz cocotb test with ``n`` transactions."""
-    from aeskit.sim.cocotb_run import run_cocotb
-
-    print(f"{testcase}: seed {seed}, {n} transactions")
-    run_cocotb(toplevel=toplevel, sources=list(sources), test_module=test_module,
-               test_dir=test_dir, parameters=dict(parameters or {}), testcase=testcase,
-               seed=seed, build_args=tuple(build_args), build_dir=build_dir,
-               extra_env={"AK_FUZZ_N": n, "AK_FUZZ_SEED": seed})

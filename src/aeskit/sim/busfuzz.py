@@ -336,7 +336,7 @@ def settings(default_seed: int, default_n: int = N_FAST) -> tuple[int, int]:
 def run_fuzz(*, toplevel: str, sources: list[Path], test_module: str, test_dir: Path,
              testcase: str, n: int, seed: int, includes: Iterable[Path] = (),
              parameters: Mapping[str, object] | None = None,
-             build_args: Sequence[str] = ()) -> None:
+             build_args: Sequence[str] = (), build_dir: Path | None = None) -> None:
     """Build ``toplevel`` (the same build as the endpoint's other benches when
     ``parameters`` and ``build_args`` are theirs) and run one fuzz cocotb test with
     ``n`` transactions and ``seed``."""
@@ -346,4 +346,4 @@ def run_fuzz(*, toplevel: str, sources: list[Path], test_module: str, test_dir: 
     run_cocotb(toplevel=toplevel, sources=sources, test_module=test_module,
                test_dir=test_dir, parameters=dict(parameters or {}), testcase=testcase,
                seed=seed, includes=list(includes), build_args=tuple(build_args),
-               extra_env={"AK_FUZZ_N": n, "AK_FUZZ_SEED": seed})
+               build_dir=build_dir, extra_env={"AK_FUZZ_N": n, "AK_FUZZ_SEED": seed})

@@ -18,16 +18,7 @@ import pytest
 
 from aeskit.formal.contract import ENGINES, RULES, prove_contract, rule_lines
 from aeskit.hw import CORES, get_core
-from aeskit.hw.registry import KEY_SIZES_ALL, CoreSpec
-
-
-def fault_core(fault: int) -> CoreSpec:
-    return CoreSpec(name=f"contract_fault{fault}", top="ak_contract_fault_core",
-                    manifest="aeskit:bench:contract_fault_core", description="bench",
-                    paper="-", parameters={"Fault": fault},
-                    latency={k: 3 for k in KEY_SIZES_ALL},
-                    interval={k: 3 for k in KEY_SIZES_ALL},
-                    key_setup={k: 2 for k in KEY_SIZES_ALL})
+from aeskit.hw.contract import fault_core
 
 
 def test_every_rule_has_one_assertion() -> None:

@@ -84,13 +84,8 @@ def test_core_contract_checker_is_bound() -> None:
     """A core that breaks a contract rule the harness itself does not look at
     (hw/bench/contract: Fault 5 raises in_ready_o during the key setup) stops the
     checked harness with the rule's name."""
-    from aeskit.hw.registry import KEY_SIZES_ALL
-    core = CoreSpec(name="contract_fault5", top="ak_contract_fault_core",
-                    manifest="aeskit:bench:contract_fault_core", description="bench",
-                    paper="-", parameters={"Fault": 5},
-                    latency={k: 3 for k in KEY_SIZES_ALL},
-                    interval={k: 3 for k in KEY_SIZES_ALL},
-                    key_setup={k: 2 for k in KEY_SIZES_ALL})
+    from aeskit.hw.contract import fault_core
+    core = fault_core(5)
     with Harness(core) as h:
         with pytest.raises(HarnessError, match="core contract C5"):
             h.load_key(bytes(16))

@@ -21,21 +21,11 @@ from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
 from aeskit.hw import contract
-from aeskit.hw.registry import CoreSpec
+from aeskit.hw.contract import fault_core
 from aeskit.sim.cocotb_run import CocotbTestFailure, run_cocotb
 
 HERE = Path(__file__).resolve().parent
 CYCLES = 3000
-
-
-def fault_core(fault: int) -> CoreSpec:
-    """The bench core with rule C<fault> broken (0: none), and its true claims."""
-    return CoreSpec(name=f"contract_fault{fault}", top="ak_contract_fault_core",
-                    manifest="aeskit:bench:contract_fault_core", description="bench",
-                    paper="-", parameters={"Fault": fault},
-                    latency={k: 3 for k in (128, 192, 256)},
-                    interval={k: 3 for k in (128, 192, 256)},
-                    key_setup={k: 2 for k in (128, 192, 256)})
 
 
 @cocotb.test()
