@@ -146,8 +146,9 @@ async def _traffic(tb, rng: random.Random, shared: dict) -> None:
 
 
 async def _check_mbus(tb, what: str, log: sr.Transcript | None = None) -> None:
-    """CTRL, PITCH, ERRCNT and the 44 key words read 0 after a reset."""
-    accs = [tb.mbus_read(a) for a in (0x00, 0x04, 0x08, *range(0x40, 0x40 + 4 * 44, 4))]
+    """CTRL, PITCH and ERRCNT read 0 after a reset. The 44 key words are write only
+    (they always read 0), so a read of them would say nothing about their reset."""
+    accs = [tb.mbus_read(a) for a in (0x00, 0x04, 0x08)]
     await tb.mbus_idle()
     bad = [(hex(a.addr), hex(a.rdata)) for a in accs if a.rdata != 0]
     assert not bad, f"{what}: MBUS registers not at reset (address, value): {bad}"

@@ -76,8 +76,9 @@ async def _mbus_read(tb, addr: int) -> int:
 
 
 async def _check_mbus(tb, what: str, log: sr.Transcript | None = None) -> None:
-    vals = {a: await _mbus_read(tb, a) for a in (0x00, 0x04, 0x08,
-                                                   *range(0x40, 0x40 + 4 * 44, 4))}
+    # CTRL, PITCH, ERRCNT; the 44 key words are write only (they always read 0), so a
+    # read of them would say nothing about their reset
+    vals = {a: await _mbus_read(tb, a) for a in (0x00, 0x04, 0x08)}
     bad = {hex(a): hex(v) for a, v in vals.items() if v}
     assert not bad, f"{what}: MBUS registers not at reset: {bad}"
     if log is not None:
