@@ -18,7 +18,7 @@ what they were, and a check writes the memory before it reads it.
   While ``rst_ni`` is low and for the engine latency + 16 + 1..16 cycles after it: no
   GNT, no RESP, no ERR, and the SRAM does not change (no write from before the reset
   lands after it); until the next REQ no GNT, RESP or ERR at all. The MBUS registers
-  read their reset values (CTRL, PITCH, ERRCNT and all 44 key words 0), and a new
+  read their reset values (CTRL, PITCH, ERRCNT 0; the key words are write only), and a new
   round of checked traffic is right. AK_RESETS resets (default 15), seed AK_SEED.
 * ``cocotb_initial_state``: from the register values of ``+verilator+seed`` (rst_ni
   high before the first evaluation): the outputs and the SRAM before the reset (the

@@ -18,7 +18,7 @@ The SRAM is not reset (ak_dam_mem): a check writes the memory before it reads it
   ready (empty queue); until the next AW or AR no B or R at all. The memory read
   right after the reset and again after that window is the same (no write from before
   the reset lands after it); the MBUS registers read their reset values (CTRL, PITCH,
-  ERRCNT, the 44 key words: 0); a new checked round is right. AK_RESETS resets
+  ERRCNT: 0; the key words are write only); a new checked round is right. AK_RESETS resets
   (default 15), seed AK_SEED.
 * ``cocotb_initial_state``: from the register values of ``+verilator+seed`` (rst_ni
   high before the first evaluation): the outputs before the reset (the seeds must give
