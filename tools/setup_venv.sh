@@ -16,4 +16,15 @@ fi
 echo "[setup] installing pinned packages (first run takes a few minutes)"
 "$venv/bin/python" -m pip install --quiet -e "$here"
 "$venv/bin/python" "$here/tools/install_verilator_wrapper.py" "$venv"
+# ABC for the bit-level proof engines (aeskit.formal.contract): Debian's berkeley-abc
+if ! command -v berkeley-abc >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[setup] installing Debian's berkeley-abc (formal proofs)"
+    apt-get install -y -qq --no-install-recommends berkeley-abc >/dev/null \
+      || { apt-get update -qq && apt-get install -y -qq --no-install-recommends berkeley-abc >/dev/null; }
+  else
+    echo "[setup] berkeley-abc is missing: the contract proofs need it" \
+         "(sudo apt-get install berkeley-abc)" >&2
+  fi
+fi
 echo "[setup] done"

@@ -144,11 +144,6 @@ module ak_core_contract_chk #(
   always_ff @(posedge clk_i) f_init_q <= 1'b0;
   always_comb begin : p_assume
     if (f_init_q) assume (!rst_ni);
-`ifdef AK_CC_ONE_RESET
-    // the deep pipelines' proofs: one reset at the start only (resets at random
-    // cycles are simulated: tests/hw/cores/test_cores_reset.py)
-    else          assume (rst_ni);
-`endif
     if (key_valid_i) assume (key_len_i != 2'd3 && KeySizes[key_len_i]);
     if (!Decrypt) assume (!in_decrypt_i);
   end

