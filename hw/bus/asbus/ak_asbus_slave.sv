@@ -16,9 +16,16 @@
 // or block ADDR not aligned to a beat (DataWidth/8 bytes) or pitch not a multiple of DataWidth/8;
 // state ADDR not 16-byte aligned; any byte of the transfer at or above MemBytes.
 // Commands of one direction are answered in order.
+// Each queue entry carries the row pitch of the cycle the command is taken (pitch_i
+// >> log2(DataWidth/8), in words: head_pitch_o), the one it was checked against, so
+// the consumer (ADAM's data paths) generates exactly the rows that were checked, even
+// if pitch_i changes while the command waits in the queue or moves its data.
 //
 // Timing    : GNT one cycle after REQ; the command is at the queue head (if the queue
 //             was empty) in the GNT cycle, so its first data beat can follow in the next.
+//             The command is checked, and its head_pitch_o taken, with pitch_i of the
+//             cycle before the edge that takes it (REQ in t: pitch_i in t; a pitch_i
+//             change at that edge applies to later commands only).
 // Byte order: WDATA/RDATA byte b (bits 8b+7:8b) is byte lane b, the lowest address
 //             of a linear/block beat in lane 0; WD_VLD[b] qualifies byte b.
 // Parameters: DataWidth (32/64/128), N masters, MemBytes (power of two), QueueDepth.
@@ -63,6 +70,7 @@ module ak_asbus_slave #(
   output logic [4:0]         head_width_o,
   output logic [AB-1:0]      head_lo_o,      // first byte touched
   output logic [AB-1:0]      head_hi_o,      // last byte touched (bounding range)
+  output logic [AddrWidth-1:0]      head_pitch_o,   // row pitch in words, as checked
   input  logic               head_pop_i,
   // write data phase
   input  logic [IdWidth-1:0]      wr_owner_i,
@@ -103,8 +111,9 @@ module ak_asbus_slave #(
   end
 
   localparam int unsigned QW = (QueueDepth > 1) ? $clog2(QueueDepth) : 1;
-  // entry: master, wr, err, mode, word, count, height, width, lo, hi
-  localparam int unsigned EW = IdWidth + 1 + 1 + 2 + AddrWidth + 11 + 7 + 5 + AB + AB;
+  // entry: master, wr, err, mode, word, count, height, width, lo, hi, pitch (words)
+  localparam int unsigned EW = IdWidth + 1 + 1 + 2 + AddrWidth + 11 + 7 + 5 + AB + AB
+                               + AddrWidth;
 
   // ------------------------------------------------------------------------------
   // arbitration and command capture
@@ -144,6 +153,7 @@ module ak_asbus_slave #(
   logic [XB-1:0] c_size;    // bytes (linear/state) or block extent
   logic [XB-1:0] c_end;     // one past the last byte (its low AB bits exact in any case)
   logic          c_err;
+  logic [AddrWidth-1:0] c_pitch;   // row pitch in words, carried in the entry
 
   assign c_addr   = s_asbus_addr[32*win +: 32];
   assign c_len    = s_asbus_len[12*win +: 12];
@@ -152,6 +162,7 @@ module ak_asbus_slave #(
   assign c_count  = (c_len[9:0] == 10'd0) ? 11'd1024 : {1'b0, c_len[9:0]};
   assign c_height = (c_len[5:0] == 6'd0) ? 7'd64 : {1'b0, c_len[5:0]};
   assign c_width  = (c_len[9:6] == 4'd0) ? 5'd16 : {1'b0, c_len[9:6]};
+  assign c_pitch  = AddrWidth'(pitch_i >> LB);
 
   always_comb begin : command_check
     unique case (c_mode)
@@ -170,7 +181,7 @@ module ak_asbus_slave #(
 
   logic [EW-1:0] c_entry;
   assign c_entry = {win, c_wr, c_err, c_mode, AddrWidth'(c_addr >> LB), c_count, c_height,
-                    c_width, AB'(c_addr), AB'(c_end - XB'(1))};
+                    c_width, AB'(c_addr), AB'(c_end - XB'(1)), c_pitch};
 
   // ------------------------------------------------------------------------------
   // command queue
@@ -218,7 +229,7 @@ module ak_asbus_slave #(
 
   assign head_valid_o = (cnt_q != '0);
   assign {head_master_o, head_wr_o, head_err_o, head_mode_o, head_word_o, head_count_o,
-          head_height_o, head_width_o, head_lo_o, head_hi_o} = q_mem_q[rp_q];
+          head_height_o, head_width_o, head_lo_o, head_hi_o, head_pitch_o} = q_mem_q[rp_q];
 
   assign s_asbus_gnt = gnt_q;
 

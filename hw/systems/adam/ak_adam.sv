@@ -11,7 +11,9 @@
 // still in flight on the other path (read-after-write and write-after-read order is
 // kept; writes and reads of disjoint ranges run at the same time: full duplex). An
 // erroneous head is answered (ERR) when its path has finished every earlier command
-// (write: last beat taken; read: last beat returned); it moves no data.
+// (write: last beat taken; read: last beat returned); it moves no data. A block
+// command's rows follow the PITCH it was checked against at its grant (carried in the
+// queue entry: the slave's head_pitch_o, in words), so MBUS may write PITCH at any time.
 //
 // Timing    : command REQ in cycle t, GNT in t+1, first write beat taken in t+2 (no
 //             wait states), first read beat on RDATA in t+3 (one memory cycle); cipher
@@ -84,6 +86,7 @@ module ak_adam #(
   logic [6:0]    h_height;
   logic [4:0]    h_width;
   logic [AB-1:0] h_lo, h_hi;
+  logic [AddrWidth-1:0] h_pitch;   // row pitch in words of the head's grant cycle
   logic [IdWidth-1:0] w_owner, r_owner;
   logic          w_take, r_valid;
   logic [DataWidth-1:0]  w_data, r_data;
@@ -105,6 +108,7 @@ module ak_adam #(
     .head_width_o (h_width),
     .head_lo_o    (h_lo),
     .head_hi_o    (h_hi),
+    .head_pitch_o (h_pitch),
     .head_pop_i   (h_pop),
     .wr_owner_i   (w_owner),
     .wr_take_i    (w_take),
@@ -123,14 +127,12 @@ module ak_adam #(
   // ------------------------------------------------------------------------------
   logic          w_idle, w_fin, w_eng_busy, r_idle, r_fin, r_eng_busy, r_empty;
   logic          w_start, r_start, h_cipher, w_can, r_can;
-  logic [AddrWidth-1:0] pitch_words;
   // bounding byte ranges still in flight on each path
   logic          w_rng_v;
   logic [AB-1:0] w_lo_q, w_lo_d, w_hi_q, w_hi_d, r_lo_q, r_lo_d, r_hi_q, r_hi_d;
   logic          r_rng_q, r_rng_d;
   logic          w_ovl, r_ovl;
 
-  assign pitch_words = AddrWidth'(pitch >> $clog2(NB));
   assign h_cipher    = (h_mode == 2'b10) && (h_wr ? dec_en : enc_en);
   assign w_can       = (w_idle || w_fin) && (h_cipher || !w_eng_busy);
   assign r_can       = (r_idle || r_fin) && (h_cipher || !r_eng_busy);
@@ -205,7 +207,7 @@ module ak_adam #(
     .count_i    (h_count),
     .height_i   (h_height),
     .width_i    (h_width),
-    .pitch_i    (pitch_words),
+    .pitch_i    (h_pitch),
     .idle_o     (w_idle),
     .finishing_o(w_fin),
     .eng_busy_o (w_eng_busy),
@@ -231,7 +233,7 @@ module ak_adam #(
     .count_i    (h_count),
     .height_i   (h_height),
     .width_i    (h_width),
-    .pitch_i    (pitch_words),
+    .pitch_i    (h_pitch),
     .idle_o     (r_idle),
     .finishing_o(r_fin),
     .eng_busy_o (r_eng_busy),

@@ -19,6 +19,11 @@ data and error answers every cycle). A Python model of the documented protocol
   entry's master, WR, mode, count / height / width (LEN decoded, a field of 0 = the
   maximum), and for accepted commands the word address and the bounding byte range
   ``head_lo_o`` .. ``head_hi_o`` (first and last byte touched);
+* the PITCH of the grant cycle travels with the command: ``head_pitch_o`` of every
+  entry is ``pitch_i`` of its grant cycle in words (``pitch_i >> log2(W/8)``, modulo
+  the word-address width), and ``pitch_i`` changes every 37 cycles whatever the queue
+  holds, so entries granted under one PITCH reach the head under another (the bench
+  checks that this happened);
 * command checks: ``head_err_o`` exactly when :meth:`aeskit.asbus.model.DamModel.check`
   refuses the command with the PITCH of its grant cycle; every refusal of
   docs/asbus.md "Errors" occurs (reserved mode, linear / block address not aligned
@@ -81,7 +86,8 @@ def _ports(w: int, n: int) -> list[tuple[str, str, int]]:
             ("output", "head_mode_o", 2), ("output", "head_word_o", aw),
             ("output", "head_count_o", 11), ("output", "head_height_o", 7),
             ("output", "head_width_o", 5), ("output", "head_lo_o", ab),
-            ("output", "head_hi_o", ab), ("input", "head_pop_i", 1),
+            ("output", "head_hi_o", ab), ("output", "head_pitch_o", aw),
+            ("input", "head_pop_i", 1),
             ("input", "wr_owner_i", mw), ("input", "wr_take_i", 1),
             ("output", "wr_data_o", w), ("output", "wr_vld_o", nb),
             ("input", "rd_valid_i", 1), ("input", "rd_owner_i", mw),
@@ -132,6 +138,14 @@ def _random_cmd(rng: random.Random, w: int) -> tuple[bool, int, int]:
     return wr, rng.getrandbits(9), (mode << 10) | rng.getrandbits(10)
 
 
+def _pitch_words(w: int, pitch: int) -> int:
+    """``head_pitch_o`` of a command granted with ``pitch`` (bytes): the row pitch in
+    words, modulo the word-address width."""
+    nb = w // 8
+    aw = (MEM.bit_length() - 1) - (nb.bit_length() - 1)
+    return (pitch >> (nb.bit_length() - 1)) % (1 << aw)
+
+
 def _entry(w: int, master: int, wr: bool, addr: int, len12: int, pitch: int) -> dict:
     """The queue entry the slave must make of a command granted with ``pitch``."""
     nb = w // 8
@@ -145,7 +159,8 @@ def _entry(w: int, master: int, wr: bool, addr: int, len12: int, pitch: int) -> 
         why = str(exc)
     e = {"head_master_o": master, "head_wr_o": int(wr), "head_err_o": int(why is not None),
          "head_mode_o": mode, "head_count_o": count, "head_height_o": rows,
-         "head_width_o": words}
+         "head_width_o": words,
+         "head_pitch_o": _pitch_words(w, pitch)}
     if why is None:
         if mode == MODE_BLOCK:
             end = addr + (rows - 1) * pitch + words * nb
@@ -174,7 +189,8 @@ async def _drive(dut, inst: Prefixed, v: tuple[int, int], cycles: int, seed: int
     cmd: list[tuple[bool, int, int] | None] = [None] * n   # a command held with REQ
     req_word = [0] * n                                     # what is on REQ now
     pitch = 0
-    stats = {"grants": 0, "full_wait": 0, "refused": {r: 0 for r in REFUSALS}, "max_q": 0}
+    stats = {"grants": 0, "full_wait": 0, "refused": {r: 0 for r in REFUSALS}, "max_q": 0,
+             "pitch_queued": 0}
     p_pop = 0.5
     for cycle in range(1, cycles + 1):
         await FallingEdge(dut.clk_i)
@@ -192,8 +208,11 @@ async def _drive(dut, inst: Prefixed, v: tuple[int, int], cycles: int, seed: int
         if cycle % 200 == 0:
             p_pop = rng.choice((0.05, 0.5, 0.9))
         if cycle % 37 == 0:
+            old = pitch
             pitch = rng.choice((0, nb, 3 * nb, 5 * nb, 16 * nb, nb + 1 if nb > 1 else 3,
                                 rng.getrandbits(16)))
+            if queue and _pitch_words(w, pitch) != _pitch_words(w, old):
+                stats["pitch_queued"] += 1     # queued entries keep their own PITCH
         # masters: REQ held until GNT; a new command from the cycle after GNT
         req, addrs, wrs, lens = 0, 0, 0, 0
         for i in range(n):
@@ -304,6 +323,7 @@ async def cocotb_random(dut) -> None:
         assert stats["max_q"] == DEPTH and stats["full_wait"] > 0, (v, stats)
         assert all(stats["refused"].values()), (v, stats)
         assert stats["grants"] > cycles // 10, (v, stats)
+        assert stats["pitch_queued"] > 0, (v, stats)
 
 
 def test_asbus_slave() -> None:

@@ -11,17 +11,18 @@ The bench plays both masters by the ASBUS rules (REQ with ADDR/WR/LEN held until
 the next command in the cycle after GNT at the earliest or after a random idle gap;
 WDATA/WD_VLD of the oldest granted write held until RESP[1]; junk on ADDR/LEN/WR and on
 WDATA/WD_VLD when they carry nothing), drives random memory-side wait states in bursts
-on both data phases (back-pressure) and, between stretches of traffic (epochs), the
-MBUS registers: random legal and bad PITCH (not a multiple of a beat, huge, junk in the
-upper bits), the engines on or off in each direction, new keys. Commands mix, per
-epoch in random proportions: legal linear, block (also PITCH 0 and a LEN field at 0 =
-16 words / 64 rows that fits) and state transfers of random lengths, and illegal ones:
-the reserved mode, linear/block addresses off the beat grid, state addresses off the
-16-byte grid, blocks under a bad PITCH, transfers reaching past MemBytes (a little, by
-a LEN field at 0 = 1024 beats or states, by ADDR at or above MemBytes, by high address
-bits) and random ADDR/LEN. Cipher traffic (state writes decrypted into memory, state
-reads encrypted) is checked against :mod:`aeskit.model` through
-:class:`aeskit.asbus.model.DamModel`.
+on both data phases (back-pressure) and, between stretches of traffic (epochs), the MBUS
+registers: random legal and bad PITCH (not a multiple of a beat, huge, junk in the upper
+bits), the engines on or off in each direction, new keys; in most epochs PITCH is also
+written during the traffic, while commands wait in the queue and move data (see below).
+Commands mix, per epoch in random proportions: legal linear, block (also PITCH 0 and a
+LEN field at 0 = 16 words / 64 rows that fits) and state transfers of random lengths,
+and illegal ones: the reserved mode, linear/block addresses off the beat grid, state
+addresses off the 16-byte grid, blocks under a bad PITCH, transfers reaching past
+MemBytes (a little, by a LEN field at 0 = 1024 beats or states, by ADDR at or above
+MemBytes, by high address bits) and random ADDR/LEN. Cipher traffic (state writes
+decrypted into memory, state reads encrypted) is checked against :mod:`aeskit.model`
+through :class:`aeskit.asbus.model.DamModel`.
 
 Checked in every cycle:
 
@@ -31,10 +32,10 @@ Checked in every cycle:
   commands are unfinished (the queue can be full);
 * each direction is answered in grant order over both masters: RESP[1] / RESP[0] only
   to the owner of the oldest unfinished command of that direction, which the model
-  accepts (:meth:`DamModel.check` with the epoch's PITCH), exactly its beat count; ERR
-  only to the owner of the oldest unfinished command of that direction, which the model
-  refuses, before any beat of it, as one pulse per command (an ERR may come in the
-  command's GNT cycle); at most one RESP[1], one RESP[0], one ERR per cycle;
+  accepts (:meth:`DamModel.check` with the PITCH of the command's grant), exactly its
+  beat count; ERR only to the owner of the oldest unfinished command of that direction,
+  which the model refuses, before any beat of it, as one pulse per command (an ERR may
+  come in the command's GNT cycle); at most one RESP[1], one RESP[0], one ERR per cycle;
 * every read beat equals the model's (memory replayed in grant order: ADAM keeps
   read-after-write and write-after-read order; cipher reads encrypted with the epoch's
   key);
@@ -53,10 +54,20 @@ number of refused commands. A run must have covered every refusal kind, legal mo
 both ways with the engines on and off, contention, back-to-back and overlapping data
 phases, wait states on both phases (:data:`COVER`).
 
-MBUS is written only with the bus idle and the engines empty: a block command is
-checked against the PITCH of its grant cycle, but its data path reads PITCH when it
-is dispatched, so a PITCH write while one waits in the queue moves its rows to where
-the check did not look (not a documented use, so not fuzzed).
+PITCH may be written at any time (docs/asbus.md "LEN"): a command keeps the PITCH of its
+grant, the register's value in the cycle before GNT (a PITCH write at the edge that
+takes the command counts for later ones only): the one it is checked against and whose
+rows its data path generates (the slave carries it in the queue entry,
+``head_pitch_o``). In most epochs the bench writes random PITCH values (back to the
+epoch's, legal, bad) while commands are queued and streaming; the model records each
+command's PITCH at its GNT and decides from it the refusal (:meth:`DamModel.check`), the
+beat addresses (:func:`beat_addresses` through the model's writes and reads) and the
+SRAM writes expected. Commands are made for the epoch's PITCH, so a later PITCH moves
+their rows, or refuses them (past MemBytes, bad PITCH). Covered: a PITCH change while an
+accepted block waits for its first beat and while one streams. CTRL and the keys are
+still written only with the bus idle and the engines empty (a state command's
+cipher/bypass choice follows CTRL when it is dispatched, the engines use the key
+registers as they are).
 
 ``AK_FUZZ_N`` (commands) and ``AK_FUZZ_SEED`` size the run: 3,000 in ``make test``,
 100,000 in the slow variant (which also runs 20,000 at 64 and at 128 bits, on the ADAM
@@ -104,7 +115,8 @@ COVER = (
     "wait state write", "wait state read", "write and read beats in one cycle",
     "ERR in the GNT cycle", "ERR while the other direction streams", "writes back to back",
     "reads back to back", "epoch bad PITCH", "epoch engines on", "SRAM write cycles",
-    "GNT into an idle slave")
+    "GNT into an idle slave", "PITCH changed under a waiting block",
+    "PITCH changed under a streaming block")
 
 
 @dataclass(eq=False)
@@ -117,8 +129,8 @@ class SCmd:
     addr: int
     len12: int
     kind: str
-    why: str | None                     # the model's refusal, None if accepted
-    beats: int                          # data beats if accepted (0 if refused)
+    why: str | None                     # the model's refusal, None if accepted (decided
+    beats: int                          # at GNT); data beats if accepted (0 if refused)
     data: list[int] = field(default_factory=list)
     vld: list[int] = field(default_factory=list)
     gap: int = 0
@@ -127,11 +139,13 @@ class SCmd:
     done: int = -1
     n: int = 0                          # beats taken / returned
     want: list[int | None] = field(default_factory=list)
+    pitch: int = -1                     # PITCH (bytes) of its grant cycle, -1 before GNT
 
     def __str__(self) -> str:
+        at = f", PITCH {self.pitch} at GNT" if self.gnt >= 0 else ""
         return (f"master {self.master} {'write' if self.wr else 'read'} ADDR {self.addr:#010x} "
                 f"LEN {self.len12:#05x} ({self.kind}; "
-                f"{'refused: ' + self.why if self.why else f'{self.beats} beats'})")
+                f"{'refused: ' + self.why if self.why else f'{self.beats} beats'}{at})")
 
 
 @dataclass
@@ -248,8 +262,16 @@ class SlaveFuzz:
         self.burst = 1
         self.wait_left = [0, 0]
         self.p_gap = 0.0
+        # the model's pitch is the PITCH of the command being replayed (set at its GNT)
         self.model = DamModel(self.w, mem_bytes=MEM)
         self.epochs = 0
+        # the PITCH register as the slave sees it: in this cycle, in the cycle before (what
+        # a command granted now was checked against), and a write driven this cycle
+        # (MBUS write latency 1: used from the cycle after the edge that takes it)
+        self.pitch_reg = self.pitch_prev = 0
+        self.pitch_next: int | None = None
+        self.epoch_pitch = 0            # the epoch's PITCH, for which commands are made
+        self.p_pitch = 0.0              # chance per cycle of a PITCH write during traffic
         # the SRAM write port (visible through adam_bench.vlt): the byte writes the
         # accepted writes must make, in grant order, one set of (address, byte) per cycle
         self.sram_q: deque[tuple[SCmd, frozenset[tuple[int, int]]]] = deque()
@@ -262,7 +284,7 @@ class SlaveFuzz:
     def fail(self, msg: str, cmd: SCmd | None = None) -> NoReturn:
         what = f"transaction {cmd.idx} ({cmd})" if cmd else f"after transaction {self.granted}"
         raise FuzzFailure(f"seed {self.seed}, W={self.w}, cycle {self.cycle}, epoch "
-                          f"{self.epochs} (PITCH {self.model.pitch}, CTRL "
+                          f"{self.epochs} (PITCH register {self.pitch_reg}, CTRL "
                           f"{int(self.model.dec_en) | int(self.model.enc_en) << 1}), {what}: {msg}")
 
     def _set(self, name: str, value: int) -> None:
@@ -283,6 +305,7 @@ class SlaveFuzz:
 
     def drive(self) -> None:
         c, rng, nb = self.cycle, self.rng, self.nb
+        self._pitch_edge()
         req = addr = wr = ln = wdata = vld = 0
         for m in self.masters:
             i = m.index
@@ -328,8 +351,12 @@ class SlaveFuzz:
             self.cov("wait state write")
         if wait & 1 and self.gq_r:
             self.cov("wait state read")
+        if self.p_pitch and not self.mbus_q and rng.random() < self.p_pitch:
+            self.mbus_q.append((1, 0x04, self._traffic_pitch() | rng.getrandbits(16) << 16))
         if self.mbus_q:
             mw, ma, md = self.mbus_q.popleft()
+            if mw and ma == 0x04:
+                self.pitch_next = md & 0xFFFF
             self._set("s_mbus_sel", 1)
             self._set("s_mbus_wr", mw)
             self._set("s_mbus_addr", ma)
@@ -338,6 +365,35 @@ class SlaveFuzz:
                 self.mbus_read = c
         else:
             self._set("s_mbus_sel", 0)
+
+    def _pitch_edge(self) -> None:
+        """The edge that starts this cycle: a PITCH write driven in the cycle before
+        takes effect (commands taken at this edge were checked with the old value)."""
+        self.pitch_prev = self.pitch_reg
+        if self.pitch_next is None:
+            return
+        new, self.pitch_next = self.pitch_next, None
+        if new == self.pitch_reg:
+            return
+        self.pitch_reg = new
+        for q in (self.gq_w, self.gq_r):
+            for cm in q:
+                if cm.why is None and cm.len12 >> 10 == MODE_BLOCK and cm.pitch != new:
+                    self.cov("PITCH changed under a waiting block" if cm.n == 0 else
+                             "PITCH changed under a streaming block")
+
+    def _traffic_pitch(self) -> int:
+        """A PITCH written while commands are queued and in flight: back to the epoch's,
+        legal ones (which move the rows of the blocks granted after it, or push them past
+        MemBytes), sometimes a bad one."""
+        rng, nb = self.rng, self.nb
+        x = rng.random()
+        if x < 0.3:
+            return self.epoch_pitch
+        if x < 0.9:
+            return nb * rng.choice((0, 1, 2, 3, 4, 8, 12, 16, 31, rng.randrange(MEM // nb)))
+        return rng.choice((nb * rng.randrange(1, 64) + rng.randint(1, nb - 1), 0xFFFF,
+                           rng.getrandbits(16)))
 
     def sample(self) -> None:
         c, d = self.cycle, self.dut
@@ -416,7 +472,16 @@ class SlaveFuzz:
         (self.gq_w if cm.wr else self.gq_r).append(cm)
         if cm.wr:
             m.writes.append(cm)
+        # checked (and its rows placed) with the PITCH of the cycle before GNT
         mdl = self.model
+        cm.pitch = mdl.pitch = self.pitch_prev
+        try:
+            mdl.check(cm.addr, cm.len12)
+            cm.why, cm.beats = None, mdl.beats(cm.len12)
+        except ProtocolError as e:
+            cm.why, cm.beats = str(e), 0
+        if cm.wr and len(cm.data) < cm.beats:   # accepted under this PITCH only
+            self._write_beats(cm, cm.beats - len(cm.data))
         if cm.why is None:                      # replay in grant order
             if cm.wr:
                 cipher = cm.len12 >> 10 == MODE_STATE and mdl.dec_en
@@ -575,7 +640,10 @@ class SlaveFuzz:
             await self.step()
 
     def new_command(self, master: int, p_bad: float) -> SCmd:
+        """A command made for the epoch's PITCH (its refusal and beats are decided again
+        at its GNT, with the PITCH of that cycle)."""
         rng, mdl = self.rng, self.model
+        mdl.pitch = self.epoch_pitch
         addr, ln, kind = random_command(rng, self.w, mdl.pitch, p_bad)
         wr = rng.random() < 0.5
         self.idx += 1
@@ -586,17 +654,22 @@ class SlaveFuzz:
             why, beats = str(e), 0
         cm = SCmd(self.idx, master, wr, addr, ln, kind, why, beats)
         if wr:
-            full = (1 << self.nb) - 1
-            for _ in range(max(beats, 1)):
-                cm.data.append(rng.getrandbits(self.w))
-                x = rng.random()
-                cm.vld.append(full if x < 0.6 else 0 if x < 0.7 else rng.getrandbits(self.nb))
+            self._write_beats(cm, max(beats, 1))
         return cm
 
+    def _write_beats(self, cm: SCmd, k: int) -> None:
+        """``k`` more random write beats (WDATA, WD_VLD) for ``cm``."""
+        rng = self.rng
+        full = (1 << self.nb) - 1
+        for _ in range(k):
+            cm.data.append(rng.getrandbits(self.w))
+            x = rng.random()
+            cm.vld.append(full if x < 0.6 else 0 if x < 0.7 else rng.getrandbits(self.nb))
+
     async def epoch(self, budget: int) -> int:
-        """Configure MBUS (bus idle), run a stretch of random commands from both masters,
-        drain, then compare the memory and ERRCNT with the model. Returns the commands
-        issued."""
+        """Configure MBUS (bus idle), run a stretch of random commands from both masters
+        (with PITCH writes in between in most epochs), drain, then compare the memory and
+        ERRCNT with the model. Returns the commands issued."""
         rng, mdl, nb = self.rng, self.model, self.nb
         self.epochs += 1
         # ---- configuration (the bus is idle and the engines are empty); the first four
@@ -612,7 +685,7 @@ class SlaveFuzz:
             pitch = rng.choice((nb * rng.randrange(1, 64) + rng.randint(1, nb - 1), 0xFFFF,
                                 rng.getrandbits(16) | 1))
             self.cov("epoch bad PITCH")
-        mdl.pitch = pitch
+        self.epoch_pitch = mdl.pitch = pitch
         self.mbus_q.append((1, 0x04, pitch | rng.getrandbits(16) << 16))
         if self.epochs == 1 or rng.random() < 0.3:
             mdl.key = rng.randbytes(16)
@@ -637,10 +710,13 @@ class SlaveFuzz:
         for _ in range(n):
             master = 0 if rng.random() < share else 1
             self.masters[master].pending.append(self.new_command(master, p_bad))
+        # PITCH writes while commands are queued and in flight (none in some epochs)
+        self.p_pitch = rng.choice((0.0, 0.005, 0.02, 0.1))
         while self.busy():
             await self.step()
         # ---- memory and ERRCNT against the model
         self.wait_p = (0.0, 0.0)
+        self.p_pitch = 0.0
         await self.cycles(DRAIN_CYCLES)
         if self.sram_q:
             self.fail(f"{len(self.sram_q)} SRAM writes never made", self.sram_q[0][0])
