@@ -17,6 +17,13 @@
 // B is sent once the burst's last W beat is taken (memory is updated then for bypass
 // writes; decrypted data land later, and reads of those bytes wait for them).
 //
+// Known departures from AXI4 (found by the fuzzer, tests/hw/systems/xdam): ARREADY is
+// low in a cycle with AWVALID high (one queue push per cycle, AW first), a
+// combinational path from AWVALID to ARREADY, which the AXI rule against input-to-output
+// paths forbids (a register slice on AR or AW in front removes it); the W beats of a
+// burst are counted from AWLEN and WLAST is not looked at; with CTRL.DEC_EN, WSTRB is
+// ignored (a state is written whole).
+//
 // Timing    : AW/AR accepted in the cycle they are valid (queue not full); the burst's
 //             W beats are taken from the cycle after its dispatch; read data one cycle
 //             after the memory read; cipher data 51 / 31 / 21 cycles later (DataWidth = 32 / 64
