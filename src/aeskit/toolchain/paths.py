@@ -102,11 +102,11 @@ def verilator() -> str:
 
 def berkeley_abc() -> str:
     """Path of Debian's ``berkeley-abc`` (the ABC program the proof engines run)."""
-    exe = shutil.which("berkeley-abc")
+    exe = _find("berkeley-abc")
     if exe is None:
         raise ToolNotFoundError(
-            "berkeley-abc not found on PATH. It is the Debian package 'berkeley-abc': "
-            "`make setup` installs it when run as root with apt-get, else "
+            f"berkeley-abc not found (looked in {venv_bin()} and on PATH). It is the "
+            "Debian package 'berkeley-abc': `make setup` installs it when run as root with apt-get, else "
             "`sudo apt-get install berkeley-abc`.")
     return exe
 
