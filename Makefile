@@ -6,6 +6,7 @@ STAMP := $(VENV)/.aeskit-setup
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS  ?= 2
 CORES ?=
+SEEDS ?=
 
 .PHONY: setup report test test-full docs clean warm
 
@@ -22,7 +23,7 @@ warm: $(STAMP)
 
 ## The main job: measure, synthesize and compare every core -> build/report/
 report: $(STAMP) warm
-	$(VENV)/bin/aeskit report $(if $(CORES),--cores $(CORES)) --jobs $(JOBS)
+	$(VENV)/bin/aeskit report $(if $(CORES),--cores $(CORES)) $(if $(SEEDS),--seeds $(SEEDS)) --jobs $(JOBS)
 
 ## CI test suite: unit tests, lint, cocotb tests (< 30 min on 2 cores)
 test: $(STAMP) warm

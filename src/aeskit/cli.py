@@ -195,7 +195,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
         core = _synth_target(args.core, args.on)
     except (UnknownCoreError, ValueError) as exc:
         return _error(exc)
-    out_dir = Path(args.out) if args.out else synth_dir(core.name, args.device)
+    out_dir = Path(args.out) if args.out else synth_dir(core.name, args.device, seed=args.seed)
     try:
         res = synthesize(core, out_dir, seed=args.seed, device=args.device,
                          progress=_progress, force=args.fresh)
@@ -219,6 +219,30 @@ def _report_sections(text: str | None) -> list[str] | None:
     return _name_list(text, "--sections", known, "report section")
 
 
+def parse_seeds(text: str | None) -> tuple[int, ...]:
+    """``--seeds``: ``1-3``, ``1,2,5`` or ``4`` (positive integers, no repeats); None
+    gives the report's default seeds. Raises ValueError with the reason."""
+    from aeskit.report import DEFAULT_SEEDS
+
+    if text is None:
+        return DEFAULT_SEEDS
+    seeds: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        lo, sep, hi = part.partition("-")
+        try:
+            first = int(lo)
+            last = int(hi) if sep else first
+        except ValueError:
+            raise ValueError(f"--seeds: {part!r} is not a seed or a range like 1-3") from None
+        if first < 1 or last < first:
+            raise ValueError(f"--seeds: {part!r} is not a range of positive seeds")
+        seeds += range(first, last + 1)
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"--seeds: {text!r} names a seed twice")
+    return tuple(seeds)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from aeskit.report import run_report
     from aeskit.synth.devices import DEFAULT_DEVICE
@@ -227,6 +251,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         names = (_name_list(args.cores, "--cores", [c.name for c in CORES], "core")
                  if args.cores is not None else [c.name for c in CORES])
         sections = _report_sections(args.sections)
+        seeds = parse_seeds(args.seeds)
         if args.out:
             check_out_dir(args.out)
     except ValueError as exc:
@@ -236,7 +261,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         "report" if args.device == DEFAULT_DEVICE else f"report@{args.device}")
     try:
         ok = run_report(cores, out, jobs=args.jobs, force=args.fresh, skip_synth=args.no_synth,
-                        progress=_progress, sections=sections, device=args.device)
+                        progress=_progress, sections=sections, device=args.device,
+                        seeds=seeds)
     except ValueError as exc:
         return _error(exc)
     return 0 if ok else 1
@@ -404,6 +430,9 @@ def _add_synth_parsers(sub: Any) -> None:
     _device_argument(s)
     _fresh_argument(s, "simulation and synthesis caches")
     s.add_argument("--no-synth", action="store_true", help="simulation measurements only")
+    s.add_argument("--seeds", metavar="LIST",
+                   help="nextpnr placement seeds per core, e.g. 1-3 or 1,4 (default 1-3); "
+                        "the table shows the median seed's Fmax and the spread")
     s.add_argument("--sections", metavar="LIST",
                    help="comma-separated subset of the extra sections, by module name "
                         "(e.g. paper001,paper003; default: all)")

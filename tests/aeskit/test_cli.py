@@ -409,3 +409,42 @@ def test_synth_a_system_on_a_core(capsys: pytest.CaptureFixture[str],
     assert "--on applies to a system" in capsys.readouterr().err
     assert main(["synth", "coproc", "--on", "nosuch"]) == 2
     assert "unknown core 'nosuch'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, seeds", [
+    (None, (1, 2, 3)), ("1-3", (1, 2, 3)), ("4", (4,)), ("1,4-5", (1, 4, 5)), (" 2 , 7", (2, 7)),
+])
+def test_report_seeds_parse(text: str | None, seeds: tuple[int, ...]) -> None:
+    from aeskit.cli import parse_seeds
+
+    assert parse_seeds(text) == seeds
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("x", "is not a seed or a range"), ("3-1", "not a range of positive seeds"),
+    ("0", "not a range of positive seeds"), ("1,1", "names a seed twice"),
+    ("1-", "is not a seed or a range"),
+])
+def test_report_bad_seeds_are_an_error(text: str, reason: str,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--no-synth", "--cores", "round", "--seeds", text]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("aeskit: error: --seeds") and reason in err
+
+
+def test_synth_seed_gets_its_own_folder(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import aeskit.synth
+    from aeskit.synth import synth_dir
+
+    seen: dict[str, object] = {}
+
+    def fake(core: object, out_dir: Path, **kw: object) -> None:
+        seen.update(kw, out_dir=out_dir)
+        raise _misfit_error("round", "LFE5U-25F", 156, 56)
+
+    monkeypatch.setattr(aeskit.synth, "synthesize", fake)
+    main(["synth", "round", "--seed", "2"])
+    capsys.readouterr()
+    assert seen["seed"] == 2 and seen["out_dir"] == synth_dir("round", seed=2)
+    assert seen["out_dir"].name == "round~seed2"

@@ -26,6 +26,10 @@ from aeskit.synth.devices import DEFAULT_DEVICE, get_device
 
 Progress = Callable[[str], None]
 
+#: placement seeds of every core in the report (Fmax moves about +-3 % with the
+#: seed; the report judges on the median of three)
+DEFAULT_SEEDS: tuple[int, ...] = (1, 2, 3)
+
 
 def _row(core: CoreSpec, ks: int, sim: dict[str, Any] | None, syn: dict[str, Any] | None,
          errors: list[str]) -> dict[str, Any]:
@@ -57,6 +61,11 @@ def _row(core: CoreSpec, ks: int, sim: dict[str, Any] | None, syn: dict[str, Any
         "ebr": (syn or {}).get("ebr"),
         "dsp": (syn or {}).get("dsp"),
         "fmax_mhz": fmax,
+        "fmax_min": (syn or {}).get("fmax_min", fmax),
+        "fmax_max": (syn or {}).get("fmax_max", fmax),
+        "fmax_seeds": (syn or {}).get("fmax_seeds", {}),
+        "fmax_spread": _spread(syn or {}),
+        "critical_path": (syn or {}).get("critical_path"),
         "ge": ge,
         "depth": (syn or {}).get("depth"),
         "device": (syn or {}).get("device"),
@@ -75,25 +84,83 @@ def _row(core: CoreSpec, ks: int, sim: dict[str, Any] | None, syn: dict[str, Any
     }
 
 
-def device_text(device: str) -> str:
+def _spread(syn: dict[str, Any]) -> str | None:
+    """``min-max`` Fmax over the placement seeds, None with fewer than two."""
+    seeds = [f for f in syn.get("fmax_seeds", {}).values() if f is not None]
+    if len(seeds) < 2:
+        return None
+    return f"{min(seeds):.1f}-{max(seeds):.1f}"
+
+
+def critical_paths_markdown(rows: list[dict[str, Any]]) -> str:
+    """The section "Critical paths": per core (AES-128 row, else its first) the Fmax of
+    every seed and the worst path of the median seed
+    (:func:`aeskit.synth.critical.format_path`)."""
+    from aeskit.synth.critical import format_path
+
+    seen: set[str] = set()
+    lines = ["Worst clk_i path of the median seed (nextpnr's timing report; start and end "
+             "named by their RTL source line and block, cells = logic cells on the path).",
+             "", "| core | Fmax MHz by seed | median | critical path |", "| --- | --- | --- | --- |"]
+    for r in rows:
+        if r["core"] in seen or r.get("fmax_mhz") is None:
+            continue
+        seen.add(r["core"])
+        by_seed = ", ".join(f"{k}: {v:.1f}" for k, v in sorted(
+            (r.get("fmax_seeds") or {}).items(), key=lambda kv: int(kv[0])) if v is not None)
+        lines.append(f"| {r['core']} | {by_seed or '-'} | {r['fmax_mhz']:.1f} | "
+                     f"{format_path(r.get('critical_path'))} |")
+    if not seen:
+        return "No synthesized core in this report."
+    return "\n".join(lines)
+
+
+def device_text(device: str, seeds: tuple[int, ...] = (1,)) -> str:
     """The report header's device line, e.g. ``LFE5U-85F-6BG381C (CABGA381, speed 6),
-    out of context, seed 1``."""
+    out of context, seed 1`` or ``..., seeds 1, 2, 3 (median Fmax)``."""
     from aeskit.synth.flow import PACKAGE, SPEED_GRADE
 
+    placed = (f"seed {seeds[0]}" if len(seeds) == 1 else
+              f"seeds {', '.join(str(x) for x in seeds)} (Fmax and area of the median seed, "
+              f"min-max beside it)")
     return (f"{device}-{SPEED_GRADE}BG381C ({PACKAGE}, speed {SPEED_GRADE}), "
-            f"out of context, seed 1")
+            f"out of context, {placed}")
+
+
+def combine_seeds(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One ``synth.json``-like dict from the runs of one design with several placement
+    seeds: the run with the median Fmax (the lower middle one of an even count), plus
+    ``fmax_seeds`` ({seed: Fmax}), ``fmax_min`` and ``fmax_max``. Area figures are the
+    median run's (they move by a few LUT4 with the placement)."""
+    if not runs:
+        raise ValueError("combine_seeds needs at least one run")
+    timed = sorted((r for r in runs if r.get("fmax_mhz") is not None),
+                   key=lambda r: float(r["fmax_mhz"]))
+    median = timed[(len(timed) - 1) // 2] if timed else runs[0]
+    out = dict(median)
+    out["fmax_seeds"] = {str(r["seed"]): r.get("fmax_mhz") for r in runs}
+    out["fmax_min"] = timed[0]["fmax_mhz"] if timed else None
+    out["fmax_max"] = timed[-1]["fmax_mhz"] if timed else None
+    return out
 
 
 def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bool = False,
                skip_synth: bool = False, progress: Progress | None = None,
-               sections: list[str] | None = None, device: str = DEFAULT_DEVICE) -> bool:
+               sections: list[str] | None = None, device: str = DEFAULT_DEVICE,
+               seeds: tuple[int, ...] = DEFAULT_SEEDS) -> bool:
     """Measure and synthesize ``cores`` on ``device``; write the report. True when every
     core passed its tests and no job failed (a core that does not fit the device is a
     result, not a failure).
 
+    ``seeds``: nextpnr placement seeds per core (each cached on its own); a row's Fmax
+    and area are those of the median seed, with the minimum and maximum beside them
+    (:func:`combine_seeds`). The sections' extra designs are placed with seed 1.
+
     ``sections``: names of the section modules to run (``paper001``, ...; default all);
     an unknown name, or an unknown ``device``, raises ``ValueError``."""
     get_device(device)
+    if not seeds or any(x < 1 for x in seeds):
+        raise ValueError(f"seeds must be positive integers, got {list(seeds)}")
     say = progress or (lambda _m: None)
     t0 = time.monotonic()
     cache_root = BUILD_ROOT / "cache"
@@ -106,13 +173,17 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
     def synth_job(core: CoreSpec) -> dict[str, Any]:
         from aeskit.synth import DoesNotFit, synth_dir, synthesize
 
-        try:
-            res = synthesize(core, synth_dir(core.name, device), device=device,
-                             progress=lambda m: say(f"{core.name}: {m}"), force=force)
-        except DoesNotFit as exc:
-            say(exc.message)
-            return exc.result.to_json()
-        return res.to_json()
+        runs: list[dict[str, Any]] = []
+        for seed in seeds:
+            try:
+                res = synthesize(core, synth_dir(core.name, device, seed=seed),
+                                 seed=seed, device=device, force=force,
+                                 progress=lambda m: say(f"{core.name}: {m}"))
+            except DoesNotFit as exc:
+                say(exc.message)
+                return exc.result.to_json()  # no other seed fits better
+            runs.append(res.to_json())
+        return combine_seeds(runs)
 
     mods = section_modules()
     if sections is not None:
@@ -153,6 +224,8 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
         for ks in core.key_sizes:
             rows.append(_row(core, ks, sim, syn, errors[core.name]))
     rendered: list[dict[str, str]] = []
+    if not skip_synth:
+        rendered.append({"title": "Critical paths", "markdown": critical_paths_markdown(rows)})
     for mod in sections_run:
         key = f"section:{mod.__name__}"
         try:
@@ -166,7 +239,7 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
     report = {
         "aeskit_version": __version__,
         "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
-        "flow": {"device": device_text(device),
+        "flow": {"device": device_text(device, seeds),
                  "throughput": "Mbps = 128 * Fmax[MHz] / interval[cycles] (ECB encryption)"},
         "rows": rows,
         "sections": rendered,

@@ -24,6 +24,7 @@ COLUMNS: list[tuple[str, str, str]] = [
     ("ebr", "EBR", "d"),
     ("dsp", "DSP", "d"),
     ("fmax_mhz", "Fmax MHz", ".1f"),
+    ("fmax_spread", "Fmax min-max", "s"),
     ("ge", "GE", ".0f"),
     ("mbps", "Mbps", ".0f"),
     ("mbps_per_lut", "Mbps/LUT", ".3f"),

@@ -5,6 +5,8 @@ Three tool runs per design, all into one output folder:
 
 1. ``yosys -s synth_ecp5.ys``: ``read_slang`` + ``synth_ecp5`` -> ``netlist.json``
    (log ``yosys_ecp5.log``, cell counts ``yosys_stat.json``);
+1b. :mod:`aeskit.synth.outreg` moves the flip-flops that register a block-RAM
+   read (no reset) into the DP16KD's output register (``REGMODE = "OUTREG"``);
 2. ``nextpnr-ecp5`` on ``netlist.json``, out of context on an ECP5 device (the
    LFE5U-85F unless ``device=`` says otherwise) -> ``report.json`` (utilisation,
    Fmax; log ``nextpnr.log``), unless Yosys's cell counts already exceed the
@@ -40,9 +42,11 @@ from typing import Any, Protocol, runtime_checkable
 
 from aeskit import BUILD_ROOT
 from aeskit.toolchain import paths as tools
+from aeskit.synth.critical import critical_path
 from aeskit.synth.devices import DEFAULT_DEVICE, Device, get_device
 from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
                               misfit_from_route_timeout, needs_of)
+from aeskit.synth.outreg import absorb_in_file
 from aeskit.synth.gates import (
     ABC_GATES,
     FF_LEGALIZE,
@@ -82,7 +86,7 @@ __all__ = [
 #: Bump whenever a script changes what the flow produces. The recorded flow
 #: version also carries a digest of the settings below and of the gate library
 #: (:func:`flow_version`), so changing one of those reruns cached results too.
-FLOW_BASE = "aeskit-synth/1"
+FLOW_BASE = "aeskit-synth/2"  # 2: block-RAM output registers (aeskit.synth.outreg)
 
 #: the default device (``synthesize(device=...)`` and ``--device`` choose another of
 #: :data:`aeskit.synth.devices.DEVICES`)
@@ -327,6 +331,12 @@ class SynthResult:
     fits: bool = True
     #: :meth:`aeskit.synth.fit.Misfit.to_json` when ``fits`` is False
     misfit: dict[str, Any] | None = None
+    #: block-RAM read ports given their output register by :mod:`aeskit.synth.outreg`
+    #: (``ports``) and the flip-flops that moved into them (``flip_flops``)
+    outreg: dict[str, int] = field(default_factory=dict)
+    #: the worst clk_i path (:func:`aeskit.synth.critical.critical_path`): start and
+    #: end in the RTL, logic cells, ns of logic and of routing; None without one
+    critical_path: dict[str, Any] | None = None
     cached: bool = False
 
     def path(self, role: str) -> Path:
@@ -608,13 +618,16 @@ def _gate_count(core: SynthTarget, out_dir: Path, progress: Progress | None,
     return GateCount(ge=ge, cells=cells, depth=depth), cmd, dt
 
 
-def synth_dir(name: str, device: str = DEVICE, root: Path | None = None) -> Path:
-    """The output folder of design ``name`` on ``device``: ``<root>/<name>`` for the
-    default device (as before devices were a choice), ``<root>/<name>@<device>``
-    otherwise, so that results for two devices never overwrite each other.
+def synth_dir(name: str, device: str = DEVICE, root: Path | None = None,
+              seed: int = 1) -> Path:
+    """The output folder of design ``name`` on ``device`` placed with ``seed``:
+    ``<root>/<name>`` for the default device and seed 1 (as before devices and seeds
+    were a choice), ``<root>/<name>@<device>`` for another device, ``~seed<k>``
+    appended for another seed, so that no two results overwrite each other.
     ``root`` defaults to ``build/synth``."""
     base = root if root is not None else BUILD_ROOT / "synth"
-    return base / (name if device == DEVICE else f"{name}@{device}")
+    folder = name if device == DEVICE else f"{name}@{device}"
+    return base / (folder if seed == 1 else f"{folder}~seed{seed}")
 
 
 def _load_cached(out_dir: Path, source_hash: str, seed: int,
@@ -744,6 +757,11 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
         _ecp5_script(core, out_dir), out_dir / "synth_ecp5.ys", out_dir / "yosys_ecp5.log",
         cwd=out_dir, what=f"yosys synth_ecp5 of {core.name}")
     ecp5_cells = _stat_cells(out_dir / "yosys_stat.json")
+    outreg = absorb_in_file(out_dir / "netlist.json", core.top)
+    if outreg.ports:
+        _note(progress, f"{len(outreg.ports)} block-RAM read port(s) take their output "
+                        f"register ({outreg.flip_flops} flip-flops moved in)")
+    common["outreg"] = outreg.to_json()
     misfit = check_fit(ecp5_cells, dev)
     if misfit is not None:
         result = _misfit_result(common, ecp5_cells, misfit, commands, times, dict(_YOSYS_FILES))
@@ -787,6 +805,8 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
         _write_result(result)
         raise DoesNotFit(result, err.log_path) from err
     report = json.loads((out_dir / "report.json").read_text())
+    crit = critical_path(report, json.loads((out_dir / "netlist.json").read_text()),
+                         core.top, out_dir, CLOCK_PORT)
     used = {k: int(v.get("used", 0)) for k, v in report.get("utilization", {}).items()}
     clocks = {k: float(v["achieved"]) for k, v in report.get("fmax", {}).items()}
 
@@ -808,6 +828,7 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
         times_s={k: round(v, 2) for k, v in times.items()},
         commands=commands,
         files={**_YOSYS_FILES, **_PNR_FILES, **_GATES_FILES},
+        critical_path=crit,
     )
     _write_result(result)
     return result

@@ -275,3 +275,56 @@ def test_coproc_section_renders_table2() -> None:
     assert "| 4,000 | 2,000 | 24 | 80.0 |" in md
     assert "does not fit (needs 30000 of 12000 LUT4)" in md
     assert "Not measured" in coproc.render([], None)
+
+
+def test_three_seeds_give_median_fmax_spread_and_critical_paths(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """run_report places every core with each seed (each in its own folder) and shows
+    the median seed's Fmax and area, the min-max spread and the median seed's critical
+    path; a core that does not fit is not placed again with other seeds."""
+    import aeskit.report
+    import aeskit.synth
+    from aeskit.synth import synth_dir
+
+    fmax = {1: 50.0, 2: 47.0, 3: 53.5}
+    calls: list[tuple[Path, int]] = []
+
+    def fake(design: object, out_dir: Path, *, seed: int, **_kw: object) -> object:
+        calls.append((out_dir, seed))
+        data = {"core": "round", "seed": seed, "fmax_mhz": fmax[seed], "lut4": 1000 + seed,
+                "ff": 900, "ebr": 0, "dsp": 0, "ge": 1.0, "depth": 3, "fits": True,
+                "critical_path": {"start": f"a.sv:{seed} (x)", "end": "b.sv:2 (y)",
+                                  "start_type": "TRELLIS_FF", "end_type": "TRELLIS_FF",
+                                  "logic_cells": seed, "logic_ns": 1.0, "routing_ns": 2.0,
+                                  "total_ns": 3.0}}
+        return type("R", (), {"to_json": lambda self: data})()
+
+    monkeypatch.setattr(aeskit.report, "measure_core", _fake_sim)
+    monkeypatch.setattr(aeskit.synth, "synthesize", fake)
+    assert run_report([get_core("round")], tmp_path, jobs=1, sections=[], seeds=(1, 2, 3))
+    assert calls == [(synth_dir("round", seed=s), s) for s in (1, 2, 3)]
+    assert [p.name for p, _ in calls] == ["round", "round~seed2", "round~seed3"]
+    data = json.loads((tmp_path / "report.json").read_text())
+    r = next(r for r in data["rows"] if r["key_size"] == 128)
+    assert (r["fmax_mhz"], r["lut4"]) == (50.0, 1001)  # seed 1 is the median
+    assert (r["fmax_min"], r["fmax_max"], r["fmax_spread"]) == (47.0, 53.5, "47.0-53.5")
+    assert r["fmax_seeds"] == {"1": 50.0, "2": 47.0, "3": 53.5}
+    assert "seeds 1, 2, 3" in data["flow"]["device"]
+    md = (tmp_path / "report.md").read_text()
+    assert "## Critical paths" in md
+    assert "| round | 1: 50.0, 2: 47.0, 3: 53.5 | 50.0 | a.sv:1 (x) -> b.sv:2 (y), 1 cells, " \
+           "1.0 ns logic + 2.0 ns routing |" in md
+    assert "<h2>Critical paths</h2>" in (tmp_path / "index.html").read_text()
+    with pytest.raises(ValueError, match="seeds must be positive"):
+        run_report([get_core("round")], tmp_path, seeds=(0,))
+
+
+def test_combine_seeds_takes_the_lower_middle_of_an_even_count() -> None:
+    from aeskit.report import combine_seeds
+
+    runs = [{"seed": s, "fmax_mhz": f, "lut4": s} for s, f in ((1, 60.0), (2, 40.0),
+                                                              (3, 50.0), (4, 70.0))]
+    out = combine_seeds(runs)
+    assert (out["seed"], out["fmax_mhz"], out["fmax_min"], out["fmax_max"]) == (3, 50.0, 40.0, 70.0)
+    one = combine_seeds([{"seed": 1, "fmax_mhz": None, "lut4": 5}])
+    assert one["fmax_mhz"] is None and one["fmax_min"] is None

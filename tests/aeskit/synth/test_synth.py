@@ -82,6 +82,21 @@ def test_registered_xor_counts(reg_xor_run: tuple[SynthResult, list[str]]) -> No
     assert r.clocks == {CLOCK_PORT: r.fmax_mhz}
 
 
+def test_registered_xor_critical_path(reg_xor_run: tuple[SynthResult, list[str]]) -> None:
+    """The worst path is register -> one XOR LUT -> register, both ends named by the
+    fixture's ``always_ff`` line and block; its ns add up to 1000 / Fmax."""
+    r, _ = reg_xor_run
+    cp = r.critical_path
+    assert cp is not None
+    line = next(i for i, t in enumerate(
+        (FIX / "ak_fx_reg_xor.sv").read_text().splitlines(), 1) if "begin : regs" in t)
+    assert cp["start"] == cp["end"] == f"ak_fx_reg_xor.sv:{line} (regs)"
+    assert (cp["start_type"], cp["end_type"], cp["logic_cells"]) == ("TRELLIS_FF", "TRELLIS_FF", 1)
+    assert cp["total_ns"] == pytest.approx(cp["logic_ns"] + cp["routing_ns"], abs=0.011)
+    assert 1000.0 / cp["total_ns"] == pytest.approx(r.fmax_mhz, rel=0.01)
+    assert r.outreg == {"ports": 0, "flip_flops": 0}
+
+
 def test_registered_xor_gates(reg_xor_run: tuple[SynthResult, list[str]]) -> None:
     r, _ = reg_xor_run
     assert r.gate_cells == {"$_DFF_PN0_": 3 * WIDTH, "$_XOR_": WIDTH}

@@ -1,0 +1,91 @@
+"""The critical path of a routed design in words a reader can use: where it starts
+and ends in the RTL, how many logic cells it crosses, and how its delay splits into
+logic and routing.
+
+nextpnr's ``--report`` JSON lists the worst path of each clock as a chain of
+``clk-to-q``, ``routing``, ``logic`` and ``setup`` steps between cells whose names
+Yosys made up (``out_data_o_TRELLIS_FF_Q_111``). The cells of the Yosys netlist keep
+a ``src`` attribute (``src/cores/round/ak_round_core.sv:233.3``: the ``always_ff`` or
+memory the cell came from), so :func:`critical_path` names the start and end by that
+source line and, when the line opens a named block (``begin : state_reg``), by the
+block's name.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Mapping
+
+__all__ = ["critical_path", "describe_cell", "format_path"]
+
+_BLOCK_RE = re.compile(r"begin\s*:\s*(\w+)")
+#: the ``.0.0`` Yosys appends to a memory's name for each block RAM it maps to
+_RAM_SUFFIX_RE = re.compile(r"(\.\d+)+$")
+
+
+def describe_cell(name: str, cell: Mapping[str, Any] | None, src_root: Path) -> str:
+    """``file.sv:LINE (block)`` of a netlist cell from its ``src`` attribute (the
+    first location that is not in Yosys's own cell library); a block RAM, whose
+    ``src`` is Yosys's map file, by its memory's name (``u_rk_ram.dec_mem DP16KD``);
+    else the cell's type."""
+    if cell is None:
+        return "?"
+    src = str(cell.get("attributes", {}).get("src", ""))
+    for loc in src.split("|"):
+        m = re.match(r"(.+?):(\d+)", loc)
+        if not m or loc.startswith("/share/"):
+            continue
+        rel, line = m.group(1), int(m.group(2))
+        text = f"{Path(rel).name}:{line}"
+        path = src_root / rel
+        try:
+            lines = path.read_text(errors="replace").splitlines()
+            block = _BLOCK_RE.search(lines[line - 1]) if 0 < line <= len(lines) else None
+        except OSError:
+            block = None
+        if block:
+            text += f" ({block.group(1)})"
+        return text
+    kind = str(cell.get("type", "?"))
+    if kind == "DP16KD":
+        return f"{_RAM_SUFFIX_RE.sub('', name)} {kind}"
+    return kind
+
+
+def critical_path(report: Mapping[str, Any], netlist: Mapping[str, Any], top: str,
+                  src_root: Path, clock: str = "clk_i") -> dict[str, Any] | None:
+    """Summary of the worst register-to-register path of ``clock`` (nextpnr report
+    JSON ``report``, Yosys netlist ``netlist``; source files under ``src_root``):
+    ``start``, ``end`` (see :func:`describe_cell`), ``start_type``/``end_type``
+    (cell types, e.g. ``TRELLIS_FF``, ``DP16KD``), ``logic_cells`` (cells the path
+    goes through), ``logic_ns`` (clock-to-output, cells and setup), ``routing_ns``,
+    ``total_ns``. None when the report has no such path."""
+    paths = [p for p in report.get("critical_paths", [])
+             if str(p.get("from", "")).endswith(clock) and str(p.get("to", "")).endswith(clock)]
+    if not paths or not paths[0].get("path"):
+        return None
+    steps = paths[0]["path"]
+    cells = netlist.get("modules", {}).get(top, {}).get("cells", {})
+    first = steps[0]["from"]["cell"]
+    last = steps[-1]["to"]["cell"]
+    logic = sum(float(s["delay"]) for s in steps if s["type"] != "routing")
+    routing = sum(float(s["delay"]) for s in steps if s["type"] == "routing")
+    return {
+        "start": describe_cell(first, cells.get(first), src_root),
+        "start_type": str(cells.get(first, {}).get("type", "?")),
+        "end": describe_cell(last, cells.get(last), src_root),
+        "end_type": str(cells.get(last, {}).get("type", "?")),
+        "logic_cells": sum(1 for s in steps if s["type"] == "logic"),
+        "logic_ns": round(logic, 2),
+        "routing_ns": round(routing, 2),
+        "total_ns": round(logic + routing, 2),
+    }
+
+
+def format_path(cp: Mapping[str, Any] | None) -> str:
+    """One line for a table: ``start -> end, N cells, L ns logic + R ns routing``."""
+    if not cp:
+        return "-"
+    return (f"{cp['start']} -> {cp['end']}, {cp['logic_cells']} cells, "
+            f"{cp['logic_ns']:.1f} ns logic + {cp['routing_ns']:.1f} ns routing")
