@@ -20,8 +20,10 @@
 // place of the previous round's columns at the edges of phases 4h-1 .. 4h+2, the
 // very edges at which a block finishing in that half leaves the cascade.
 //
-// Round keys come from ak_rk_ram (block RAM, one 128-bit read per cycle: the key of
-// the column that reaches stage X0 three edges later; round-0 keys in flip-flops).
+// Round keys come from ak_rk_ram (LUT RAM, Distributed = 1, read into flip-flops; one
+// 128-bit read per cycle: the key of the column that reaches stage X0 three edges
+// later; round-0 keys in flip-flops). In block RAM the read would leave the RAM's
+// output latch (5.6 ns clock to output on ECP5 -6): that was the critical path.
 //
 // Timing (Nr = 10/12/14; A = edge accepting a block; "first edge at which X is
 // high" samples X just before that edge):
@@ -146,7 +148,9 @@ module ak_ttable_col #(
   // ------------------------------------------------------------------------------
   // Round keys
   // ------------------------------------------------------------------------------
-  ak_rk_ram u_keys (
+  ak_rk_ram #(
+    .Distributed(1'b1)   // LUT RAM: the key word comes from flip-flops, not a RAM latch
+  ) u_keys (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .key_valid_i(key_fire),

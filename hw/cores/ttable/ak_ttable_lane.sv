@@ -40,7 +40,10 @@
 //
 // en_i low freezes every stage (block RAM outputs included): the user's stall.
 //
-// Reset: every flip-flop except the block RAM output latches (which have none).
+// Reset: every flip-flop except the block RAM output latches and the R registers
+// after them (which become the block RAM's output registers: no reset). Their
+// contents after a reset are whatever the RAM read last; the user's valid flags
+// (reset) say which stages hold a block.
 // Byte order: column words FIPS-197 (row 0 in [31:24]); addr_i[j] = {dec, last, b}.
 // Parameters: EncTables/DecTables/MidTables/LastTables select the tables of both
 //   ROMs (see ak_ttable_ram): a lane of an unrolled pipeline that only ever does a
@@ -113,9 +116,10 @@ module ak_ttable_lane #(
   for (genvar j = 0; j < 4; j++) begin : g_port
     logic [31:0] wide;   // the T0 word of the lookup
 
-    always_ff @(posedge clk_i or negedge rst_ni) begin : r_reg
-      if (!rst_ni)   r_q[j] <= '0;
-      else if (en_i) r_q[j] <= rom_q[j][RomW-1:0];
+    // no reset: with the block RAM's read enable as its enable, this is the DP16KD's
+    // own output register, and the synthesis flow puts it there (docs/synthesis.md)
+    always_ff @(posedge clk_i) begin : r_reg
+      if (en_i) r_q[j] <= rom_q[j][RomW-1:0];
     end
 
     if (Packed) begin : g_packed

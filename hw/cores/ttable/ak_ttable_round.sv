@@ -15,22 +15,31 @@
 // cycles ahead and registered (the stage wants it four cycles after the state).
 //
 // Timing (Nr = 10/12/14; A = accepting edge):
-//   - latency 8*Nr+1 (81/97/113): round r leaves the stage at edge A+8r; the last
-//     one goes to the output register at edge A+8*Nr.
+//   - latency 8*Nr+2 (82/98/114): round r leaves the stage at edge A+8r; the last
+//     one is written into the output buffer (ak_pipe_outbuf) at edge A+8*Nr and is in
+//     its head register after edge A+8*Nr+1.
 //   - interval: a block may be accepted at any edge at which the slot passing the
 //     stage input is free (or being freed). A continuous, never-stalled stream is
 //     accepted in bursts of eight consecutive edges, 8*Nr cycles apart: blocks j and
 //     j+8 are exactly 8*Nr cycles apart, Nr cycles per block on average (10/12/14).
 //   - key setup 57/63/76: ak_rk_ram's word-serial fill (ak_rk_fill).
 //
-// Back-pressure. If the output register still holds an untaken block when the next
-// finished one leaves the stage, the whole core stalls (one clock enable) until
-// out_ready_i is high. in_ready_o depends combinationally on out_ready_i and
-// key_valid_i.
+// Back-pressure. The ring never stalls (no clock enable: a stall enable would fan
+// out to every register and block RAM of the stage and set the clock period).
+// Instead a block is admitted only while the output buffer (16 entries) has credit
+// for it (ak_pipe_outbuf counts admitted, untaken blocks), so every block leaving
+// the ring finds a free entry; out_ready_i low reaches only the buffer and the
+// credit. in_ready_o depends combinationally on out_ready_i and key_valid_i.
 //
-// Key loads. key_ready_o is high when no block is in flight and the key RAM is not
-// filling; while key_valid_i is high in_ready_o is low. key_len_i = 3 completes the
-// handshake and leaves the core without a key (in_ready_o low).
+// Fmax. Every select of the ring and the stage comes from a register: the
+// "finished" and "last round" compares are made one cycle ahead (fin_q, last_q). The
+// lanes register each T-table word once after the block RAM without reset, which
+// the synthesis flow turns into the DP16KD's output register (docs/synthesis.md).
+//
+// Key loads. key_ready_o is high when no block is in the ring or the output buffer
+// and the key RAM is not filling; while key_valid_i is high in_ready_o is low.
+// key_len_i = 3 completes the handshake and leaves the core without a key
+// (in_ready_o low).
 //
 // Reset: asynchronous, active low, every register (block RAM output latches
 // excepted); a reset mid-block leaves the core idle without a key.
@@ -82,24 +91,24 @@ module ak_ttable_round #(
   localparam int CtlW = 6 + TagWidth;   // {busy, dec, rnd[3:0], tag}
   localparam int BusyB = CtlW - 1;
   localparam int DecB  = CtlW - 2;
+  // output buffer: the ring's 8 blocks plus the 2 cycles from a write to the head, so a
+  // never-stalled stream never runs out of credit
+  localparam int ObDepth = 16;
 
   logic [CtlW-1:0]     ctl_q [8];
   logic [CtlW-1:0]     ctl_d0;
   logic [127:0]        st_q, st_d;
   logic [127:0]        kq_q, kq_d;
-  logic [4:0]          cnt_q, cnt_d;     // blocks in flight (ring + output register)
-  logic                out_valid_q, out_valid_d;
-  logic [127:0]        out_q, out_d;
-  logic [TagWidth-1:0] out_tag_q, out_tag_d;
+  logic                fin_q, fin_d;      // ctl_q[7] finished its last round (registered)
+  logic                last_q, last_d;    // ctl_q[0] is in its last round (registered)
 
   logic [3:0]   nr;
   logic         keys_ready, keys_key_ready;
   logic [127:0] rd_key, enc_key0, dec_key0;
 
-  logic         en, stall, in_fire, out_fire, key_fire;
+  logic         in_fire, key_fire, ob_space, ob_empty;
   logic         lv_busy, lv_dec;           // the slot leaving the stage
   logic [3:0]   lv_rnd;
-  logic         lv_fin;                    // ... finished its last round
   logic [127:0] ark, stage_out;
 
   function automatic logic [127:0] order(input logic [127:0] k, input logic dec);
@@ -109,7 +118,9 @@ module ak_ttable_round #(
   // ------------------------------------------------------------------------------
   // Round keys: read in the cycle of ctl_q[2], registered for ctl_q[4]
   // ------------------------------------------------------------------------------
-  ak_rk_ram u_keys (
+  ak_rk_ram #(
+    .Distributed(1'b1)   // LUT RAM: the key word comes from flip-flops, not a RAM latch
+  ) u_keys (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .key_valid_i(key_fire),
@@ -122,13 +133,14 @@ module ak_ttable_round #(
     .sw_dec_i   (1'b0),
     .sw_round_i (4'd0),
     .sw_key_i   (128'h0),
-    .rd_en_i    (en),
+    .rd_en_i    (1'b1),
     .rd_dec_i   (ctl_q[2][DecB]),
     .rd_round_i (ctl_q[2][DecB-1 -: 4]),
     .rd_key_o   (rd_key),
     .enc_key0_o (enc_key0),
     .dec_key0_o (dec_key0)
   );
+
   assign kq_d = order(rd_key, ctl_q[3][DecB]);
 
   // ------------------------------------------------------------------------------
@@ -137,47 +149,33 @@ module ak_ttable_round #(
   assign lv_busy = ctl_q[7][BusyB];
   assign lv_dec  = ctl_q[7][DecB];
   assign lv_rnd  = ctl_q[7][DecB-1 -: 4];
-  assign lv_fin  = lv_busy && (lv_rnd == nr);
 
-  assign stall       = lv_fin && out_valid_q && !out_ready_i;
-  assign en          = !stall;
-  assign key_ready_o = keys_key_ready && (cnt_q == 5'd0);
+  // the ring moves every cycle, so the slot at ctl_q[7] next cycle is ctl_q[6] now:
+  // its "finished" flag and the input slot's "last round" flag are compared one
+  // cycle ahead and registered (no compare in front of the ring's selects)
+  always_comb begin : flags_next
+    fin_d  = ctl_q[6][BusyB] && (ctl_q[6][DecB-1 -: 4] == nr);
+    last_d = (ctl_d0[DecB-1 -: 4] == nr);
+  end
+
+  assign key_ready_o = keys_key_ready && ob_empty;
   assign key_fire    = key_valid_i && key_ready_o;
-  assign in_ready_o  = keys_ready && !key_valid_i && en && (!lv_busy || lv_fin);
+  assign in_ready_o  = keys_ready && !key_valid_i && ob_space && (!lv_busy || fin_q);
   assign in_fire     = in_valid_i && in_ready_o;
-  assign out_fire    = out_valid_q && out_ready_i;
-  assign out_valid_o = out_valid_q;
-  assign out_data_o  = out_q;
-  assign out_tag_o   = out_tag_q;
 
   assign ark = in_data_i ^ (in_decrypt_i ? dec_key0 : enc_key0);
-
-  always_comb begin : count_next
-    cnt_d = cnt_q + {4'd0, in_fire} - {4'd0, out_fire};
-  end
 
   // what enters the stage: the leaving state for another round, or a new block
   always_comb begin : ring_next
     st_d   = stage_out;
     ctl_d0 = ctl_q[7];
-    if (lv_busy && !lv_fin) begin
+    if (lv_busy && !fin_q) begin
       ctl_d0[DecB-1 -: 4] = lv_rnd + 4'd1;
     end else if (in_fire) begin
       st_d   = order(ark, in_decrypt_i);
       ctl_d0 = {1'b1, in_decrypt_i, 4'd1, in_tag_i};
     end else begin
       ctl_d0[BusyB] = 1'b0;
-    end
-  end
-
-  always_comb begin : out_next
-    out_valid_d = out_valid_q && !out_fire;
-    out_d       = out_q;
-    out_tag_d   = out_tag_q;
-    if (lv_fin) begin
-      out_valid_d = 1'b1;
-      out_d       = order(stage_out, lv_dec);
-      out_tag_d   = ctl_q[7][TagWidth-1:0];
     end
   end
 
@@ -192,37 +190,50 @@ module ak_ttable_round #(
   ) u_stage (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
-    .en_i  (en),
+    .en_i  (1'b1),
     .in_i  (st_q),
     .dec_i (ctl_q[0][DecB]),
-    .last_i(ctl_q[0][DecB-1 -: 4] == nr),
+    .last_i(last_q),
     .key_i (kq_q),
     .out_o (stage_out)
   );
 
   // ------------------------------------------------------------------------------
-  // Registers (a stall means out_valid_q && !out_ready_i: all hold)
+  // Output buffer: a finished block is written as it leaves the stage
+  // ------------------------------------------------------------------------------
+  ak_pipe_outbuf #(
+    .DataWidth(128 + TagWidth),
+    .Depth    (ObDepth)
+  ) u_outbuf (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .accept_i   (in_fire),
+    .space_o    (ob_space),
+    .empty_o    (ob_empty),
+    .wvalid_i   (fin_q),
+    .wdata_i    ({ctl_q[7][TagWidth-1:0], order(stage_out, lv_dec)}),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .out_data_o ({out_tag_o, out_data_o})
+  );
+
+  // ------------------------------------------------------------------------------
+  // Registers (no enable: the ring never stalls)
   // ------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin : regs
     if (!rst_ni) begin
       for (int i = 0; i < 8; i++) ctl_q[i] <= '0;
-      st_q        <= '0;
-      kq_q        <= '0;
-      cnt_q       <= 5'd0;
-      out_valid_q <= 1'b0;
-      out_q       <= '0;
-      out_tag_q   <= '0;
+      st_q   <= '0;
+      kq_q   <= '0;
+      fin_q  <= 1'b0;
+      last_q <= 1'b0;
     end else begin
-      cnt_q <= cnt_d;
-      if (en) begin
-        ctl_q[0]    <= ctl_d0;
-        for (int i = 1; i < 8; i++) ctl_q[i] <= ctl_q[i - 1];
-        st_q        <= st_d;
-        kq_q        <= kq_d;
-        out_valid_q <= out_valid_d;
-        out_q       <= out_d;
-        out_tag_q   <= out_tag_d;
-      end
+      ctl_q[0] <= ctl_d0;
+      for (int i = 1; i < 8; i++) ctl_q[i] <= ctl_q[i - 1];
+      st_q   <= st_d;
+      kq_q   <= kq_d;
+      fin_q  <= fin_d;
+      last_q <= last_d;
     end
   end
 

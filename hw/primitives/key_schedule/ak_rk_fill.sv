@@ -220,12 +220,37 @@ module ak_rk_fill (
     end
   end
 
-  // the flags of the next state: 4(Nr+1) = 44/52/60 words, Nk = 4/6/8
+  // the flags of the next state: 4(Nr+1) = 44/52/60 words, Nk = 4/6/8. Both
+  // compares are made for the two values n_d can take without a new key (n_q, and
+  // n_q + 1 after a word cycle) under klen_q; the key handshake only selects among
+  // them (a legal new key starts at n = 0: words remain and there is room, for every
+  // key size). So the handshake, whose ready comes from the core's control, reaches
+  // these flags through one multiplexer, not through the adders and compares.
   always_comb begin : fill_flags
-    logic [6:0] words_d;
-    words_d = 7'd44 + {2'b00, klen_d, 3'b000};
-    more_d  = ({1'b0, n_d} != words_d);
-    room_d  = ({1'b0, n_d} + 7'd4 + {4'b0000, klen_d, 1'b0} < words_d);
+    // with W = 4(Nr+1) = 44 + 8k and Nk = 4 + 2k (k = klen_q):
+    //   more(n) = n != W,  room(n) = n + Nk < W  <=>  n < W - Nk = 40 + 6k,
+    // compared with constants chosen by klen_q (no adder in front of a compare)
+    logic [5:0] w_last, room_lim;   // W, W - Nk
+    logic       more_now, room_now, more_next, room_next;
+    unique case (klen_q)
+      2'd1:    begin w_last = 6'd52; room_lim = 6'd46; end
+      2'd2:    begin w_last = 6'd60; room_lim = 6'd52; end
+      default: begin w_last = 6'd44; room_lim = 6'd40; end
+    endcase
+    more_now  = (n_q != w_last);
+    room_now  = (n_q < room_lim);
+    more_next = (n_q != w_last - 6'd1);
+    room_next = (n_q < room_lim - 6'd1);
+    if (key_fire && key_len_i != 2'd3) begin
+      more_d = 1'b1;
+      room_d = 1'b1;
+    end else if (!key_fire && word_cyc) begin
+      more_d = more_next;
+      room_d = room_next;
+    end else begin
+      more_d = more_now;
+      room_d = room_now;
+    end
   end
 
   assign we_o        = we_q;

@@ -25,16 +25,24 @@
 //   and holds while rd_en_i is low. A read of an entry written at the same edge
 //   returns undefined data (a core reads only after ready_o). enc_key0_o/dec_key0_o:
 //   flip-flops, valid from ready_o.
-// Mapping: (* ram_style = "block" *): synth_ecp5 maps each bank to 4 DP16KD (512 x 36
-//   pseudo dual port, 16 words used) -- the paper used four 32-bit BRAMs for both
-//   directions; ECP5's 36-bit ports and the single write port per bank double that.
+// Mapping: Distributed = 0: (* ram_style = "block" *): synth_ecp5 maps each bank to 4
+//   DP16KD (512 x 36 pseudo dual port, 16 words used) -- the paper used four 32-bit
+//   BRAMs for both directions; ECP5's 36-bit ports and the single write port per bank
+//   double that. The read then leaves the block RAM's output latch (5.6 ns clock to
+//   output on ECP5 -6; the flow cannot give a 36-bit port its output register).
+//   Distributed = 1: (* ram_style = "distributed" *): each bank is 32 TRELLIS_DPR16X4
+//   (16 x 4 LUT RAM, 64 LUT4) read asynchronously into the read registers, so the
+//   read word comes from flip-flops: no block RAM, a short read path.
 //   The RAM contents are not reset; ready_o and the read select are.
 // Byte order: as ak_rk_store.
-// Parameters: none.
+// Parameters:
+//   Distributed  0: block RAM (paper 003's mapping, the default); 1: LUT RAM.
 
 `default_nettype none
 
-module ak_rk_ram (
+module ak_rk_ram #(
+  parameter bit Distributed = 1'b0
+) (
   input  logic         clk_i,
   input  logic         rst_ni,
   input  logic         key_valid_i,
@@ -70,11 +78,6 @@ module ak_rk_ram (
   logic [127:0] rd_enc_q, rd_dec_q;   // the two banks' read registers
   logic         rd_sel_q;             // bank of the last read
 
-  // Two banks of 16 x 128 bits, one per direction, each with one write and one read
-  // port: the fill writes an encryption and a decryption key in the same cycle.
-  (* ram_style = "block" *) logic [127:0] enc_mem [16];
-  (* ram_style = "block" *) logic [127:0] dec_mem [16];
-
   ak_rk_fill u_fill (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
@@ -91,6 +94,11 @@ module ak_rk_ram (
     .dec_round_o(dec_round),
     .dec_key_o  (dec_key)
   );
+
+  // Two banks of 16 x 128 bits, one per direction, each with one write and one read
+  // port: the fill writes an encryption and a decryption key in the same cycle.
+  (* ram_style = Distributed ? "distributed" : "block" *) logic [127:0] enc_mem [16];
+  (* ram_style = Distributed ? "distributed" : "block" *) logic [127:0] dec_mem [16];
 
   always_ff @(posedge clk_i) begin : enc_bank_write
     if (we)                        enc_mem[round] <= enc_key;

@@ -99,13 +99,32 @@ module ak_pipe_outbuf #(
   assign space_o     = !full_q || out_fire;
   assign empty_o     = empty_q;
 
+  // The counters' sums and compares are made from the registers alone, for each way
+  // a counter can move (up, down, not at all); the handshakes of this cycle
+  // (accept_i, which comes from the core's in_ready_o, and out_fire) only select
+  // among them. So the admission path ends in one multiplexer level, not in an
+  // adder and a compare.
   always_comb begin : pointers
+    logic count_up, count_down;
+    count_up   = accept_i && !out_fire;
+    count_down = out_fire && !accept_i;
     wptr_d     = wvalid_i ? wptr_q + 1'b1 : wptr_q;
     rptr_d     = rd_en ? rptr_q + 1'b1 : rptr_q;
-    stored_d   = stored_q + (Aw+1)'(wvalid_i) - (Aw+1)'(rd_en);
-    count_d    = count_q + (Aw+1)'(accept_i) - (Aw+1)'(out_fire);
-    empty_d    = (count_d == '0);
-    full_d     = (count_d == (Aw+1)'(Depth));
+    stored_d   = stored_q;
+    if (wvalid_i && !rd_en)      stored_d = stored_q + 1'b1;
+    else if (rd_en && !wvalid_i) stored_d = stored_q - 1'b1;
+    count_d = count_q;
+    empty_d = empty_q;
+    full_d  = full_q;
+    if (count_up) begin
+      count_d = count_q + 1'b1;
+      empty_d = 1'b0;
+      full_d  = (count_q == (Aw+1)'(Depth - 1));
+    end else if (count_down) begin
+      count_d = count_q - 1'b1;
+      empty_d = (count_q == (Aw+1)'(1));
+      full_d  = 1'b0;
+    end
     head_vld_d = rd_en ? 1'b1 : (out_fire ? 1'b0 : head_vld_q);
   end
 

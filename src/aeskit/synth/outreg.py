@@ -19,7 +19,9 @@ of a ``TRELLIS_FF`` that
 * has no set or reset: ``LSR`` tied to 0 (the RTL register has no reset, like the
   block RAM latch before it);
 * and all of the port's flip-flops share one clock enable (``CEMUX = "CE"``, one
-  net) or none (``CEMUX = "1"``): it becomes ``OCEx``.
+  net; or ``CEMUX = "INV"``, the same net inverted) or none (``CEMUX = "1"``): it
+  becomes ``OCEx`` (an inverted enable through one added LUT4 inverter, shared by
+  every port with that enable).
 
 Then the flip-flops are deleted, each ``DOx`` bit drives the net the flip-flop drove,
 ``OCEx`` takes the enable and ``REGMODE_x = "OUTREG"``. Only ports in true-dual-port
@@ -125,9 +127,12 @@ def _port_plan(name: str, cell: dict[str, Any], port: str, cells: dict[str, Any]
         if c.get("LSR", ["0"])[0] != "0" or _param(p, "LSRMUX", "LSR") != "LSR":
             return f"{pin}: flip-flop has a set/reset"
         cemux = _param(p, "CEMUX", "1")
-        ce = "1" if cemux == "1" else (c.get("CE", ["1"])[0] if cemux == "CE" else None)
-        if ce is None:
-            return f"{pin}: flip-flop enable inverted"
+        if cemux == "1":
+            ce: Any = "1"
+        elif cemux in ("CE", "INV"):
+            ce = (cemux, c.get("CE", ["1"])[0])
+        else:
+            return f"{pin}: flip-flop enable mode {cemux!r}"
         if enable is None:
             enable = ce
         elif enable != ce:
@@ -138,11 +143,48 @@ def _port_plan(name: str, cell: dict[str, Any], port: str, cells: dict[str, Any]
     return pairs, enable
 
 
+#: LUT4 INIT of an inverter of input A (B, C, D tied low): Z = INIT[{D,C,B,A}]
+_INV_INIT = format(0x5555, "016b")
+
+
+def _enable_bit(enable: Any, cells: dict[str, Any], inverters: dict[Any, int],
+                next_bit: list[int]) -> Any:
+    """The net for ``OCEx``: ``"1"``, the enable's own bit, or the output of a LUT4
+    that inverts it (made once per enable bit)."""
+    if enable == "1":
+        return "1"
+    mode, bit = enable
+    if mode == "CE" or bit in ("0", "1"):
+        return bit if mode == "CE" else ("0" if bit == "1" else "1")
+    if bit not in inverters:
+        out = next_bit[0]
+        next_bit[0] += 1
+        cells[f"$aeskit_outreg_inv${out}"] = {
+            "hide_name": 1, "type": "LUT4", "parameters": {"INIT": _INV_INIT},
+            "attributes": {}, "port_directions": {"A": "input", "B": "input", "C": "input",
+                                                  "D": "input", "Z": "output"},
+            "connections": {"A": [bit], "B": ["0"], "C": ["0"], "D": ["0"], "Z": [out]}}
+        inverters[bit] = out
+    return inverters[bit]
+
+
+def _max_bit(module: dict[str, Any]) -> int:
+    bits = [b for c in module["cells"].values() for v in c["connections"].values()
+            for b in v if isinstance(b, int)]
+    bits += [b for n in module.get("netnames", {}).values() for b in n["bits"]
+             if isinstance(b, int)]
+    bits += [b for p in module.get("ports", {}).values() for b in p["bits"]
+             if isinstance(b, int)]
+    return max(bits, default=1)
+
+
 def absorb_output_registers(netlist: dict[str, Any], top: str) -> OutregStats:
     """Rewrite ``netlist`` (a Yosys JSON netlist, in place): see the module doc."""
     stats = OutregStats()
     module = netlist["modules"][top]
     cells: dict[str, Any] = module["cells"]
+    inverters: dict[Any, int] = {}
+    next_bit = [_max_bit(module) + 1]
     outputs = {b for p in module.get("ports", {}).values()
                if p.get("direction") == "output" for b in p["bits"] if isinstance(b, int)}
     loads = _loads(cells)
@@ -159,7 +201,8 @@ def absorb_output_registers(netlist: dict[str, Any], top: str) -> OutregStats:
                 cell["connections"][pin] = list(q)
                 del cells[ff_name]
                 stats.flip_flops += 1
-            cell["connections"][f"OCE{port}"] = [enable]
+            cell["connections"][f"OCE{port}"] = [_enable_bit(enable, cells, inverters,
+                                                             next_bit)]
             cell["parameters"][f"REGMODE_{port}"] = "OUTREG"
             stats.ports.append(f"{name}.{port}")
     return stats

@@ -91,7 +91,7 @@ def test_registry_core_abc(name: str, key_size: int | None) -> None:
 @pytest.mark.slow
 def test_ttable_round_key_sizes_mixed() -> None:
     """``ttable_round`` with the three key sizes mixed, to the depth of one 128-bit key
-    and block (setup 57 + latency 81 + 4 = 142; about 140 s): a change of key size is
+    and block (setup 57 + latency 82 + 4 = 143; about 140 s): a change of key size is
     in the proof for that long (the full 193 does not finish, see PER_KEY_SIZE)."""
     core = get_core("ttable_round")
     r = prove_contract(core, engine="abc", depth=proof_depth(core, 128))

@@ -68,6 +68,28 @@ def test_flip_flops_without_enable_give_a_constant_output_enable() -> None:
     assert nl["modules"]["top"]["cells"]["ram"]["connections"]["OCEA"] == ["1"]
 
 
+def test_inverted_enable_gets_one_shared_inverter() -> None:
+    """Flip-flops enabled by the inverse of a net (CEMUX = "INV"): OCE is driven by an
+    added LUT4 inverter of that net (Z = not A), one for both RAMs that need it."""
+    nl = _netlist(cemux="INV")
+    cells = nl["modules"]["top"]["cells"]
+    cells["ram2"] = _ram()
+    for i in range(4):
+        cells["ram2"]["connections"][f"DOA{i}"] = [300 + i]
+        cells[f"gg{i}"] = _ff(300 + i, 400 + i, cemux="INV")
+    stats = absorb_output_registers(nl, "top")
+    assert sorted(stats.ports) == ["ram.A", "ram2.A"] and stats.flip_flops == 8
+    luts = [c for c in cells.values() if c["type"] == "LUT4"]
+    assert len(luts) == 1
+    inv = luts[0]
+    assert inv["connections"]["A"] == [5] and inv["connections"]["B"] == ["0"]
+    init = int(inv["parameters"]["INIT"], 2)
+    assert (init >> 0) & 1 == 1 and (init >> 1) & 1 == 0  # Z = not A with B = C = D = 0
+    out = inv["connections"]["Z"]
+    assert cells["ram"]["connections"]["OCEA"] == out == cells["ram2"]["connections"]["OCEA"]
+    assert out[0] > 900 + 17  # a new net, not one of the netlist's
+
+
 @pytest.mark.parametrize("change, reason", [
     (lambda nl: nl["modules"]["top"]["cells"]["ff2"]["connections"].update(LSR=[77]),
      "DOA2: flip-flop has a set/reset"),
