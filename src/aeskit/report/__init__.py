@@ -66,6 +66,7 @@ def _row(core: CoreSpec, ks: int, sim: dict[str, Any] | None, syn: dict[str, Any
         "fmax_seeds": (syn or {}).get("fmax_seeds", {}),
         "fmax_spread": _spread(syn or {}),
         "critical_path": (syn or {}).get("critical_path"),
+        "lut_levels": (syn or {}).get("lut_levels"),
         "ge": ge,
         "depth": (syn or {}).get("depth"),
         "device": (syn or {}).get("device"),
@@ -100,15 +101,20 @@ def critical_paths_markdown(rows: list[dict[str, Any]]) -> str:
 
     seen: set[str] = set()
     lines = ["Worst clk_i path of the median seed (nextpnr's timing report; start and end "
-             "named by their RTL source line and block, cells = logic cells on the path).",
-             "", "| core | Fmax MHz by seed | median | critical path |", "| --- | --- | --- | --- |"]
+             "named by their RTL source line and block, cells = logic cells on the path). "
+             "LUT levels: the most logic levels between two registers in the mapped "
+             "netlist (LUT4 = 1, PFUMX/L6MUX21 = 0.25), before placement.",
+             "", "| core | Fmax MHz by seed | median | LUT levels | critical path |",
+             "| --- | --- | --- | --- | --- |"]
     for r in rows:
         if r["core"] in seen or r.get("fmax_mhz") is None:
             continue
         seen.add(r["core"])
         by_seed = ", ".join(f"{k}: {v:.1f}" for k, v in sorted(
             (r.get("fmax_seeds") or {}).items(), key=lambda kv: int(kv[0])) if v is not None)
+        levels = r.get("lut_levels")
         lines.append(f"| {r['core']} | {by_seed or '-'} | {r['fmax_mhz']:.1f} | "
+                     f"{'-' if levels is None else f'{levels:g}'} | "
                      f"{format_path(r.get('critical_path'))} |")
     if not seen:
         return "No synthesized core in this report."

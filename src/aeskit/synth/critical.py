@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any, Mapping
 
-__all__ = ["critical_path", "describe_cell", "format_path"]
+__all__ = ["critical_path", "describe_cell", "format_path", "lut_levels"]
 
 _BLOCK_RE = re.compile(r"begin\s*:\s*(\w+)")
 #: the ``.0.0`` Yosys appends to a memory's name for each block RAM it maps to
@@ -89,3 +89,72 @@ def format_path(cp: Mapping[str, Any] | None) -> str:
         return "-"
     return (f"{cp['start']} -> {cp['end']}, {cp['logic_cells']} cells, "
             f"{cp['logic_ns']:.1f} ns logic + {cp['routing_ns']:.1f} ns routing")
+
+
+#: levels a combinational ECP5 cell adds: a LUT4 (or a CCU2C half) is a level; the
+#: wide-function multiplexers (PFUMX makes a LUT5, L6MUX21 a LUT6/7) sit in the
+#: slice next to their LUTs and count a quarter
+_LEVEL = {"LUT4": 1.0, "CCU2C": 1.0, "PFUMX": 0.25, "L6MUX21": 0.25}
+
+
+def lut_levels(netlist: Mapping[str, Any], top: str) -> float:
+    """The most logic levels (:data:`_LEVEL`) on any path that ends at a flip-flop or
+    block-RAM input of the mapped ECP5 netlist, starting at a register, a RAM output
+    or a port. A placement-independent measure of the logic between registers (the
+    routed delay adds the wires); 0.0 for a netlist without such paths."""
+    cells = netlist.get("modules", {}).get(top, {}).get("cells", {})
+    driver: dict[int, str] = {}
+    for name, cell in cells.items():
+        dirs = cell.get("port_directions", {})
+        for pin, bits in cell.get("connections", {}).items():
+            if dirs.get(pin) == "output":
+                for b in bits:
+                    if isinstance(b, int):
+                        driver[b] = name
+    memo: dict[str, float] = {}
+
+    def level(bit: Any) -> float:
+        # iterative depth-first search: netlists are deep enough to overflow recursion
+        if not isinstance(bit, int) or bit not in driver:
+            return 0.0
+        root = driver[bit]
+        if cells[root]["type"] not in _LEVEL:
+            return 0.0
+        stack = [root]
+        while stack:
+            name = stack[-1]
+            if name in memo:
+                stack.pop()
+                continue
+            cell = cells[name]
+            dirs = cell.get("port_directions", {})
+            pending = []
+            best = 0.0
+            for pin, bits in cell["connections"].items():
+                if dirs.get(pin) != "input":
+                    continue
+                for b in bits:
+                    src = driver.get(b) if isinstance(b, int) else None
+                    if src is None or cells[src]["type"] not in _LEVEL:
+                        continue
+                    if src in memo:
+                        best = max(best, memo[src])
+                    else:
+                        pending.append(src)
+            if pending:
+                stack.extend(pending)
+            else:
+                memo[name] = best + _LEVEL[cell["type"]]
+                stack.pop()
+        return memo[root]
+
+    worst = 0.0
+    for cell in cells.values():
+        if cell["type"] not in ("TRELLIS_FF", "DP16KD"):
+            continue
+        dirs = cell.get("port_directions", {})
+        for pin, bits in cell["connections"].items():
+            if dirs.get(pin) == "input":
+                for b in bits:
+                    worst = max(worst, level(b))
+    return worst

@@ -42,7 +42,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from aeskit import BUILD_ROOT
 from aeskit.toolchain import paths as tools
-from aeskit.synth.critical import critical_path
+from aeskit.synth.critical import critical_path, lut_levels
 from aeskit.synth.devices import DEFAULT_DEVICE, Device, get_device
 from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
                               misfit_from_route_timeout, needs_of)
@@ -337,6 +337,9 @@ class SynthResult:
     #: the worst clk_i path (:func:`aeskit.synth.critical.critical_path`): start and
     #: end in the RTL, logic cells, ns of logic and of routing; None without one
     critical_path: dict[str, Any] | None = None
+    #: most LUT levels between registers in the mapped netlist (LUT4 = 1, PFUMX /
+    #: L6MUX21 = 0.25; :func:`aeskit.synth.critical.lut_levels`): placement-independent
+    lut_levels: float | None = None
     cached: bool = False
 
     def path(self, role: str) -> Path:
@@ -805,8 +808,10 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
         _write_result(result)
         raise DoesNotFit(result, err.log_path) from err
     report = json.loads((out_dir / "report.json").read_text())
-    crit = critical_path(report, json.loads((out_dir / "netlist.json").read_text()),
-                         core.top, out_dir, CLOCK_PORT)
+    netlist = json.loads((out_dir / "netlist.json").read_text())
+    crit = critical_path(report, netlist, core.top, out_dir, CLOCK_PORT)
+    levels = lut_levels(netlist, core.top)
+    del netlist
     used = {k: int(v.get("used", 0)) for k, v in report.get("utilization", {}).items()}
     clocks = {k: float(v["achieved"]) for k, v in report.get("fmax", {}).items()}
 
@@ -829,6 +834,7 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
         commands=commands,
         files={**_YOSYS_FILES, **_PNR_FILES, **_GATES_FILES},
         critical_path=crit,
+        lut_levels=levels,
     )
     _write_result(result)
     return result

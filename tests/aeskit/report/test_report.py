@@ -292,6 +292,7 @@ def test_three_seeds_give_median_fmax_spread_and_critical_paths(
     def fake(design: object, out_dir: Path, *, seed: int, **_kw: object) -> object:
         calls.append((out_dir, seed))
         data = {"core": "round", "seed": seed, "fmax_mhz": fmax[seed], "lut4": 1000 + seed,
+                "lut_levels": 7.5,
                 "ff": 900, "ebr": 0, "dsp": 0, "ge": 1.0, "depth": 3, "fits": True,
                 "critical_path": {"start": f"a.sv:{seed} (x)", "end": "b.sv:2 (y)",
                                   "start_type": "TRELLIS_FF", "end_type": "TRELLIS_FF",
@@ -312,7 +313,7 @@ def test_three_seeds_give_median_fmax_spread_and_critical_paths(
     assert "seeds 1, 2, 3" in data["flow"]["device"]
     md = (tmp_path / "report.md").read_text()
     assert "## Critical paths" in md
-    assert "| round | 1: 50.0, 2: 47.0, 3: 53.5 | 50.0 | a.sv:1 (x) -> b.sv:2 (y), 1 cells, " \
+    assert "| round | 1: 50.0, 2: 47.0, 3: 53.5 | 50.0 | 7.5 | a.sv:1 (x) -> b.sv:2 (y), 1 cells, " \
            "1.0 ns logic + 2.0 ns routing |" in md
     assert "<h2>Critical paths</h2>" in (tmp_path / "index.html").read_text()
     with pytest.raises(ValueError, match="seeds must be positive"):

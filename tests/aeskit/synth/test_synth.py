@@ -95,6 +95,7 @@ def test_registered_xor_critical_path(reg_xor_run: tuple[SynthResult, list[str]]
     assert cp["total_ns"] == pytest.approx(cp["logic_ns"] + cp["routing_ns"], abs=0.011)
     assert 1000.0 / cp["total_ns"] == pytest.approx(r.fmax_mhz, rel=0.01)
     assert r.outreg == {"ports": 0, "flip_flops": 0}
+    assert r.lut_levels == 1.0  # the XOR
 
 
 def test_registered_xor_gates(reg_xor_run: tuple[SynthResult, list[str]]) -> None:
