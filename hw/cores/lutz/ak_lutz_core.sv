@@ -71,6 +71,7 @@ module ak_lutz_core #(
   // ------------------------------------------------------------------------------
   logic         start, load, dec, blk_dec, fin;
   logic [127:0] start_key, rk_reg, rk;
+  logic [127:0] key0, keynr, rk1e, rk1d;  // unused: for the reference core's datapath
 
   ak_round_ctrl #(
     .TagWidth(TagWidth),
@@ -96,7 +97,11 @@ module ak_lutz_core #(
     .final_o    (fin),
     .start_key_o(start_key),
     .rk_reg_o   (rk_reg),
-    .rk_next_o  (rk)           // the round key of this cycle's round
+    .rk_next_o  (rk),          // the round key of this cycle's round
+    .start_key_enc_o(key0),
+    .start_key_dec_o(keynr),
+    .rk1_enc_o  (rk1e),
+    .rk1_dec_o  (rk1d)
   );
 
   // ------------------------------------------------------------------------------
@@ -179,7 +184,7 @@ module ak_lutz_core #(
 
   // blk_dec equals dec whenever the state register loads; rk_reg serves pre-round cores
   logic unused;
-  assign unused = blk_dec ^ (^rk_reg);
+  assign unused = blk_dec ^ (^rk_reg) ^ (^key0) ^ (^keynr) ^ (^rk1e) ^ (^rk1d);
 
 endmodule
 

@@ -2,31 +2,56 @@
 // encryption and decryption, 128/192/256-bit keys, on-the-fly key schedule.
 // It speaks the aeskit core contract (docs/core-contract.md).
 //
-// Datapath. 16 S-boxes (ak_sbox_sel: the table ak_sbox by default, see SboxImpl)
-// + 4 ak_mix_column for encryption and 16 inverse S-boxes (ak_inv_sbox_sel) +
-// 4 ak_inv_mix_column for decryption, fed by one
-// 128-bit state register that is also the output register. Encryption applies
-// SubBytes, ShiftRows, MixColumns, AddRoundKey; decryption the FIPS-197 straight
-// inverse cipher (InvShiftRows, InvSubBytes, AddRoundKey, InvMixColumns) with the
-// round keys generated backwards -- no equivalent inverse cipher, no key store.
-// The round logic takes its input from the state register while a block is being
-// computed, and otherwise from in_data_i ^ (round key 0, or Nr when decrypting):
-// the initial AddRoundKey and round 1 happen in the cycle that accepts a block.
+// Datapath. Two state registers: se_q (encryption; also the output register) and
+// sd_q (decryption). 16 S-boxes (ak_sbox_sel: the table ak_sbox by default, see
+// SboxImpl) + 4 ak_mix_column work on se_q, 16 inverse S-boxes (ak_inv_sbox_sel) +
+// 4 ak_inv_mix_column_direct on sd_q; both run every cycle and both registers load
+// together. Encryption applies SubBytes, ShiftRows, MixColumns, AddRoundKey;
+// decryption the FIPS-197 straight inverse cipher (InvShiftRows, InvSubBytes,
+// AddRoundKey, InvMixColumns) with the round keys generated backwards -- no
+// equivalent inverse cipher, no key store. InvMixColumns is linear, so the
+// decryption round computes InvMixColumns(isb ^ rk) as InvMixColumns(isb) ^
+// InvMixColumns(rk): the round key enters at the last XOR and its InvMixColumns
+// runs beside the inverse S-boxes. In the cycle that accepts a block the two
+// round inputs are in_data_i ^ round key 0 and in_data_i ^ round key Nr: the
+// initial AddRoundKey and round 1 happen in the accepting cycle.
+// The final round writes its result (SubBytes + AddRoundKey, or InvSubBytes +
+// AddRoundKey, by the direction of the block) into se_q, the output register.
+//
+// Why this structure (Fmax; the cycle behaviour is that of the one-register
+// design it replaces). The direction of a block is only known in the cycle that
+// accepts it (in_decrypt_i), and round 1 runs in that cycle; a single state
+// register fed by a 4:1 result multiplexer put in_decrypt_i and the key choices
+// into the select logic of every round, in front of and behind the S-boxes (16.5
+// LUT levels). With a state register per direction each datapath reads its own
+// register or in_data_i ^ its own round key 0 / Nr (a multiplexer whose select is
+// the start flip-flop and whose inputs are all registers or in_data_i), and its
+// round key is a choice of two registers by the same flip-flop (rk1_enc_o /
+// rk1_dec_o at a start, else rk_reg_o); in_decrypt_i reaches no datapath logic.
+// The only direction select left is blk_dec_o, a flip-flop, in the final round.
+// Registers added: sd_q (128); ak_round_ctrl adds windows 2 and Nr-2 from the key
+// setup, so its key step works on registers only. Latency, interval, key setup
+// and the handshakes are unchanged: the same control, the same rounds in the same
+// cycles; the extra registers only hold copies of values the old design selected
+// by logic.
 //
 // Control and key schedule: ak_round_ctrl (PreRound = 0), shared with the paper-002
 // cores. One ak_key_step works on a window of the last Nk expanded words that moves
-// 4 words per cycle, forward for encryption and backward for decryption (see ak_key_step for why this covers all three key sizes, 192 bits
-// included, with one SubWord per step). Round key r is the oldest four words of
-// window r. The windows kept:
+// 4 words per cycle, forward for encryption and backward for decryption (see
+// ak_key_step for why this covers all three key sizes, 192 bits included, with one
+// SubWord per step). Round key r is the oldest four words of window r. The windows
+// kept:
 //   key_enc_q  window 0 (the cipher key),
 //   key_dec_q  window Nr, derived ONCE per key load by running the schedule forward
 //              (the key setup),
 //   win1_*_q   windows 1 and Nr-1, kept from the same key setup (round 1's keys),
+//   win2_*_q   windows 2 and Nr-2 (the windows the step continues from after a
+//              start, so the step's inputs are registers),
 //   rk_q       the window of the round in progress.
-// Every round key comes from a register, a cycle ahead: each cycle the step turns
-// the window of round r into that of round r+1 for the next cycle (register to
-// register, beside the datapath), so no key logic sits in front of AddRoundKey.
-// The select of the round input (start) is a flip-flop as well.
+// Every round key comes from a register: each cycle the step turns the window of
+// round r into that of round r+1 for the next cycle (register to register, beside
+// the datapath), so no key logic sits in front of AddRoundKey. The select of the
+// round inputs (start) is a flip-flop as well.
 //
 // Timing (edges are rising clock edges; Nr = 10/12/14 for 128/192/256-bit keys;
 // "the first edge at which X is high" samples X just before that edge):
@@ -51,7 +76,7 @@
 // Back-pressure. While out_valid_o && !out_ready_i everything holds: state, tag,
 // round key and counter; out_data_o/out_tag_o are the registers themselves.
 // in_ready_o depends combinationally on out_ready_i (as the contract allows) and on
-// key_valid_i; all other outputs come from registers.
+// key_valid_i; all other outputs come from registers (out_data_o is se_q).
 //
 // Key loads. key_ready_o is high when no key setup runs and no block is in flight
 // (not even a finished one waiting to be taken). While key_valid_i is high,
@@ -127,14 +152,17 @@ module ak_round_core #(
   // Control and key schedule (shared with the paper-002 cores)
   // ------------------------------------------------------------------------------
   logic         start;       // the round works on in_data_i (a block may be accepted)
-  logic         load;        // the state register takes the round result
-  logic         rnd_dec;     // the round decrypts
+  logic         load;        // the state registers take the round results
+  logic         rnd_dec;     // unused: the direction of the round (in_decrypt_i at a start)
+  logic         blk_dec;     // the block in the state registers is decrypted
   logic         rnd_final;   // the round is round Nr (no (Inv)MixColumns)
-  logic [127:0] start_key;   // round key 0 (encrypt) or Nr (decrypt)
-  logic [127:0] rk;          // round key of the round
-  logic         blk_dec;     // unused: equals rnd_dec whenever the state loads
-  logic [127:0] rk_reg;      // unused: the registered round key of pre-round cores
-  logic [127:0] state_q, state_d;
+  logic [127:0] start_key;   // unused: round key 0 or Nr selected by in_decrypt_i
+  logic [127:0] key0, keynr; // round key 0 and round key Nr (registers)
+  logic [127:0] rk1e, rk1d;  // round key 1 and round key Nr-1 (registers)
+  logic [127:0] rk_reg;      // the round key of the round in progress (a register)
+  logic [127:0] rk_next;     // unused: the round key of this cycle's round (a mux)
+  logic [127:0] se_q, se_d;  // encryption state; the result of either direction
+  logic [127:0] sd_q, sd_d;  // decryption state
 
   ak_round_ctrl #(
     .TagWidth(TagWidth),
@@ -153,43 +181,46 @@ module ak_round_core #(
     .out_valid_o,
     .out_ready_i,
     .out_tag_o,
-    .start_o    (start),
-    .load_o     (load),
-    .dec_o      (rnd_dec),
-    .blk_dec_o  (blk_dec),
-    .final_o    (rnd_final),
-    .start_key_o(start_key),
-    .rk_reg_o   (rk_reg),
-    .rk_next_o  (rk)
+    .start_o        (start),
+    .load_o         (load),
+    .dec_o          (rnd_dec),
+    .blk_dec_o      (blk_dec),
+    .final_o        (rnd_final),
+    .start_key_o    (start_key),
+    .rk_reg_o       (rk_reg),
+    .rk_next_o      (rk_next),
+    .start_key_enc_o(key0),
+    .start_key_dec_o(keynr),
+    .rk1_enc_o      (rk1e),
+    .rk1_dec_o      (rk1d)
   );
 
   // ------------------------------------------------------------------------------
   // Round datapath
   // ------------------------------------------------------------------------------
-  logic [127:0] rnd_in;      // round input
-  logic [127:0] enc_sr;      // ShiftRows(rnd_in)
-  logic [127:0] enc_sb;      // SubBytes(ShiftRows(rnd_in))
+  logic [127:0] enc_in, dec_in;  // round inputs
+  logic [127:0] rk_enc, rk_dec;  // round keys of the two directions
+  logic [127:0] enc_sr;      // ShiftRows(enc_in)
+  logic [127:0] enc_sb;      // SubBytes(ShiftRows(enc_in))
   logic [127:0] enc_mc;      // MixColumns(...)
-  logic [127:0] dec_isr;     // InvShiftRows(rnd_in)
-  logic [127:0] dec_isb;     // InvSubBytes(InvShiftRows(rnd_in))
-  logic [127:0] dec_ark;     // ... ^ round key
-  logic [127:0] dec_imc;     // InvMixColumns(...)
-  logic [127:0] rnd_out;     // result of the round
+  logic [127:0] dec_isr;     // InvShiftRows(dec_in)
+  logic [127:0] dec_isb;     // InvSubBytes(InvShiftRows(dec_in))
+  logic [127:0] dec_imc;     // InvMixColumns(dec_isb)
+  logic [127:0] rk_imc;      // InvMixColumns(rk_dec)
 
-  // The multiplexer selects depend on registers and in_decrypt_i only, so
-  // out_ready_i/in_valid_i reach nothing but the register enables.
-  assign rnd_in = start ? (in_data_i ^ start_key) : state_q;
+  assign enc_in = start ? (in_data_i ^ key0)  : se_q;
+  assign dec_in = start ? (in_data_i ^ keynr) : sd_q;
+  assign rk_enc = start ? rk1e : rk_reg;
+  assign rk_dec = start ? rk1d : rk_reg;
 
   for (genvar c = 0; c < 4; c++) begin : g_col
     for (genvar r = 0; r < 4; r++) begin : g_row
-      // s[r][c] is byte 4c+r. ShiftRows: s'[r][c] = s[r][(c+r) mod 4];
-      // InvShiftRows: s'[r][c] = s[r][(c-r) mod 4]. (Both commute with the S-boxes.)
       localparam int Byte    = 4 * c + r;
       localparam int FromEnc = 4 * ((c + r) % 4) + r;
       localparam int FromDec = 4 * ((c + 4 - r) % 4) + r;
 
-      assign enc_sr[127-8*Byte -: 8]  = rnd_in[127-8*FromEnc -: 8];
-      assign dec_isr[127-8*Byte -: 8] = rnd_in[127-8*FromDec -: 8];
+      assign enc_sr[127-8*Byte -: 8]  = enc_in[127-8*FromEnc -: 8];
+      assign dec_isr[127-8*Byte -: 8] = dec_in[127-8*FromDec -: 8];
 
       ak_sbox_sel #(
         .Impl(SboxImpl)
@@ -211,37 +242,42 @@ module ak_round_core #(
       .out_o(enc_mc[127-32*c -: 32])
     );
 
-    ak_inv_mix_column u_inv_mix_column (
-      .in_i (dec_ark[127-32*c -: 32]),
+    ak_inv_mix_column_direct u_inv_mix_column (
+      .in_i (dec_isb[127-32*c -: 32]),
       .out_o(dec_imc[127-32*c -: 32])
+    );
+
+    ak_inv_mix_column_direct u_inv_mix_column_rk (
+      .in_i (rk_dec[127-32*c -: 32]),
+      .out_o(rk_imc[127-32*c -: 32])
     );
   end
 
-  assign dec_ark = dec_isb ^ rk;
-
-  always_comb begin : round_result
-    unique case ({rnd_dec, rnd_final})
-      2'b00:   rnd_out = enc_mc ^ rk;
-      2'b01:   rnd_out = enc_sb ^ rk;
-      2'b10:   rnd_out = dec_imc;
-      default: rnd_out = dec_ark;  // 2'b11
-    endcase
-  end
-
   always_comb begin : state_next
-    state_d = state_q;
-    if (load) state_d = rnd_out;
+    se_d = se_q;
+    sd_d = sd_q;
+    if (load) begin
+      sd_d = dec_imc ^ rk_imc;
+      if (!rnd_final)   se_d = enc_mc ^ rk_enc;
+      else if (blk_dec) se_d = dec_isb ^ rk_dec;
+      else              se_d = enc_sb ^ rk_enc;
+    end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : state_reg
-    if (!rst_ni) state_q <= '0;
-    else         state_q <= state_d;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : state_regs
+    if (!rst_ni) begin
+      se_q <= '0;
+      sd_q <= '0;
+    end else begin
+      se_q <= se_d;
+      sd_q <= sd_d;
+    end
   end
 
-  assign out_data_o = state_q;
+  assign out_data_o = se_q;
 
   logic unused;
-  assign unused = blk_dec ^ (^rk_reg);
+  assign unused = rnd_dec ^ (^start_key) ^ (^rk_next);
 
 endmodule
 

@@ -71,6 +71,7 @@ module ak_satoh_core #(
   // ------------------------------------------------------------------------------
   logic         start, load, dec, blk_dec, fin;
   logic [127:0] start_key, rk, rk_next;
+  logic [127:0] key0, keynr, rk1e, rk1d;  // unused: for the reference core's datapath
 
   ak_round_ctrl #(
     .TagWidth(TagWidth),
@@ -96,7 +97,11 @@ module ak_satoh_core #(
     .final_o    (fin),
     .start_key_o(start_key),
     .rk_reg_o   (rk),
-    .rk_next_o  (rk_next)
+    .rk_next_o  (rk_next),
+    .start_key_enc_o(key0),
+    .start_key_dec_o(keynr),
+    .rk1_enc_o  (rk1e),
+    .rk1_dec_o  (rk1d)
   );
 
   // ------------------------------------------------------------------------------
@@ -159,7 +164,7 @@ module ak_satoh_core #(
   // dec (in_decrypt_i when a block starts) is only needed by cores whose first cycle
   // runs a direction-dependent datapath; rk_next by cores without a pre-round cycle
   logic unused;
-  assign unused = dec ^ (^rk_next);
+  assign unused = dec ^ (^rk_next) ^ (^key0) ^ (^keynr) ^ (^rk1e) ^ (^rk1d);
 
 endmodule
 

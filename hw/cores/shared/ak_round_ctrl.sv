@@ -9,8 +9,9 @@
 // Key schedule. One shared ak_key_step on a window of the last Nk expanded words,
 // forward for encryption and backward for decryption (see ak_key_step); the
 // decryption start window (window Nr) is derived ONCE per key load by running the
-// schedule forward Nr steps (the key setup). Three 256-bit windows:
+// schedule forward Nr steps (the key setup). The 256-bit windows:
 //   key_enc_q  window 0 (the cipher key), key_dec_q window Nr,
+//   win1_*_q, win2_*_q  windows 1, Nr-1, 2 and Nr-2 (PreRound = 0, see below),
 //   rk_q       the window of the round in progress (or of the key setup).
 // Round keys are AES-field words; a core that works over a tower field maps them.
 //
@@ -22,6 +23,11 @@
 //     setup (win1_enc_q, win1_dec_q) for round 1, and rk_q holds the window of the
 //     round in progress, so the key step only computes the NEXT round's window
 //     (register to register, beside the datapath, not in front of its AddRoundKey).
+//     Windows 2 and Nr-2 are kept from the setup too (win2_enc_q, win2_dec_q): the
+//     accepting cycle loads rk_q with one of them instead of stepping from window 1
+//     or Nr-1, so the key step's inputs are always registers (rk_q and its phase and
+//     Rcon, rev_q for the direction) and in_decrypt_i is not in front of it (Fmax;
+//     the windows and the cycles are the same as stepping would give).
 //   PreRound = 1 (ak_ueno_core, ak_satoh_core, ak_liu_core): the accepting cycle runs
 //     the pre-round datapath only (initial AddRoundKey with start_key_o, field
 //     mapping); rounds 1 .. Nr follow, each with its round key in a register
@@ -36,10 +42,16 @@
 //                round datapath, whose result is only used when start_o is low);
 //   final_o      this cycle is round Nr (no (Inv)MixColumns);
 //   start_key_o  round key 0 (encrypt) or Nr (decrypt) for the initial AddRoundKey;
-//   rk_reg_o     PreRound = 1: round key of the round of this cycle, from a register;
+//   rk_reg_o     the round key of rk_q, a register: PreRound = 1 the round of this
+//                cycle; PreRound = 0 the round in progress (not at a start);
 //   rk_next_o    PreRound = 0: the round key of this cycle's round, a 2:1 choice of
 //                registers (win1_*_q at a start, else rk_q); PreRound = 1: the round
-//                key the key step produces this cycle (unused by those cores).
+//                key the key step produces this cycle (unused by those cores);
+//   start_key_enc_o, start_key_dec_o  round keys 0 and Nr (registers), for a
+//                datapath that applies both and chooses by direction later;
+//   rk1_enc_o, rk1_dec_o  PreRound = 0: round keys 1 and Nr-1 (registers; with
+//                rk_reg_o, the round key of the round in progress, they give each
+//                direction its round key as a 2:1 choice of registers by start_o).
 //
 // Timing (edge A accepts a block; Nr = 10/12/14):
 //   PreRound = 1:  A pre-round, A+1 .. A+Nr rounds 1 .. Nr; out_valid_o high from
@@ -90,7 +102,11 @@ module ak_round_ctrl #(
   output logic                final_o,
   output logic [127:0]        start_key_o,
   output logic [127:0]        rk_reg_o,
-  output logic [127:0]        rk_next_o
+  output logic [127:0]        rk_next_o,
+  output logic [127:0]        start_key_enc_o,
+  output logic [127:0]        start_key_dec_o,
+  output logic [127:0]        rk1_enc_o,
+  output logic [127:0]        rk1_dec_o
 );
 
   // ------------------------------------------------------------------------------
@@ -133,6 +149,12 @@ module ak_round_ctrl #(
   logic [255:0]        win1_dec_q, win1_dec_d;  // ... and window Nr-1, from the setup
   logic [2:0]          ph1_enc_q, ph1_enc_d, ph1_dec_q, ph1_dec_d;
   logic [7:0]          rc1_enc_q, rc1_enc_d, rc1_dec_q, rc1_dec_d;
+  logic [255:0]        win2_enc_q, win2_enc_d;  // PreRound = 0: window 2 ...
+  logic [255:0]        win2_dec_q, win2_dec_d;  // ... and window Nr-2, from the setup
+  logic [2:0]          ph2_enc_q, ph2_enc_d, ph2_dec_q, ph2_dec_d;
+  logic [7:0]          rc2_enc_q, rc2_enc_d, rc2_dec_q, rc2_dec_d;
+  logic                rev_q, rev_d;            // busy_q && dec_q, as a flip-flop
+  logic [4:0]          cap_q, cap_d;            // setup step cnt_q is 1, 2, Nr-2, Nr-1, Nr
   logic                start_sel_q, start_sel_d;  // start_sel, one cycle ahead
   logic [2:0]          rk_phase_q, rk_phase_d;
   logic [7:0]          rk_rcon_q, rk_rcon_d;
@@ -204,6 +226,12 @@ module ak_round_ctrl #(
     ph1_dec_d  = ph1_dec_q;
     rc1_enc_d  = rc1_enc_q;
     rc1_dec_d  = rc1_dec_q;
+    win2_enc_d = win2_enc_q;
+    win2_dec_d = win2_dec_q;
+    ph2_enc_d  = ph2_enc_q;
+    ph2_dec_d  = ph2_dec_q;
+    rc2_enc_d  = rc2_enc_q;
+    rc2_dec_d  = rc2_dec_q;
     unique case (key_st_q)
       StNoKey, StReady: begin
         if (key_fire) begin
@@ -220,17 +248,27 @@ module ak_round_ctrl #(
         // the setup steps forward from window 0: step cnt_q yields window cnt_q; the
         // state (window, phase, Rcon) of a window does not depend on the direction
         // it was reached from, so window Nr-1 serves the backward schedule as it is
-        if (cnt_q == 4'd1) begin
+        if (cap_q[0]) begin
           win1_enc_d = ks_win_o;
           ph1_enc_d  = ks_phase_o;
           rc1_enc_d  = ks_rcon_o;
         end
-        if (cnt_q == nr - 4'd1) begin
+        if (cap_q[3]) begin
           win1_dec_d = ks_win_o;
           ph1_dec_d  = ks_phase_o;
           rc1_dec_d  = ks_rcon_o;
         end
-        if (cnt_q == nr) begin
+        if (cap_q[1]) begin
+          win2_enc_d = ks_win_o;
+          ph2_enc_d  = ks_phase_o;
+          rc2_enc_d  = ks_rcon_o;
+        end
+        if (cap_q[2]) begin
+          win2_dec_d = ks_win_o;
+          ph2_dec_d  = ks_phase_o;
+          rc2_dec_d  = ks_rcon_o;
+        end
+        if (cap_q[4]) begin
           key_st_d   = StReady;
           key_dec_d  = ks_win_o;
           dec_rcon_d = ks_rcon_o;
@@ -252,6 +290,8 @@ module ak_round_ctrl #(
   always_comb begin : round_flags
     done_d = busy_d && (cnt_d == nr);
     fin_d  = busy_d && (cnt_d == nr - 4'd1);
+    rev_d  = busy_d && dec_d;
+    cap_d  = {cnt_d == nr, cnt_d == nr - 4'd1, cnt_d == nr - 4'd2, cnt_d == 4'd2, cnt_d == 4'd1};
   end
 
   always_comb begin : block_state
@@ -280,16 +320,11 @@ module ak_round_ctrl #(
       ks_phase_i = 3'd0;
       ks_rcon_i  = in_decrypt_i ? dec_rcon_q : 8'h01;
       ks_reverse = in_decrypt_i;
-    end else if (start_sel) begin
-      ks_win_i   = in_decrypt_i ? win1_dec_q : win1_enc_q;
-      ks_phase_i = in_decrypt_i ? ph1_dec_q  : ph1_enc_q;
-      ks_rcon_i  = in_decrypt_i ? rc1_dec_q  : rc1_enc_q;
-      ks_reverse = in_decrypt_i;
     end else begin
       ks_win_i   = rk_q;
       ks_phase_i = rk_phase_q;
       ks_rcon_i  = rk_rcon_q;
-      ks_reverse = busy_q && dec_q;
+      ks_reverse = rev_q;
     end
   end
 
@@ -306,7 +341,13 @@ module ak_round_ctrl #(
 
   assign start_key_o = in_decrypt_i ? key_dec_q[255:128] : key_enc_q[255:128];
   assign rk_reg_o    = rk_q[255:128];
-  assign rk_next_o   = (PreRound != 0) ? ks_win_o[255:128] : ks_win_i[255:128];
+  assign rk_next_o   = (PreRound != 0) ? ks_win_o[255:128] :
+                       !start_sel ? rk_q[255:128] :
+                       in_decrypt_i ? win1_dec_q[255:128] : win1_enc_q[255:128];
+  assign start_key_enc_o = key_enc_q[255:128];
+  assign start_key_dec_o = key_dec_q[255:128];
+  assign rk1_enc_o       = win1_enc_q[255:128];
+  assign rk1_dec_o       = win1_dec_q[255:128];
 
   always_comb begin : round_key_next
     rk_d       = rk_q;
@@ -316,6 +357,10 @@ module ak_round_ctrl #(
       rk_d       = key_masked;
       rk_phase_d = 3'd0;
       rk_rcon_d  = 8'h01;
+    end else if (in_fire && PreRound == 0) begin
+      rk_d       = in_decrypt_i ? win2_dec_q : win2_enc_q;
+      rk_phase_d = in_decrypt_i ? ph2_dec_q  : ph2_enc_q;
+      rk_rcon_d  = in_decrypt_i ? rc2_dec_q  : rc2_enc_q;
     end else if (in_fire || setup_step || (busy_q && !done)) begin
       rk_d       = ks_win_o;
       rk_phase_d = ks_phase_o;
@@ -339,6 +384,12 @@ module ak_round_ctrl #(
       ph1_dec_q  <= 3'd0;
       rc1_enc_q  <= 8'h00;
       rc1_dec_q  <= 8'h00;
+      win2_enc_q <= '0;
+      win2_dec_q <= '0;
+      ph2_enc_q  <= 3'd0;
+      ph2_dec_q  <= 3'd0;
+      rc2_enc_q  <= 8'h00;
+      rc2_dec_q  <= 8'h00;
     end else begin
       key_st_q   <= key_st_d;
       klen_q     <= klen_d;
@@ -351,6 +402,12 @@ module ak_round_ctrl #(
       ph1_dec_q  <= ph1_dec_d;
       rc1_enc_q  <= rc1_enc_d;
       rc1_dec_q  <= rc1_dec_d;
+      win2_enc_q <= win2_enc_d;
+      win2_dec_q <= win2_dec_d;
+      ph2_enc_q  <= ph2_enc_d;
+      ph2_dec_q  <= ph2_dec_d;
+      rc2_enc_q  <= rc2_enc_d;
+      rc2_dec_q  <= rc2_dec_d;
     end
   end
 
@@ -374,6 +431,8 @@ module ak_round_ctrl #(
       fin_q  <= 1'b0;
       busy_q <= 1'b0;
       dec_q  <= 1'b0;
+      rev_q  <= 1'b0;
+      cap_q  <= '0;
       tag_q  <= '0;
     end else begin
       cnt_q  <= cnt_d;
@@ -382,6 +441,8 @@ module ak_round_ctrl #(
       fin_q  <= fin_d;
       busy_q <= busy_d;
       dec_q  <= dec_d;
+      rev_q  <= rev_d;
+      cap_q  <= cap_d;
       tag_q  <= tag_d;
     end
   end

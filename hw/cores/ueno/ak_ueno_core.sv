@@ -97,6 +97,7 @@ module ak_ueno_core #(
   // ------------------------------------------------------------------------------
   logic         start, load, dec, blk_dec, fin;
   logic [127:0] start_key, rk, rk_next;
+  logic [127:0] key0, keynr, rk1e, rk1d;  // unused: for the reference core's datapath
 
   ak_round_ctrl #(
     .TagWidth(TagWidth),
@@ -122,7 +123,11 @@ module ak_ueno_core #(
     .final_o    (fin),
     .start_key_o(start_key),
     .rk_reg_o   (rk),
-    .rk_next_o  (rk_next)
+    .rk_next_o  (rk_next),
+    .start_key_enc_o(key0),
+    .start_key_dec_o(keynr),
+    .rk1_enc_o  (rk1e),
+    .rk1_dec_o  (rk1d)
   );
 
   // ------------------------------------------------------------------------------
@@ -195,7 +200,7 @@ module ak_ueno_core #(
 
   // rk_next is for cores without a pre-round cycle
   logic unused;
-  assign unused = ^rk_next;
+  assign unused = (^rk_next) ^ (^key0) ^ (^keynr) ^ (^rk1e) ^ (^rk1d);
 
 endmodule
 
