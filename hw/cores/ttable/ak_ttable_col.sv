@@ -27,9 +27,10 @@
 //
 // Timing (Nr = 10/12/14; A = edge accepting a block; "first edge at which X is
 // high" samples X just before that edge):
-//   - latency 8*Nr+4 (84/100/116): round r of the block runs at edges A+1 .. A+8r;
-//     its last column leaves the cascade at edge A+8*Nr+3, out_valid_o rises after
-//     that edge and is first high at edge A+8*Nr+4.
+//   - latency 8*Nr+5 (85/101/117): round r of the block runs at edges A+1 .. A+8r;
+//     its last column leaves the cascade at edge A+8*Nr+3, where the complete block
+//     is written into the output buffer; it is in the buffer's head register after
+//     edge A+8*Nr+4, so out_valid_o is first high at edge A+8*Nr+5.
 //   - interval: blocks are accepted only at the edges of phases 7 and 3, into a free
 //     half (or a half whose block finishes at that edge). A continuous, never-stalled
 //     stream is accepted at A, A+4, A+8*Nr, A+8*Nr+4, A+16*Nr, ...: blocks j and j+2
@@ -40,14 +41,15 @@
 //     the keys are ready and the first block never waits for its phase.
 //
 // Back-pressure. Results are collected column by column and the whole block is
-// placed in the output register with its fourth column. If the output register still
-// holds an untaken block at that edge, the whole core stalls (every register, the
-// block RAM outputs and the phase counter hold) until out_ready_i is high. A consumer
-// that takes each result within four cycles never stalls the core. in_ready_o
-// depends combinationally on out_ready_i (through the stall) and on key_valid_i.
+// written into an output buffer (ak_pipe_outbuf, 8 entries) with its fourth column.
+// The core never stalls (no clock enable: a stall enable would fan out to every
+// register and block RAM of the lane and set the clock period); a block is admitted
+// only while the buffer has credit for it, so every result finds a free entry and
+// out_ready_i low reaches only the buffer and the credit. in_ready_o depends
+// combinationally on out_ready_i (through the credit) and on key_valid_i.
 //
 // Key loads. key_ready_o is high when no block is in flight (none in the ring, none
-// being collected, none in the output register) and the key RAM is not filling.
+// being collected, none in the output buffer) and the key RAM is not filling.
 // While key_valid_i is high, in_ready_o is low (a key presented with a block is
 // loaded first). key_len_i = 3: the handshake completes, the key RAM reports no key
 // and in_ready_o stays low until a legal key is loaded.
@@ -101,6 +103,10 @@ module ak_ttable_col #(
   // ------------------------------------------------------------------------------
   // Declarations
   // ------------------------------------------------------------------------------
+  // output buffer entries: the two halves' blocks plus the cycles from a write to the
+  // head, so a never-stalled stream never runs out of credit
+  localparam int ObDepth = 8;
+
   logic [2:0]          ph_q, ph_d;          // ring phase
   logic [1:0]          busy_q, busy_d;      // a block in half h
   logic [1:0][3:0]     rnd_q, rnd_d;        // its round (1 .. Nr) in the current window
@@ -114,9 +120,8 @@ module ak_ttable_col #(
   logic [95:0]         coll_q, coll_d;      // slots 0, 1, 2 of the result
   logic                hdec_q, hdec_d;      // the result's direction
   logic [TagWidth-1:0] htag_q, htag_d;      // ... and tag
-  logic                out_valid_q, out_valid_d;
-  logic [127:0]        out_q, out_d;
-  logic [TagWidth-1:0] out_tag_q, out_tag_d;
+  logic                done;                // the result is complete (slot 3 arrives)
+  logic [127:0]        done_data;           // ... in FIPS order
   logic [31:0]         res_q, res_d;        // the column that left the cascade (or input)
   logic [31:0]         dl_q [4];            // res_q delayed by 1 .. 4 cycles
   logic [31:0]         kcol_q, kcol_d;      // round-key word for stage X0
@@ -129,14 +134,12 @@ module ak_ttable_col #(
   logic         rd_dec;
   logic [3:0]   rd_round;
 
-  logic         en;          // not stalled
-  logic         stall;
+  logic         ob_space, ob_empty;   // output buffer: credit, nothing admitted
   logic         bnd;         // a window boundary (phase 7: half 0, phase 3: half 1)
   logic         bh;          // the half of that boundary
   logic         fin;         // the block of half bh finishes at this edge
   logic         idle;        // no block in the ring
   logic         in_fire;
-  logic         out_fire;
   logic         key_fire;
   logic [127:0] ark;         // in_data_i ^ round key 0
   logic [127:0] ark_slots;   // in processing order (slot 0 in [127:96])
@@ -163,7 +166,7 @@ module ak_ttable_col #(
     .sw_dec_i   (1'b0),
     .sw_round_i (4'd0),
     .sw_key_i   (128'h0),
-    .rd_en_i    (en),
+    .rd_en_i    (1'b1),
     .rd_dec_i   (rd_dec),
     .rd_round_i (rd_round),
     .rd_key_o   (rd_key),
@@ -196,18 +199,12 @@ module ak_ttable_col #(
   assign bh       = !ph_q[2];
   assign fin      = bnd && busy_q[bh] && (rnd_q[bh] == nr);
   assign idle     = (busy_q == 2'b00) && !inj_q && !harv_q;
-  assign stall    = harv_q && (harv_k_q == 2'd3) && out_valid_q && !out_ready_i;
-  assign en       = !stall;
 
-  assign key_ready_o = keys_key_ready && idle && !out_valid_q;
+  assign key_ready_o = keys_key_ready && idle && ob_empty;
   assign key_fire    = key_valid_i && key_ready_o;
-  assign in_ready_o  = keys_ready && !key_valid_i && bnd && en &&
+  assign in_ready_o  = keys_ready && !key_valid_i && bnd && ob_space &&
                        (!busy_q[bh] || (rnd_q[bh] == nr));
   assign in_fire     = in_valid_i && in_ready_o;
-  assign out_valid_o = out_valid_q;
-  assign out_data_o  = out_q;
-  assign out_tag_o   = out_tag_q;
-  assign out_fire    = out_valid_q && out_ready_i;
 
   // round key 0 and the processing order of the columns (decryption: 0, 3, 2, 1)
   assign ark       = in_data_i ^ (in_decrypt_i ? dec_key0 : enc_key0);
@@ -254,16 +251,16 @@ module ak_ttable_col #(
     end
   end
 
-  // collect a finished block column by column; hand it to the output register
+  // collect a finished block column by column; hand it to the output buffer
   always_comb begin : collect_next
-    harv_d      = harv_q;
-    harv_k_d    = harv_k_q;
-    coll_d      = coll_q;
-    hdec_d      = hdec_q;
-    htag_d      = htag_q;
-    out_valid_d = out_valid_q && !out_fire;
-    out_d       = out_q;
-    out_tag_d   = out_tag_q;
+    harv_d    = harv_q;
+    harv_k_d  = harv_k_q;
+    coll_d    = coll_q;
+    hdec_d    = hdec_q;
+    htag_d    = htag_q;
+    done      = 1'b0;
+    done_data = hdec_q ? {coll_q[95:64], col, coll_q[31:0], coll_q[63:32]}
+                       : {coll_q, col};
     if (fin) begin
       harv_d   = 1'b1;
       harv_k_d = 2'd1;
@@ -276,15 +273,29 @@ module ak_ttable_col #(
         2'd1:    coll_d[63:32] = col;
         2'd2:    coll_d[31:0]  = col;
         default: begin   // slot 3: the block is complete
-          harv_d      = 1'b0;
-          out_valid_d = 1'b1;
-          out_tag_d   = htag_q;
-          out_d       = hdec_q ? {coll_q[95:64], col, coll_q[31:0], coll_q[63:32]}
-                               : {coll_q, col};
+          harv_d = 1'b0;
+          done   = 1'b1;
         end
       endcase
     end
   end
+
+  // The output buffer: the core never stalls; a block is admitted only with credit
+  ak_pipe_outbuf #(
+    .DataWidth(128 + TagWidth),
+    .Depth    (ObDepth)
+  ) u_outbuf (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .accept_i   (in_fire),
+    .space_o    (ob_space),
+    .empty_o    (ob_empty),
+    .wvalid_i   (done),
+    .wdata_i    ({htag_q, done_data}),
+    .out_valid_o(out_valid_o),
+    .out_ready_i(out_ready_i),
+    .out_data_o ({out_tag_o, out_data_o})
+  );
 
   // ------------------------------------------------------------------------------
   // Datapath: the lane and its lookups
@@ -313,7 +324,7 @@ module ak_ttable_col #(
   ) u_lane (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .en_i   (en),
+    .en_i   (1'b1),
     .addr0_i(addr[0]),
     .addr1_i(addr[1]),
     .addr2_i(addr[2]),
@@ -338,7 +349,7 @@ module ak_ttable_col #(
       harv_k_q <= 2'd0;
       hdec_q   <= 1'b0;
       htag_q   <= '0;
-    end else if (en) begin
+    end else begin
       ph_q     <= ph_d;
       busy_q   <= busy_d;
       rnd_q    <= rnd_d;
@@ -360,26 +371,13 @@ module ak_ttable_col #(
       res_q  <= '0;
       for (int i = 0; i < 4; i++) dl_q[i] <= '0;
       kcol_q <= '0;
-    end else if (en) begin
+    end else begin
       ib_q   <= ib_d;
       coll_q <= coll_d;
       res_q  <= res_d;
       dl_q[0] <= res_q;
       for (int i = 1; i < 4; i++) dl_q[i] <= dl_q[i - 1];
       kcol_q <= kcol_d;
-    end
-  end
-
-  // a stall means out_valid_q && !out_ready_i: the output register holds anyway
-  always_ff @(posedge clk_i or negedge rst_ni) begin : out_regs
-    if (!rst_ni) begin
-      out_valid_q <= 1'b0;
-      out_q       <= '0;
-      out_tag_q   <= '0;
-    end else if (en) begin
-      out_valid_q <= out_valid_d;
-      out_q       <= out_d;
-      out_tag_q   <= out_tag_d;
     end
   end
 

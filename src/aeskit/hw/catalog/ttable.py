@@ -17,10 +17,10 @@ CORES: tuple[CoreSpec, ...] = (
         top="ak_ttable_col",
         description="Paper 004 basic module: one eight-stage T-table column pipeline "
                     "(2 dual-port T-table ROMs, LUT XOR cascade) with feedback, one column "
-                    "per cycle, two blocks interleaved; round keys in block RAM",
+                    "per cycle, two blocks interleaved; round keys in LUT RAM",
         paper=PAPER,
         sbox="ttable-ram",
-        latency={128: 84, 192: 100, 256: 116},
+        latency={128: 85, 192: 101, 256: 117},
         interval={128: 40, 192: 48, 256: 56},
         key_setup=dict(RK_FILL_SETUP),
         in_flight=2,
@@ -69,7 +69,7 @@ CORES = CORES + (
         name="ttable_round",
         top="ak_ttable_round",
         description="Paper 004 round module: four eight-stage T-table lanes (one full "
-                    "round) with feedback, eight blocks in flight; round keys in block RAM",
+                    "round) with feedback, eight blocks in flight; round keys in LUT RAM",
         paper=PAPER,
         sbox="ttable-ram",
         latency={128: 82, 192: 98, 256: 114},
