@@ -11,8 +11,9 @@
 //   IntraPipe = 0 (registry "tbox_unfolded", paper "inter-pp"): the T-box RAM output
 //     registers are the only inter-round registers; latency 1 cycle per round.
 //   IntraPipe = 1 (registry "tbox_unfolded_pp", paper "intra-pp"): two more registers
-//     inside each round -- in front of the RAMs and in the XOR tree (ak_tbox_round
-//     Pipe = 1); latency 3 cycles per round, shorter paths.
+//     inside each round -- after the RAMs (the block RAM's own output register, no
+//     reset) and in the XOR tree (ak_tbox_round Pipe = 1); latency 3 cycles per
+//     round, shorter paths.
 //
 // Key sizes: chosen at run time up to the build's NrMax. A block travels through the
 // first Nr round units and leaves from unit Nr (10/12/14): units beyond Nr see the

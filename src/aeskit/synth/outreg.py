@@ -24,11 +24,15 @@ of a ``TRELLIS_FF`` that
   every port with that enable).
 
 Then the flip-flops are deleted, each ``DOx`` bit drives the net the flip-flop drove,
-``OCEx`` takes the enable and ``REGMODE_x = "OUTREG"``. Only ports in true-dual-port
-mode (``DATA_WIDTH_x`` <= 18) are touched; a 36-bit pseudo-dual-port RAM uses both
-ports' outputs for one read and is left as it is. The rewrite is exact: the output
-register behaves as the flip-flops did (same clock, enable, no reset; both power up
-at 0). A netlist without such a pattern is not changed at all.
+``OCEx`` takes the enable and ``REGMODE_x = "OUTREG"``. A RAM in true-dual-port mode
+(``DATA_WIDTH_x`` <= 18) has two read groups, one per port. A RAM with 36-bit ports
+(Yosys's pseudo-dual-port mapping: port B reads 36 bits, on ``DOA0-17`` and
+``DOB0-17``) has one read group over both ports' outputs; it is absorbed only when both
+ports have the same clock net, and then both ports get ``REGMODE = "OUTREG"`` and the
+same ``OCE``, so the result is the same whichever port's clock and enable the
+hardware uses for those outputs. The rewrite is exact: the output register behaves as
+the flip-flops did (same clock, enable, no reset; both power up at 0). A netlist
+without such a pattern is not changed at all.
 
 The RTL asks for it by writing the register without reset right after the RAM read
 (``ak_ttable_ram`` and ``ak_tbox_ram`` with ``OutReg = 1``); docs/synthesis.md lists
@@ -94,20 +98,25 @@ def _loads(cells: dict[str, Any]) -> dict[Any, list[tuple[str, str]]]:
 def _port_plan(name: str, cell: dict[str, Any], port: str, cells: dict[str, Any],
                loads: dict[Any, list[tuple[str, str]]], outputs: set[int]
                ) -> tuple[list[tuple[str, str]], Any] | str:
-    """The (DO pin, flip-flop) pairs and the enable bit of an absorbable port, or the
-    reason it is not."""
+    """The (DO pin, flip-flop) pairs and the enable of an absorbable read group, or
+    the reason it is not. ``port`` is ``"A"`` or ``"B"`` (a true-dual-port port) or
+    ``"AB"`` (the 36-bit read port of a pseudo-dual-port RAM, data on DOA and DOB)."""
     params = cell["parameters"]
-    if _param(params, f"REGMODE_{port}", "NOREG") != "NOREG":
-        return "already registered"
-    if _width(cell, port) > 18:
-        return "36-bit pseudo-dual-port mode"
-    if _param(params, f"CLK{port}MUX", f"CLK{port}") != f"CLK{port}":
-        return "inverted clock"
     conn = cell["connections"]
-    clk = conn.get(f"CLK{port}", ["x"])[0]
+    for q in port:
+        if _param(params, f"REGMODE_{q}", "NOREG") != "NOREG":
+            return "already registered"
+        if _param(params, f"CLK{q}MUX", f"CLK{q}") != f"CLK{q}":
+            return "inverted clock"
+    if len(port) == 1 and _width(cell, port) > 18:
+        return "36-bit pseudo-dual-port mode"
+    clks = {conn.get(f"CLK{q}", ["x"])[0] for q in port}
+    if len(clks) != 1:
+        return "ports on different clocks"
+    clk = clks.pop()
     pairs: list[tuple[str, str]] = []
     enable: Any = None
-    for pin in _DO[port]:
+    for pin in [pin for q in port for pin in _DO[q]]:
         bits = conn.get(pin)
         if not bits or not isinstance(bits[0], int):
             continue
@@ -141,6 +150,15 @@ def _port_plan(name: str, cell: dict[str, Any], port: str, cells: dict[str, Any]
     if not pairs:
         return "no data output used"
     return pairs, enable
+
+
+def _read_groups(cell: dict[str, Any]) -> list[str]:
+    """``["A", "B"]`` for a true-dual-port DP16KD (ports of at most 18 bits), ``["AB"]``
+    for one whose ports are 36 bits wide (Yosys's pseudo-dual-port mapping: port B
+    reads 36 bits, on DOA0-17 and DOB0-17)."""
+    if _width(cell, "A") > 18 or _width(cell, "B") > 18:
+        return ["AB"]
+    return ["A", "B"]
 
 
 #: LUT4 INIT of an inverter of input A (B, C, D tied low): Z = INIT[{D,C,B,A}]
@@ -190,7 +208,7 @@ def absorb_output_registers(netlist: dict[str, Any], top: str) -> OutregStats:
     loads = _loads(cells)
     for name in sorted(n for n, c in cells.items() if c["type"] == "DP16KD"):
         cell = cells[name]
-        for port in "AB":
+        for port in _read_groups(cell):
             plan = _port_plan(name, cell, port, cells, loads, outputs)
             if isinstance(plan, str):
                 stats.skipped[f"{name}.{port}"] = plan
@@ -201,9 +219,10 @@ def absorb_output_registers(netlist: dict[str, Any], top: str) -> OutregStats:
                 cell["connections"][pin] = list(q)
                 del cells[ff_name]
                 stats.flip_flops += 1
-            cell["connections"][f"OCE{port}"] = [_enable_bit(enable, cells, inverters,
-                                                             next_bit)]
-            cell["parameters"][f"REGMODE_{port}"] = "OUTREG"
+            oce = _enable_bit(enable, cells, inverters, next_bit)
+            for q in port:
+                cell["connections"][f"OCE{q}"] = [oce]
+                cell["parameters"][f"REGMODE_{q}"] = "OUTREG"
             stats.ports.append(f"{name}.{port}")
     return stats
 

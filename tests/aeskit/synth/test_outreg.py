@@ -99,8 +99,8 @@ def test_inverted_enable_gets_one_shared_inverter() -> None:
      "DOA3: flip-flop on another clock"),
     (lambda nl: nl["modules"]["top"]["cells"].update(
         lut=_ff(101, 300) | {"type": "LUT4"}), "DOA1 has 2 loads"),
-    (lambda nl: nl["modules"]["top"]["cells"].update(ram=_ram(width=36)),
-     "36-bit pseudo-dual-port mode"),
+    (lambda nl: nl["modules"]["top"]["cells"]["ram"]["connections"].update(CLKA=[8]),
+     "DOA0: flip-flop on another clock"),
     (lambda nl: nl["modules"]["top"]["cells"].update(ram=_ram(regmode="OUTREG")),
      "already registered"),
     (lambda nl: nl["modules"]["top"]["cells"].update(ram=_ram(clkmux="INV")),
@@ -117,6 +117,27 @@ def test_leaves_ports_it_cannot_absorb(change: Any, reason: str) -> None:
     assert stats.ports == [] and stats.flip_flops == 0
     assert stats.skipped["ram.A"] == reason
     assert nl == before
+
+
+def test_pseudo_dual_port_ram_takes_both_output_registers() -> None:
+    """A 36-bit RAM reads on DOA and DOB: one group; both ports get OUTREG and OCE."""
+    nl = _netlist()
+    cells = nl["modules"]["top"]["cells"]
+    cells["ram"] = _ram(width=36)
+    for i in range(3):
+        cells["ram"]["connections"][f"DOB{i}"] = [500 + i]
+        cells[f"hh{i}"] = _ff(500 + i, 600 + i)
+    stats = absorb_output_registers(nl, "top")
+    assert stats.ports == ["ram.AB"] and stats.flip_flops == 7
+    ram = cells["ram"]
+    assert ram["parameters"]["REGMODE_A"] == ram["parameters"]["REGMODE_B"] == "OUTREG"
+    assert ram["connections"]["OCEA"] == ram["connections"]["OCEB"] == [5]
+    assert [ram["connections"][f"DOB{i}"] for i in range(3)] == [[600 + i] for i in range(3)]
+    # a different clock on port B leaves it alone
+    nl2 = _netlist()
+    nl2["modules"]["top"]["cells"]["ram"] = _ram(width=36)
+    nl2["modules"]["top"]["cells"]["ram"]["connections"]["CLKB"] = [8]
+    assert absorb_output_registers(nl2, "top").skipped["ram.AB"] == "ports on different clocks"
 
 
 def test_unchanged_file_is_not_rewritten(tmp_path: Path) -> None:
