@@ -33,11 +33,25 @@
 // Parameters:
 //   NrMax  highest round number stored (10, 12 or 14; default 14): a core built for
 //          AES-128 only sets 10 and saves the flip-flops of rounds 11 .. 14.
+//   Group  0 (default): every entry is written from the fill directly. G >= 1: the
+//          writes (and the clear) travel down a chain of registers, one level per
+//          cycle, and entry r is written from level r / G, i.e. r / G cycles later
+//          (level 0 is the fill itself). An unrolled core whose stage r sits next to
+//          entry r then has no net from the fill across the die: each level feeds
+//          G neighbouring entries and the next level (a broadcast of the write to
+//          all entries was the critical path of ttable_unrolled: one LUT, 12 ns of
+//          routing). The cost is (NrMax / G) x 267 flip-flops. Round key r is final
+//          r / G <= r edges after the edge at which ready_o rises; a core whose
+//          block reaches its round-r key no earlier than r edges after it was
+//          accepted (every pipelined core: one round at least one cycle) never sees
+//          a stale key, so its key setup does not change. Software writes land
+//          r / G edges later too.
 
 `default_nettype none
 
 module ak_rk_store #(
-  parameter int NrMax = 14
+  parameter int NrMax = 14,
+  parameter int Group = 0
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -57,6 +71,13 @@ module ak_rk_store #(
   output logic [15*128-1:0] dec_keys_o
 );
 
+  if (Group < 0 || Group > NrMax) begin : g_bad_group
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_rk_store: Group must be 0 .. NrMax, got %0d", Group);
+`else
+    $fatal(1, "ak_rk_store: Group must be 0 .. NrMax, got %0d", Group);
+`endif
+  end
   if (NrMax != 10 && NrMax != 12 && NrMax != 14) begin : g_bad_nr_max
 `ifdef __ICARUS__
     initial $fatal(1, "ak_rk_store: NrMax must be 10, 12 or 14, got %0d", NrMax);
@@ -101,28 +122,57 @@ module ak_rk_store #(
     else         clear_q <= load;
   end
 
+  // ------------------------------------------------------------------------------
+  // Write chain: level 0 is this cycle's write (fill before software) and clear;
+  // level k is level k-1 one cycle later. Entry r takes its writes from level
+  // Lvl(r) = r / Group (Group = 0: every entry from level 0).
+  // ------------------------------------------------------------------------------
+  localparam int Levels = (Group == 0) ? 1 : NrMax / Group + 1;
+  localparam int WrW    = 1 + 4 + 128;   // {valid, round, data} of one direction
+
+  logic [WrW-1:0] wr_enc [Levels];
+  logic [WrW-1:0] wr_dec [Levels];
+  logic           wr_clr [Levels];
+
+  assign wr_enc[0] = {we || (sw_we_i && !sw_dec_i), we ? round : sw_round_i, wdata_enc};
+  assign wr_dec[0] = {we || (sw_we_i && sw_dec_i), we ? dec_round : sw_round_i, wdata_dec};
+  assign wr_clr[0] = clear_q;
+
+  for (genvar k = 1; k < Levels; k++) begin : g_level
+    always_ff @(posedge clk_i or negedge rst_ni) begin : level_reg
+      if (!rst_ni) begin
+        wr_enc[k] <= '0;
+        wr_dec[k] <= '0;
+        wr_clr[k] <= 1'b0;
+      end else begin
+        wr_enc[k] <= wr_enc[k-1];
+        wr_dec[k] <= wr_dec[k-1];
+        wr_clr[k] <= wr_clr[k-1];
+      end
+    end
+  end
+
   for (genvar r = 0; r < 15; r++) begin : g_entry
     if (r <= NrMax) begin : g_reg
       // rounds 0 .. 10 are written by every key; higher ones are cleared on a load
       localparam bit Clear = (r > 10);
+      localparam int Lvl   = (Group == 0) ? 0 : r / Group;
       logic [127:0] enc_q, enc_d;
       logic [127:0] dec_q, dec_d;
       logic         enc_we, dec_we;
 
-      assign enc_we = we ? (round == 4'(r))
-                         : (sw_we_i && !sw_dec_i && sw_round_i == 4'(r));
-      assign dec_we = we ? (dec_round == 4'(r))
-                         : (sw_we_i && sw_dec_i && sw_round_i == 4'(r));
+      assign enc_we = wr_enc[Lvl][WrW-1] && (wr_enc[Lvl][WrW-2 -: 4] == 4'(r));
+      assign dec_we = wr_dec[Lvl][WrW-1] && (wr_dec[Lvl][WrW-2 -: 4] == 4'(r));
 
       always_comb begin : entry_next
         enc_d = enc_q;
         dec_d = dec_q;
-        if (Clear && clear_q) begin
+        if (Clear && wr_clr[Lvl]) begin
           enc_d = '0;
           dec_d = '0;
         end else begin
-          if (enc_we) enc_d = wdata_enc;
-          if (dec_we) dec_d = wdata_dec;
+          if (enc_we) enc_d = wr_enc[Lvl][127:0];
+          if (dec_we) dec_d = wr_dec[Lvl][127:0];
         end
       end
 

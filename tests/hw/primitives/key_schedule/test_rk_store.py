@@ -6,8 +6,9 @@ For the FIPS-197 Appendix A keys and a few hundred random keys of each size: eve
 encryption round key (``aeskit.model.expand_key``) and every equivalent-inverse-cipher
 decryption round key (r = 0 -> enc Nr, 1 .. Nr-1 -> ``inv_mix_columns(enc Nr-r)``,
 Nr -> enc 0); the exact fill timing (ready_o first high rk_fill_cycles() edges after the handshake);
-entries above Nr zero after a shorter key follows a longer one (ak_rk_store); the
-software load port; the illegal key length; reset in the middle of a fill.
+entries above Nr zero after a shorter key follows a longer one (ak_rk_store, also with
+its write chain: entry r final r // Group edges after ready_o); the software load
+port; the illegal key length; reset in the middle of a fill.
 
 The file is both the pytest module and the cocotb test module.
 """
@@ -117,15 +118,26 @@ async def cocotb_store_keys(dut) -> None:
         assert cycles == want, f"ready_o first high {cycles} edges after the handshake, expected {want}"
         assert int(dut.nr_o.value) == nr
         enc, dec = model_keys(key)
-        ev, dv = int(dut.enc_keys_o.value), int(dut.dec_keys_o.value)
-        for r in range(15):
-            if r <= nr:
-                assert _entry(ev, r) == enc[r], f"key {key.hex()}: enc round {r}"
-                assert _entry(dv, r) == dec[r], f"key {key.hex()}: dec round {r}"
-            else:
-                assert _entry(ev, r) == bytes(16), f"enc entry {r} above Nr not zero"
-                assert _entry(dv, r) == bytes(16), f"dec entry {r} above Nr not zero"
+        # entry r is final _level(r) edges after the edge at which ready_o rose (0
+        # without a write chain): check each entry from that cycle on
+        for k in range(_level(nr_max) + 1):
+            ev, dv = int(dut.enc_keys_o.value), int(dut.dec_keys_o.value)
+            for r in (r for r in range(15) if _level(r) <= k):
+                if r <= nr:
+                    assert _entry(ev, r) == enc[r], f"key {key.hex()}: enc round {r} (+{k})"
+                    assert _entry(dv, r) == dec[r], f"key {key.hex()}: dec round {r} (+{k})"
+                else:
+                    assert _entry(ev, r) == bytes(16), f"enc entry {r} above Nr not zero"
+                    assert _entry(dv, r) == bytes(16), f"dec entry {r} above Nr not zero"
+            await FallingEdge(dut.clk_i)
     dut._log.info("%d keys checked", len(keys))
+
+
+def _level(r: int) -> int:
+    """Edges after ready_o (or a software write) until entry r is written: r // Group
+    (ak_rk_store's write chain; 0 without one)."""
+    group = int(os.environ.get("AK_GROUP", "0"))
+    return r // group if group else 0
 
 
 @cocotb.test()
@@ -147,6 +159,8 @@ async def cocotb_store_sw_illegal_reset(dut) -> None:
         await RisingEdge(dut.clk_i)
         await FallingEdge(dut.clk_i)
     dut.sw_we_i.value = 0
+    for _ in range(_level(14)):
+        await FallingEdge(dut.clk_i)
     ev, dv = int(dut.enc_keys_o.value), int(dut.dec_keys_o.value)
     for r in range(11):
         assert _entry(ev, r) == new.get((0, r), enc[r])
@@ -172,6 +186,8 @@ async def cocotb_store_sw_illegal_reset(dut) -> None:
     key = rng.randbytes(24)
     assert await _load(dut, key) == rk_fill_cycles(192)
     enc, dec = model_keys(key)
+    for _ in range(_level(12)):
+        await FallingEdge(dut.clk_i)
     assert _entry(int(dut.dec_keys_o.value), 12) == dec[12]
 
 
@@ -279,10 +295,14 @@ def _run(top: str, testcase: str | list[str], parameters: dict | None = None,
                extra_env={k: str(v) for k, v in env.items()})
 
 
-@pytest.mark.parametrize("nr_max", [14, 10])
-def test_rk_store(nr_max: int) -> None:
+@pytest.mark.parametrize("nr_max, group", [(14, 0), (10, 0), (14, 2), (10, 1)])
+def test_rk_store(nr_max: int, group: int) -> None:
+    """Group > 0: the write chain of the unrolled cores (entry r written r // Group
+    edges after the fill's write): every entry checked from the cycle it must be
+    final, software writes and the reset mid-fill included."""
     cases = ["cocotb_store_keys"] + (["cocotb_store_sw_illegal_reset"] if nr_max == 14 else [])
-    _run("ak_rk_store", cases, {"NrMax": nr_max}, AK_NR_MAX=nr_max)
+    _run("ak_rk_store", cases, {"NrMax": nr_max, "Group": group}, AK_NR_MAX=nr_max,
+         AK_GROUP=group)
 
 
 def test_rk_ram() -> None:
