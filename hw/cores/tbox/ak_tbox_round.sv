@@ -21,15 +21,11 @@
 // with en_i low the round holds (mix_o, last_o, dec_o stay still).
 //   Pipe = 0: latency 1 -- the T-box RAM output register is the round register; mix_o
 //             and last_o are combinational from it (the XOR of four lanes).
-//   Pipe = 1: latency 3 -- the RAM output latch, a register after it (without
-//             reset: the DP16KD's own output register, which the synthesis flow
-//             moves into the block RAM; 0.97 instead of 5.6 ns clock to output on
-//             ECP5 -6), and a register in the XOR tree (per column the XOR of the
-//             lanes of rows 0/1 and of rows 2/3; in the last round, when final_i is
-//             high, the last-round bytes instead). mix_o is one XOR of two
-//             registers, last_o a register. (Until 2026-11-26 the first register
-//             was in front of the RAMs, on the routed state: same latency, but the
-//             RAM latch then fed the XOR tree directly.)
+//   Pipe = 1: latency 3 -- a register in front of the RAMs (routed state + decrypt
+//             bit), the RAM output, and a register in the XOR tree (per column the
+//             XOR of the lanes of rows 0/1 and of rows 2/3; in the last round, when
+//             final_i is high, the last-round bytes instead). mix_o is one XOR of two
+//             registers, last_o a register.
 //   A new state every cycle in both.
 // Byte order: FIPS-197, byte in0 (s[0][0]) in [127:120], s[r][c] = byte 4c + r.
 // Parameters:
@@ -62,6 +58,8 @@ module ak_tbox_round #(
   end
 
   logic [127:0] routed;      // (Inv)ShiftRows(state_i)
+  logic [127:0] addr_bytes;  // the bytes that address the RAMs
+  logic         addr_dec;    // the decrypt bit of the RAM addresses
   logic         ram_dec;     // decrypt bit of the block in the RAM output
   logic [31:0]  word [16];   // RAM output per byte position (4c + r)
   logic [127:0] pair01;      // per column: lanes of rows 0 and 1 XORed
@@ -86,52 +84,45 @@ module ak_tbox_round #(
   end
 
   // ------------------------------------------------------------------------------
+  // Optional register in front of the RAMs
+  // ------------------------------------------------------------------------------
+  if (Pipe == 1) begin : g_addr_reg
+    logic [127:0] addr_q;
+    logic         addr_dec_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin : addr_regs
+      if (!rst_ni) begin
+        addr_q     <= '0;
+        addr_dec_q <= 1'b0;
+      end else if (en_i) begin
+        addr_q     <= routed;
+        addr_dec_q <= dec_i;
+      end
+    end
+    assign addr_bytes = addr_q;
+    assign addr_dec   = addr_dec_q;
+  end else begin : g_addr_direct
+    assign addr_bytes = routed;
+    assign addr_dec   = dec_i;
+  end
+
+  // ------------------------------------------------------------------------------
   // Eight T-box RAMs, one per pair of byte positions (2j, 2j+1)
   // ------------------------------------------------------------------------------
-  logic [31:0] ram_word [16];   // the RAMs' output latches
-  logic        lat_dec;         // decrypt bit of the block in the RAM latches
-
   for (genvar j = 0; j < 8; j++) begin : g_ram
     ak_tbox_ram u_tbox_ram (
       .clk_i   (clk_i),
       .a_en_i  (en_i),
-      .a_addr_i({dec_i, routed[127-16*j -: 8]}),
-      .a_data_o(ram_word[2*j]),
+      .a_addr_i({addr_dec, addr_bytes[127-16*j -: 8]}),
+      .a_data_o(word[2*j]),
       .b_en_i  (en_i),
-      .b_addr_i({dec_i, routed[119-16*j -: 8]}),
-      .b_data_o(ram_word[2*j+1])
+      .b_addr_i({addr_dec, addr_bytes[119-16*j -: 8]}),
+      .b_data_o(word[2*j+1])
     );
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : lat_dec_reg
-    if (!rst_ni)   lat_dec <= 1'b0;
-    else if (en_i) lat_dec <= dec_i;
-  end
-
-  // ------------------------------------------------------------------------------
-  // Optional register after the RAMs: the block RAM's own output register
-  // ------------------------------------------------------------------------------
-  if (Pipe == 1) begin : g_out_reg
-    logic [31:0] word_q [16];
-    // no reset: with the RAMs' read enable as its enable this is the DP16KD output
-    // register, and the synthesis flow puts it there (docs/synthesis.md)
-    always_ff @(posedge clk_i) begin : word_regs
-      if (en_i) begin
-        for (int i = 0; i < 16; i++) word_q[i] <= ram_word[i];
-      end
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin : ram_dec_reg
-      if (!rst_ni)   ram_dec <= 1'b0;
-      else if (en_i) ram_dec <= lat_dec;
-    end
-    for (genvar i = 0; i < 16; i++) begin : g_word
-      assign word[i] = word_q[i];
-    end
-  end else begin : g_latch
-    assign ram_dec = lat_dec;
-    for (genvar i = 0; i < 16; i++) begin : g_word
-      assign word[i] = ram_word[i];
-    end
+  always_ff @(posedge clk_i or negedge rst_ni) begin : ram_dec_reg
+    if (!rst_ni)   ram_dec <= 1'b0;
+    else if (en_i) ram_dec <= addr_dec;
   end
 
   // ------------------------------------------------------------------------------

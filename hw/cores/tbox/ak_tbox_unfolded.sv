@@ -11,9 +11,8 @@
 //   IntraPipe = 0 (registry "tbox_unfolded", paper "inter-pp"): the T-box RAM output
 //     registers are the only inter-round registers; latency 1 cycle per round.
 //   IntraPipe = 1 (registry "tbox_unfolded_pp", paper "intra-pp"): two more registers
-//     inside each round -- after the RAMs (the block RAM's own output register, no
-//     reset) and in the XOR tree (ak_tbox_round Pipe = 1); latency 3 cycles per
-//     round, shorter paths.
+//     inside each round -- in front of the RAMs and in the XOR tree (ak_tbox_round
+//     Pipe = 1); latency 3 cycles per round, shorter paths.
 //
 // Key sizes: chosen at run time up to the build's NrMax. A block travels through the
 // first Nr round units and leaves from unit Nr (10/12/14): units beyond Nr see the
@@ -26,10 +25,7 @@
 //     register after edge A+L+1; the first edge at which out_valid_o is high is
 //     A+L+2 (12/14/16, or 32/38/44).
 //   - interval 1: a never-stalled stream moves one block per cycle.
-//   - key setup 57 (AES-128; 63/76 for 192/256): ak_rk_store's word-serial fill
-//     (round key r goes through a chain of r / 2 registers, Group = 2, so it is final
-//     r / 2 edges after in_ready_o can first be high; a block uses round key r no
-//     earlier than r edges after it is accepted, so the key setup is the fill's);
+//   - key setup 57 (AES-128; 63/76 for 192/256): ak_rk_store's word-serial fill;
 //     in_ready_o is first high 57 edges after the key handshake edge K.
 //
 // Back-pressure: the pipeline never stalls (no clock enable on its registers and
@@ -144,8 +140,7 @@ module ak_tbox_unfolded #(
   end
 
   ak_rk_store #(
-    .NrMax(NrMax),
-    .Group(2)   // write chain: no net from the key fill across the die (see ak_rk_store)
+    .NrMax(NrMax)
   ) u_rk_store (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

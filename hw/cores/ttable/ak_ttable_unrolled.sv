@@ -27,11 +27,7 @@
 //     output buffer (ak_pipe_outbuf) at edge A+8*Nr+1 and in its head register
 //     after edge A+8*Nr+2: out_valid_o first high at edge A+8*Nr+3.
 //   - interval 1: a block may be accepted at every edge.
-//   - key setup 57/63/76: ak_rk_store's word-serial fill (ak_rk_fill). The store
-//     writes round key r through a chain of r / 2 registers (Group = 2), so it is
-//     final r / 2 edges after in_ready_o can first be high; a block reaches round
-//     key r no earlier than 8r edges after it is accepted, so it never sees a stale
-//     key, and the key setup is the fill's.
+//   - key setup 57/63/76: ak_rk_store's word-serial fill (ak_rk_fill).
 //
 // Back-pressure. The pipeline never stalls: no clock enable on its registers and
 // block RAMs (a stall enable would fan out to every one of them and set the clock
@@ -134,8 +130,7 @@ module ak_ttable_unrolled #(
   // Round keys
   // ------------------------------------------------------------------------------
   ak_rk_store #(
-    .NrMax(Nr),
-    .Group(2)   // write chain: no net from the key fill across the die (see ak_rk_store)
+    .NrMax(Nr)
   ) u_keys (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
