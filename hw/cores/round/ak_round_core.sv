@@ -30,24 +30,27 @@
 // rk1_dec_o at a start, else rk_reg_o); in_decrypt_i reaches no datapath logic.
 // The only direction select left is blk_dec_o, a flip-flop, in the final round.
 // Registers added: sd_q (128); ak_round_ctrl adds windows 2 and Nr-2 from the key
-// setup, so its key step works on registers only. Latency, interval, key setup
+// setup and the SubWord input of each window's next step (rk_sub_q beside rk_q), so
+// its key step works on registers only, its S-box straight on a flip-flop, and is
+// off the critical path (see ak_round_ctrl). Latency, interval, key setup
 // and the handshakes are unchanged: the same control, the same rounds in the same
 // cycles; the extra registers only hold copies of values the old design selected
 // by logic.
 //
 // Control and key schedule: ak_round_ctrl (PreRound = 0), shared with the paper-002
-// cores. One ak_key_step works on a window of the last Nk expanded words that moves
+// cores. One key step (ak_key_step_split) works on a window of the last Nk expanded words that moves
 // 4 words per cycle, forward for encryption and backward for decryption (see
 // ak_key_step for why this covers all three key sizes, 192 bits included, with one
 // SubWord per step). Round key r is the oldest four words of window r. The windows
 // kept:
-//   key_enc_q  window 0 (the cipher key),
-//   key_dec_q  window Nr, derived ONCE per key load by running the schedule forward
-//              (the key setup),
+//   key_enc_q  round key 0 (of the cipher key),
+//   key_dec_q  round key Nr, derived ONCE per key load by running the schedule
+//              forward (the key setup),
 //   win1_*_q   windows 1 and Nr-1, kept from the same key setup (round 1's keys),
 //   win2_*_q   windows 2 and Nr-2 (the windows the step continues from after a
 //              start, so the step's inputs are registers),
-//   rk_q       the window of the round in progress.
+//   rk_q       the window of the round in progress (rk_sub_q: the SubWord input of
+//              its step).
 // Every round key comes from a register: each cycle the step turns the window of
 // round r into that of round r+1 for the next cycle (register to register, beside
 // the datapath), so no key logic sits in front of AddRoundKey. The select of the

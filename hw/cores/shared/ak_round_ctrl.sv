@@ -6,14 +6,32 @@
 // contract (docs/core-contract.md), written once: the paper-002 comparison measures
 // the datapaths and nothing else, and the reference core shares the same control.
 //
-// Key schedule. One shared ak_key_step on a window of the last Nk expanded words,
-// forward for encryption and backward for decryption (see ak_key_step); the
-// decryption start window (window Nr) is derived ONCE per key load by running the
-// schedule forward Nr steps (the key setup). The 256-bit windows:
-//   key_enc_q  window 0 (the cipher key), key_dec_q window Nr,
-//   win1_*_q, win2_*_q  windows 1, Nr-1, 2 and Nr-2 (PreRound = 0, see below),
-//   rk_q       the window of the round in progress (or of the key setup).
+// Key schedule. One shared key step (ak_key_step_split) on a window of the last Nk
+// expanded words, forward for encryption and backward for decryption (see
+// ak_key_step); the decryption windows are derived ONCE per key load by running the
+// schedule forward Nr steps (the key setup). The registers:
+//   key_enc_q  round key 0, key_dec_q round key Nr (the initial AddRoundKey),
+//   win1_*_q, win2_*_q  windows 1, Nr-1, 2 and Nr-2 with phase and Rcon
+//              (captured during the setup; which of them a core uses depends on
+//              PreRound, synthesis drops the others),
+//   rk_q       the window of the round in progress (or of the key setup), with
+//              rk_phase_q, rk_rcon_q and rk_sub_q.
 // Round keys are AES-field words; a core that works over a tower field maps them.
+//
+// The step on registers only. rk_sub_q is the SubWord input of the step from rk_q
+// (the newest window word, or an XOR of window words for Nk = 6; backward the word
+// before the ones recovered), kept beside the window: ak_key_step_split takes it as
+// its S-box input and returns the SubWord input of the step after (sub_o), so
+// rk_sub_q is loaded with every rk_q load: the last key word at a key load, the
+// sub_input() of the stored window at a start (register logic in front of rk_sub_q,
+// not of the S-box), the returned one at a step. The schedule loop rk_q/rk_sub_q ->
+// step -> rk_q/rk_sub_q is then one S-box straight from a flip-flop, one XOR level
+// and the load multiplexer (6.5 LUT levels for this module alone, from 9.5): the key
+// step is off the critical path of the cores. Every other input of the step is a
+// register too (phase, Rcon, klen_q, rev_q for the direction): a block never starts
+// with a step from a stored window -- the accepting cycle loads rk_q with the window
+// such a step would have produced, kept from the setup. No extra cycle: the setup
+// runs its Nr steps as before and captures windows on the way.
 //
 // Two schedules, chosen by PreRound:
 //   PreRound = 0 (ak_round_core, ak_lutz_core): the cycle that accepts a block does
@@ -23,16 +41,23 @@
 //     setup (win1_enc_q, win1_dec_q) for round 1, and rk_q holds the window of the
 //     round in progress, so the key step only computes the NEXT round's window
 //     (register to register, beside the datapath, not in front of its AddRoundKey).
-//     Windows 2 and Nr-2 are kept from the setup too (win2_enc_q, win2_dec_q): the
-//     accepting cycle loads rk_q with one of them instead of stepping from window 1
-//     or Nr-1, so the key step's inputs are always registers (rk_q and its phase and
-//     Rcon, rev_q for the direction) and in_decrypt_i is not in front of it (Fmax;
-//     the windows and the cycles are the same as stepping would give).
+//     The accepting cycle loads rk_q with window 2 or Nr-2 (win2_enc_q, win2_dec_q,
+//     kept from the setup; rk_sub_q with their SubWord inputs) instead of stepping from window
+//     1 or Nr-1 (the windows and the cycles are the same as stepping would give).
 //   PreRound = 1 (ak_ueno_core, ak_satoh_core, ak_liu_core): the accepting cycle runs
 //     the pre-round datapath only (initial AddRoundKey with start_key_o, field
 //     mapping); rounds 1 .. Nr follow, each with its round key in a register
 //     (rk_reg_o, computed by the key step in the cycle before). Latency Nr + 1,
-//     interval Nr + 1.
+//     interval Nr + 1. The accepting cycle loads rk_q with window 1 or Nr-1
+//     (win1_enc_q, win1_dec_q; rk_sub_q with their SubWord inputs) instead of stepping from
+//     window 0 or Nr, so no S-box input is chosen by in_decrypt_i.
+//
+// Registers added for the step on registers (cycle counts unchanged: they are loaded
+// in cycles that existed before -- key load, setup steps, accepting cycle, rounds):
+// rk_sub_q (32 bits) and, for PreRound = 1, windows 1 and Nr-1 with phase and Rcon
+// (win1_*_q; PreRound = 0 kept their round keys already). key_enc_q and key_dec_q
+// shrank to the round keys they still provide (128 bits); the Rcon of window Nr is
+// gone (no step starts from window 0 or Nr any more).
 //
 // Outputs to the datapath (all valid in the current cycle):
 //   start_o      the datapath works on in_data_i (a block may be accepted now);
@@ -46,7 +71,8 @@
 //                cycle; PreRound = 0 the round in progress (not at a start);
 //   rk_next_o    PreRound = 0: the round key of this cycle's round, a 2:1 choice of
 //                registers (win1_*_q at a start, else rk_q); PreRound = 1: the round
-//                key the key step produces this cycle (unused by those cores);
+//                key the key step produces from rk_q this cycle (the next round's
+//                while a block runs, not at a start; unused by those cores);
 //   start_key_enc_o, start_key_dec_o  round keys 0 and Nr (registers), for a
 //                datapath that applies both and chooses by direction later;
 //   rk1_enc_o, rk1_dec_o  PreRound = 0: round keys 1 and Nr-1 (registers; with
@@ -140,11 +166,11 @@ module ak_round_ctrl #(
 
   key_st_e             key_st_q, key_st_d;
   logic [1:0]          klen_q, klen_d;
-  logic [255:0]        key_enc_q, key_enc_d;    // window 0
-  logic [255:0]        key_dec_q, key_dec_d;    // window Nr
-  logic [7:0]          dec_rcon_q, dec_rcon_d;  // Rcon state of window Nr
+  logic [127:0]        key_enc_q, key_enc_d;    // round key 0 (of window 0)
+  logic [127:0]        key_dec_q, key_dec_d;    // round key Nr (of window Nr)
   logic [255:0]        rk_q, rk_d;              // window of the round in progress
                                                 // (PreRound = 0: of this cycle's round)
+  logic [31:0]         rk_sub_q, rk_sub_d;      // SubWord input of the step from rk_q
   logic [255:0]        win1_enc_q, win1_enc_d;  // PreRound = 0: window 1 ...
   logic [255:0]        win1_dec_q, win1_dec_d;  // ... and window Nr-1, from the setup
   logic [2:0]          ph1_enc_q, ph1_enc_d, ph1_dec_q, ph1_dec_d;
@@ -170,11 +196,13 @@ module ak_round_ctrl #(
   logic         start_sel;
   logic         key_fire, key_legal, in_fire, out_fire, setup_step;
   logic [255:0] key_masked;
+  logic [31:0]  key_sub;     // SubWord input of the first forward step from the key
 
-  logic [255:0] ks_win_i, ks_win_o;
-  logic [2:0]   ks_phase_i, ks_phase_o;
-  logic [7:0]   ks_rcon_i, ks_rcon_o;
-  logic         ks_reverse;
+  logic [255:0] ks_win_o;
+  logic [2:0]   ks_phase_o;
+  logic [7:0]   ks_rcon_o;
+  logic [31:0]  ks_sub;      // SubWord input of the step after ks_win_o
+  logic [31:0]  start_sub;   // SubWord input of the step from the window of a start
 
   // ------------------------------------------------------------------------------
   // Handshakes and control
@@ -208,9 +236,18 @@ module ak_round_ctrl #(
 
   always_comb begin : key_mask
     unique case (key_len_i)
-      2'd0:    key_masked = {key_i[255:128], 128'h0};
-      2'd1:    key_masked = {key_i[255:64], 64'h0};
-      default: key_masked = key_i;
+      2'd0: begin
+        key_masked = {key_i[255:128], 128'h0};
+        key_sub    = key_i[159:128];  // w[3]
+      end
+      2'd1: begin
+        key_masked = {key_i[255:64], 64'h0};
+        key_sub    = key_i[95:64];    // w[5]
+      end
+      default: begin
+        key_masked = key_i;
+        key_sub    = key_i[31:0];     // w[7]
+      end
     endcase
   end
 
@@ -219,7 +256,6 @@ module ak_round_ctrl #(
     klen_d     = klen_q;
     key_enc_d  = key_enc_q;
     key_dec_d  = key_dec_q;
-    dec_rcon_d = dec_rcon_q;
     win1_enc_d = win1_enc_q;
     win1_dec_d = win1_dec_q;
     ph1_enc_d  = ph1_enc_q;
@@ -238,7 +274,7 @@ module ak_round_ctrl #(
           if (key_legal) begin
             key_st_d  = StSetup;
             klen_d    = key_len_i;
-            key_enc_d = key_masked;
+            key_enc_d = key_masked[255:128];
           end else begin
             key_st_d  = StNoKey;
           end
@@ -247,7 +283,8 @@ module ak_round_ctrl #(
       StSetup: begin
         // the setup steps forward from window 0: step cnt_q yields window cnt_q; the
         // state (window, phase, Rcon) of a window does not depend on the direction
-        // it was reached from, so window Nr-1 serves the backward schedule as it is
+        // it was reached from, so windows Nr-1 and Nr-2 serve the backward schedule
+        // as they are
         if (cap_q[0]) begin
           win1_enc_d = ks_win_o;
           ph1_enc_d  = ks_phase_o;
@@ -270,8 +307,7 @@ module ak_round_ctrl #(
         end
         if (cap_q[4]) begin
           key_st_d   = StReady;
-          key_dec_d  = ks_win_o;
-          dec_rcon_d = ks_rcon_o;
+          key_dec_d  = ks_win_o[255:128];
         end
       end
       default: key_st_d = StNoKey;
@@ -310,42 +346,76 @@ module ak_round_ctrl #(
   // ------------------------------------------------------------------------------
   // Key schedule: one step per cycle
   // ------------------------------------------------------------------------------
-  // When a block may start, the step begins at the stored window of its direction:
-  // PreRound = 1 at window 0 (Nr), yielding round key 1 (Nr-1) for the next cycle;
-  // PreRound = 0 at window 1 (Nr-1), whose round key the round uses now, yielding the
-  // window of round 2. Otherwise it continues the running window.
-  always_comb begin : key_step_in
-    if (start_sel && PreRound != 0) begin
-      ks_win_i   = in_decrypt_i ? key_dec_q  : key_enc_q;
-      ks_phase_i = 3'd0;
-      ks_rcon_i  = in_decrypt_i ? dec_rcon_q : 8'h01;
-      ks_reverse = in_decrypt_i;
+  // The step always runs on registers: the window of rk_q, its phase and Rcon, the
+  // direction rev_q, and rk_sub_q, the SubWord input of the step from rk_q, kept
+  // with the window (ak_key_step_split returns the next one, forward and backward).
+  // A block never starts with a step from a stored window: the accepting cycle
+  // loads rk_q with the window the step would have produced, kept from the setup --
+  // PreRound = 1 window 1 (Nr-1), the round key of the cycle after; PreRound = 0
+  // window 2 (Nr-2), as round 1 uses window 1 (Nr-1) from win1_*_q.
+  // The SubWord input of a step from window w (phase ph) -- the selection ak_key_step
+  // makes: forward the newest word, or for Nk = 6 at phase 4 the XOR of words 0, 1
+  // and 5; backward the word before the four it recovers (Nk = 4: w3 ^ w2, Nk = 6:
+  // w1, Nk = 8: w3), or for Nk = 6 at phase 2 word 3. Used on the windows a start
+  // loads into rk_q; it is register logic in front of rk_sub_q, not of the S-box.
+  // (w03: words 0 .. 3 of the window, w5, w7: words 5 and 7)
+  function automatic logic [31:0] sub_input(input logic [127:0] w03, input logic [31:0] w5,
+                                            input logic [31:0] w7, input logic [1:0] klen,
+                                            input logic [2:0] ph, input logic rev);
+    logic [31:0] w0, w1, w2, w3;
+    w0 = w03[127:96];
+    w1 = w03[95:64];
+    w2 = w03[63:32];
+    w3 = w03[31:0];
+    if (!rev) begin
+      unique case (klen)
+        2'd0:    return w3;
+        2'd1:    return (ph == 3'd4) ? (w0 ^ w1 ^ w5) : w5;
+        default: return w7;
+      endcase
     end else begin
-      ks_win_i   = rk_q;
-      ks_phase_i = rk_phase_q;
-      ks_rcon_i  = rk_rcon_q;
-      ks_reverse = rev_q;
+      unique case (klen)
+        2'd0:    return w3 ^ w2;
+        2'd1:    return (ph == 3'd2) ? w3 : w1;
+        default: return w3;
+      endcase
+    end
+  endfunction
+
+  always_comb begin : start_sub_sel
+    if (PreRound != 0) begin
+      if (in_decrypt_i) start_sub = sub_input(win1_dec_q[255:128], win1_dec_q[95:64],
+                                              win1_dec_q[31:0], klen_q, ph1_dec_q, 1'b1);
+      else              start_sub = sub_input(win1_enc_q[255:128], win1_enc_q[95:64],
+                                              win1_enc_q[31:0], klen_q, ph1_enc_q, 1'b0);
+    end else begin
+      if (in_decrypt_i) start_sub = sub_input(win2_dec_q[255:128], win2_dec_q[95:64],
+                                              win2_dec_q[31:0], klen_q, ph2_dec_q, 1'b1);
+      else              start_sub = sub_input(win2_enc_q[255:128], win2_enc_q[95:64],
+                                              win2_enc_q[31:0], klen_q, ph2_enc_q, 1'b0);
     end
   end
 
-  ak_key_step u_key_step (
-    .win_i    (ks_win_i),
+  ak_key_step_split u_key_step (
+    .win_i    (rk_q),
     .key_len_i(klen_q),
-    .phase_i  (ks_phase_i),
-    .rcon_i   (ks_rcon_i),
-    .reverse_i(ks_reverse),
+    .phase_i  (rk_phase_q),
+    .rcon_i   (rk_rcon_q),
+    .reverse_i(rev_q),
+    .sub_i    (rk_sub_q),
     .win_o    (ks_win_o),
     .phase_o  (ks_phase_o),
-    .rcon_o   (ks_rcon_o)
+    .rcon_o   (ks_rcon_o),
+    .sub_o    (ks_sub)
   );
 
-  assign start_key_o = in_decrypt_i ? key_dec_q[255:128] : key_enc_q[255:128];
+  assign start_key_o = in_decrypt_i ? key_dec_q : key_enc_q;
   assign rk_reg_o    = rk_q[255:128];
   assign rk_next_o   = (PreRound != 0) ? ks_win_o[255:128] :
                        !start_sel ? rk_q[255:128] :
                        in_decrypt_i ? win1_dec_q[255:128] : win1_enc_q[255:128];
-  assign start_key_enc_o = key_enc_q[255:128];
-  assign start_key_dec_o = key_dec_q[255:128];
+  assign start_key_enc_o = key_enc_q;
+  assign start_key_dec_o = key_dec_q;
   assign rk1_enc_o       = win1_enc_q[255:128];
   assign rk1_dec_o       = win1_dec_q[255:128];
 
@@ -353,18 +423,27 @@ module ak_round_ctrl #(
     rk_d       = rk_q;
     rk_phase_d = rk_phase_q;
     rk_rcon_d  = rk_rcon_q;
+    rk_sub_d   = rk_sub_q;
     if (key_fire && key_legal) begin
       rk_d       = key_masked;
       rk_phase_d = 3'd0;
       rk_rcon_d  = 8'h01;
-    end else if (in_fire && PreRound == 0) begin
+      rk_sub_d   = key_sub;
+    end else if (in_fire && PreRound != 0) begin
+      rk_d       = in_decrypt_i ? win1_dec_q : win1_enc_q;
+      rk_phase_d = in_decrypt_i ? ph1_dec_q  : ph1_enc_q;
+      rk_rcon_d  = in_decrypt_i ? rc1_dec_q  : rc1_enc_q;
+      rk_sub_d   = start_sub;
+    end else if (in_fire) begin
       rk_d       = in_decrypt_i ? win2_dec_q : win2_enc_q;
       rk_phase_d = in_decrypt_i ? ph2_dec_q  : ph2_enc_q;
       rk_rcon_d  = in_decrypt_i ? rc2_dec_q  : rc2_enc_q;
-    end else if (in_fire || setup_step || (busy_q && !done)) begin
+      rk_sub_d   = start_sub;
+    end else if (setup_step || (busy_q && !done)) begin
       rk_d       = ks_win_o;
       rk_phase_d = ks_phase_o;
       rk_rcon_d  = ks_rcon_o;
+      rk_sub_d   = ks_sub;
     end
   end
 
@@ -377,7 +456,6 @@ module ak_round_ctrl #(
       klen_q     <= 2'd0;
       key_enc_q  <= '0;
       key_dec_q  <= '0;
-      dec_rcon_q <= 8'h00;
       win1_enc_q <= '0;
       win1_dec_q <= '0;
       ph1_enc_q  <= 3'd0;
@@ -395,7 +473,6 @@ module ak_round_ctrl #(
       klen_q     <= klen_d;
       key_enc_q  <= key_enc_d;
       key_dec_q  <= key_dec_d;
-      dec_rcon_q <= dec_rcon_d;
       win1_enc_q <= win1_enc_d;
       win1_dec_q <= win1_dec_d;
       ph1_enc_q  <= ph1_enc_d;
@@ -416,10 +493,12 @@ module ak_round_ctrl #(
       rk_q       <= '0;
       rk_phase_q <= 3'd0;
       rk_rcon_q  <= 8'h00;
+      rk_sub_q   <= '0;
     end else begin
       rk_q       <= rk_d;
       rk_phase_q <= rk_phase_d;
       rk_rcon_q  <= rk_rcon_d;
+      rk_sub_q   <= rk_sub_d;
     end
   end
 

@@ -10,6 +10,9 @@
   size, run forward from the key for Nr steps and then backward to the key, vs
   ``aeskit.model.key_schedule_words``; and 1,000 random keys per size (forward all
   round keys, backward to the key).
+* ak_key_step_split: the same expansions (FIPS-197 and 200 random keys per size),
+  each step fed the sub_o of the step before, windows and sub_o against the model
+  and the reference selection, forward and back to the key.
 * the S-box library of issue 3 (tests below ``# S-box library``): every S-box and
   inversion variant on all 256 inputs (both directions of the shared enc/dec forms)
   against ``SBOX``/``INV_SBOX``/``gf_inv``; the composite-field substages on every
@@ -214,6 +217,60 @@ async def cocotb_key_step_random_1000(dut) -> None:
             assert win == start, f"key {key.hex()}: backward run does not return to the key"
 
 
+def _sub_input(win: int, code: int, phase: int, reverse: bool) -> int:
+    """The SubWord input ak_key_step selects for a step from ``win`` (what the caller
+    of ak_key_step_split supplies)."""
+    w = _window_words(win)
+    if not reverse:
+        if code == 0:
+            return w[3]
+        if code == 1:
+            return w[0] ^ w[1] ^ w[5] if phase == 4 else w[5]
+        return w[7]
+    if code == 0:
+        return w[3] ^ w[2]
+    if code == 1:
+        return w[3] if phase == 2 else w[1]
+    return w[3]
+
+
+async def _split_step(dut, win: int, code: int, phase: int, rcon: int, reverse: bool,
+                      sub: int):
+    dut.sub_i.value = sub
+    win_o, phase_o, rcon_o = await _step(dut, win, code, phase, rcon, reverse)
+    return win_o, phase_o, rcon_o, int(dut.sub_o.value)
+
+
+@cocotb.test()
+async def cocotb_key_step_split_expansion(dut) -> None:
+    """ak_key_step_split as a schedule runs it: the SubWord input of each step is the
+    sub_o of the step before (only the first one of each direction comes from the
+    reference selection); every window against the model, forward and backward, and
+    every sub_o against the selection from the new window."""
+    rng = random.Random(19)
+    keys = list(FIPS_KEYS)
+    for n in (16, 24, 32):
+        keys += [bytes(n), b"\xff" * n] + [rng.randbytes(n) for _ in range(200)]
+    for key in keys:
+        nk, nr, code = NK[len(key)], NR[len(key)], KEY_LEN_CODE[len(key)]
+        start = _window_int([int.from_bytes(key[4 * i:4 * i + 4], "big") for i in range(nk)])
+        win, phase, rcon = start, 0, 0x01
+        sub = _sub_input(win, code, phase, False)
+        forward = [(win, phase, rcon)]
+        for s in range(1, nr + 1):
+            win, phase, rcon, sub = await _split_step(dut, win, code, phase, rcon, False, sub)
+            _check_window(win, key, s, f"split forward step {s}")
+            assert sub == _sub_input(win, code, phase, False), f"forward sub_o, step {s}"
+            forward.append((win, phase, rcon))
+        sub = _sub_input(win, code, phase, True)
+        for s in range(nr - 1, -1, -1):
+            win, phase, rcon, sub = await _split_step(dut, win, code, phase, rcon, True, sub)
+            assert (win, phase, rcon) == forward[s], (
+                f"key {key.hex()}: split backward step to window {s} differs from forward")
+            assert sub == _sub_input(win, code, phase, True), f"backward sub_o, window {s}"
+        assert win == start
+
+
 # ----------------------------------------------------------------------------------
 # S-box library (issue 3)
 # ----------------------------------------------------------------------------------
@@ -414,6 +471,7 @@ COCOTB_TESTS: dict[str, list[str]] = {
     "ak_mix_column": ["cocotb_mix_column_random"],
     "ak_inv_mix_column": ["cocotb_inv_mix_column_random"],
     "ak_key_step": ["cocotb_key_step_expansion", "cocotb_key_step_random_1000"],
+    "ak_key_step_split": ["cocotb_key_step_split_expansion"],
     # S-box library (issue 3)
     "ak_sbox_bram": ["cocotb_bram_all"],
     "ak_inv_sbox_bram": ["cocotb_bram_all"],

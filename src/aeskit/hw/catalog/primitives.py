@@ -21,5 +21,8 @@ PRIMITIVES: tuple[PrimitiveSpec, ...] = (
                   "InvMixColumns on one 32-bit column (pre-map + MixColumns)"),
     PrimitiveSpec("key_step", "key_schedule", "ak_key_step",
                   "On-the-fly key expansion step on an Nk-word window, forward and backward"),
+    PrimitiveSpec("key_step_split", "key_schedule", "ak_key_step_split",
+                  "The same step with its SubWord input from the caller (a register) and "
+                  "the next step's SubWord input as an output"),
 )
 

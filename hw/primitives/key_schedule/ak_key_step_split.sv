@@ -1,0 +1,277 @@
+// ak_key_step_split: one step of the AES key expansion (FIPS-197 5.2), forward or
+// backward -- the same step as ak_key_step, split at the input of its one SubWord:
+// the caller supplies that input (sub_i) and gets back, besides the new window, the
+// SubWord input of the next step in the same direction (sub_o). A caller that
+// registers sub_o beside the window feeds the S-box straight from a flip-flop, and
+// the loop of a one-step-per-cycle schedule (window register -> step -> window
+// register) becomes
+//   sub/window registers -> SubWord -> one XOR level -> sub/window registers,
+// instead of the multiplexers and XORs that select the S-box input, the S-box, and
+// the XOR chain behind it (ak_key_step: 9.25 LUT levels; a table S-box fed by logic
+// maps to about twice the depth of one fed by a register). Used by ak_round_ctrl.
+//
+// The window, phase and Rcon are those of ak_key_step (see there): after s steps the
+// window holds w[4s] .. w[4s+Nk-1], oldest word in [255:224], the low 32*(8-Nk) bits
+// zero; round key s is win[255:128]; phase = (4s) mod Nk; rcon_i is Rcon of the next
+// RotWord met going forward. win_o, phase_o, rcon_o are exactly ak_key_step's outputs
+// for the same win_i, key_len_i, phase_i, rcon_i, reverse_i, provided that
+//   sub_i = the SubWord input of this step:
+//     forward : at2 ? w[0] ^ w[1] ^ w[Nk-1] : w[Nk-1]
+//     backward: at2 ? w[Nk-3]               : prev0
+//   with at2 = (Nk = 6 and the phase p of the window the four new words start
+//   is 4; forward p = phase_i, backward p = phase_o) and prev0 = w[3] ^ w[2] (Nk=4),
+//   w[1] (Nk=6), w[3] (Nk=8).
+// sub_o is that expression for the next step in the same direction (reverse_i) from
+// (win_o, phase_o). A schedule that loads a window from elsewhere (the cipher key, a
+// stored window) loads its sub input with it (for the cipher key, forward: w[Nk-1]).
+//
+// Structure: every output word is x ^ (m ? t : 0), t = RotWord(SubWord(sub_i)) ^ Rcon
+// or SubWord(sub_i), with x (XORs and selections of window words) and m functions of
+// the registered inputs only; written in that form, the logic behind the S-box is
+// one LUT level per bit and the rest runs beside the S-box (the sub_o cases are
+// written out in window words for the same reason).
+//
+// Timing    : purely combinational (latency 0, a new input every cycle). Longest
+//             path: one S-box (on sub_i) and one XOR/select level behind it.
+// Byte order: word w[i] byte 0 in its [31:24] (key byte 0 in [255:248]).
+// Parameters: none. key_len_i = 3 is treated as 256 (callers reject it).
+
+`default_nettype none
+
+module ak_key_step_split (
+  input  logic [255:0] win_i,      // w[4s] .. w[4s+Nk-1], oldest in [255:224]
+  input  logic [1:0]   key_len_i,  // 0: 128, 1: 192, 2: 256
+  input  logic [2:0]   phase_i,    // (4s) mod Nk: 0, 2 or 4
+  input  logic [7:0]   rcon_i,     // Rcon of the next RotWord met going forward
+  input  logic         reverse_i,  // 0: forward step, 1: backward step
+  input  logic [31:0]  sub_i,      // SubWord input of this step (see above)
+  output logic [255:0] win_o,      // the new window
+  output logic [2:0]   phase_o,    // its phase
+  output logic [7:0]   rcon_o,     // its Rcon
+  output logic [31:0]  sub_o       // SubWord input of the next step (same direction)
+);
+
+  logic [31:0] w [8];              // the window, w[0] oldest
+  logic [31:0] last;               // newest window word w[Nk-1]
+  logic [31:0] hi [4];             // the four newest window words w[Nk-4 .. Nk-1]
+  logic [31:0] prev0;              // backward: the word before the first recovered one
+  logic [2:0]  p;                  // phase of the window the four new words start
+  logic        at0, at2;           // SubWord position: word 0 / word 2 of the four
+  logic        rot;                // RotWord + Rcon (else SubWord only)
+  logic [7:0]  rcon_use;           // Rcon applied in this step
+  logic [7:0]  rcon_x;             // xtime(rcon_i)
+  logic [7:0]  rcon_ix;            // rcon_i / x
+  logic [31:0] sub_out;            // the one SubWord of the step
+  logic [31:0] sub_rot;            // RotWord(sub_out)
+  logic [31:0] x_last;             // forward temp word without its S-box part
+  logic [31:0] fx [4];             // forward new words, S-box part left out ...
+  logic        fm [4];             // ... and whether it is in
+  logic [31:0] bx [4];             // backward recovered words, likewise
+  logic        bm [4];
+  logic [31:0] vx [8];             // the new window, likewise (v[0] oldest)
+  logic        vm [8];
+  logic [31:0] snx;                // next SubWord input, likewise
+  logic        snm;
+  logic [31:0] w03;                // w[0] ^ w[1] ^ w[2] ^ w[3]
+
+  // Note for Icarus: no always_comb here reads a variable it also writes, so a
+  // default assignment cannot retrigger its own block.
+
+  for (genvar i = 0; i < 8; i++) begin : g_word
+    assign w[i] = win_i[255-32*i -: 32];
+  end
+
+  always_comb begin : window_select
+    last  = w[7];
+    hi[0] = w[4];
+    hi[1] = w[5];
+    hi[2] = w[6];
+    hi[3] = w[7];
+    prev0 = w[3];
+    unique case (key_len_i)
+      2'd0: begin
+        last  = w[3];
+        hi[0] = w[0];
+        hi[1] = w[1];
+        hi[2] = w[2];
+        hi[3] = w[3];
+        prev0 = w[3] ^ w[2];  // = recovered word 3 (see ak_key_step, "backward")
+      end
+      2'd1: begin
+        last  = w[5];
+        hi[0] = w[2];
+        hi[1] = w[3];
+        hi[2] = w[4];
+        hi[3] = w[5];
+        prev0 = w[1];
+      end
+      default: ;  // 2'd2 (and the illegal 2'd3): the defaults above
+    endcase
+  end
+
+  always_comb begin : phase_next
+    unique case (key_len_i)
+      2'd0:    phase_o = 3'd0;
+      2'd1: begin
+        unique case (phase_i)
+          3'd0:    phase_o = reverse_i ? 3'd2 : 3'd4;
+          3'd2:    phase_o = reverse_i ? 3'd4 : 3'd0;
+          default: phase_o = reverse_i ? 3'd0 : 3'd2;  // 3'd4
+        endcase
+      end
+      default: phase_o = phase_i ^ 3'd4;  // 2'd2 (and the illegal 2'd3)
+    endcase
+  end
+
+  assign p   = reverse_i ? phase_o : phase_i;
+  assign at0 = (key_len_i != 2'd1) || (p == 3'd0);
+  assign at2 = (key_len_i == 2'd1) && (p == 3'd4);
+  assign rot = (key_len_i == 2'd0) || (key_len_i == 2'd1) || (p == 3'd0);
+
+  // Rcon: forward uses rcon_i and moves on (xtime); backward steps back first
+  // (division by x, the inverse of xtime) and uses the result
+  ak_xtime u_xtime_rcon (
+    .in_i (rcon_i),
+    .out_o(rcon_x)
+  );
+
+  assign rcon_ix  = rcon_i[0] ? {1'b1, rcon_i[7:1] ^ 7'h0d} : {1'b0, rcon_i[7:1]};
+  assign rcon_o   = (rot && (at0 || at2)) ? (reverse_i ? rcon_ix : rcon_x) : rcon_i;
+  assign rcon_use = reverse_i ? rcon_o : rcon_i;
+
+  // the one SubWord, straight on the supplied input
+  ak_sub_word u_sub_word (
+    .in_i (sub_i),
+    .out_o(sub_out)
+  );
+
+  // Every output word is linear in the S-box output: x ^ (m ? t : 0), with x and the
+  // flag m functions of the registered inputs only, and
+  //   t = rot ? RotWord(SubWord) ^ {Rcon, 0, 0, 0} : SubWord
+  // (SubWord(RotWord(x)) = RotWord(SubWord(x)): the rotation after the S-boxes). The
+  // words are written in that form -- x and m first, the S-box output last -- so that
+  // the logic behind the S-box is one small function per bit (x ^ Rcon term, two
+  // gated S-box bits) and everything else runs beside the S-box.
+  assign sub_rot = {sub_out[23:0], sub_out[31:24]};
+
+  // x/m of the four new words: forward w[i] = w[i-Nk] ^ temp, temp = w[i-1] or t
+  assign x_last = at0 ? 32'h0 : last;
+  assign fx[0]  = w[0] ^ x_last;
+  assign fx[1]  = w[0] ^ w[1] ^ x_last;
+  assign fx[2]  = at2 ? w[2] : (w[0] ^ w[1] ^ w[2] ^ x_last);
+  assign fx[3]  = w[3] ^ (at2 ? w[2] : (w[0] ^ w[1] ^ w[2] ^ x_last));  // w[3] ^ fx[2]
+  assign fm[0]  = at0;
+  assign fm[1]  = at0;
+  assign fm[2]  = at0 || at2;
+  assign fm[3]  = at0 || at2;
+  // backward w[i-Nk] = w[i] ^ temp, for the four newest i of the window
+  assign bx[0]  = hi[0] ^ (at0 ? 32'h0 : prev0);
+  assign bx[1]  = hi[1] ^ hi[0];
+  assign bx[2]  = hi[2] ^ (at2 ? 32'h0 : hi[1]);
+  assign bx[3]  = hi[3] ^ hi[2];
+  assign bm[0]  = at0;
+  assign bm[1]  = 1'b0;
+  assign bm[2]  = at2;
+  assign bm[3]  = 1'b0;
+
+  always_comb begin : window_out
+    for (int j = 0; j < 8; j++) begin
+      vx[j] = 32'h0;
+      vm[j] = 1'b0;
+    end
+    if (!reverse_i) begin
+      unique case (key_len_i)
+        2'd0: begin
+          for (int j = 0; j < 4; j++) begin
+            vx[j] = fx[j];
+            vm[j] = fm[j];
+          end
+        end
+        2'd1: begin
+          vx[0] = w[4];
+          vx[1] = w[5];
+          for (int j = 0; j < 4; j++) begin
+            vx[j+2] = fx[j];
+            vm[j+2] = fm[j];
+          end
+        end
+        default: begin
+          for (int j = 0; j < 4; j++) begin
+            vx[j]   = w[j+4];
+            vx[j+4] = fx[j];
+            vm[j+4] = fm[j];
+          end
+        end
+      endcase
+    end else begin
+      for (int j = 0; j < 4; j++) begin
+        vx[j] = bx[j];
+        vm[j] = bm[j];
+      end
+      unique case (key_len_i)
+        2'd0: ;
+        2'd1: begin
+          vx[4] = w[0];
+          vx[5] = w[1];
+        end
+        default: begin
+          for (int j = 0; j < 4; j++) vx[j+4] = w[j];
+        end
+      endcase
+    end
+  end
+
+  // The SubWord input of the next step in the same direction from (win_o, phase_o),
+  // as ak_key_step would select it (forward: the newest word, or for Nk = 6 at
+  // phase_o = 4 the XOR of words 0, 1 and 5; backward: the word before the ones it
+  // recovers, or for Nk = 6 at phase_o = 2 word 3), written out per case in the
+  // words of win_i so that it is a few XORs beside the S-box:
+  //   forward  Nk=4, Nk=8:          w0^w1^w2^w3 ^ t
+  //            Nk=6 phase_i = 0:    w0^w1^w2^w3^w4^w5 ^ t   (phase_o = 4)
+  //            Nk=6 phase_i = 4:    w2^w3 ^ t               (at2 this step)
+  //            Nk=6 phase_i = 2:    w0^w1^w2^w3^w5          (no S-box this step)
+  //   backward Nk=4: w1^w3;  Nk=6: w4^w5 (phase_i = 0) else w2^w3;  Nk=8: w6^w7
+  //            (the recovered words XOR t away).
+  assign w03 = w[0] ^ w[1] ^ w[2] ^ w[3];
+
+  always_comb begin : sub_next
+    snx = w03;
+    snm = 1'b1;
+    if (!reverse_i) begin
+      if (key_len_i == 2'd1) begin
+        unique case (phase_i)
+          3'd0:    snx = w03 ^ w[4] ^ w[5];
+          3'd4:    snx = w[2] ^ w[3];
+          default: begin  // 3'd2
+            snx = w03 ^ w[5];
+            snm = 1'b0;
+          end
+        endcase
+      end
+    end else begin
+      snm = 1'b0;
+      unique case (key_len_i)
+        2'd0:    snx = w[1] ^ w[3];
+        2'd1:    snx = (phase_i == 3'd0) ? (w[4] ^ w[5]) : (w[2] ^ w[3]);
+        default: snx = w[6] ^ w[7];
+      endcase
+    end
+  end
+
+  // x ^ (m ? t : 0), the S-box output last
+  function automatic logic [31:0] lin(input logic [31:0] x, input logic m, input logic r,
+                                      input logic [7:0] rc, input logic [31:0] sb,
+                                      input logic [31:0] sbr);
+    logic [31:0] xr;
+    xr = x ^ ({32{m && r}} & {rc, 24'h000000});
+    return xr ^ (({32{m && r}} & sbr) | ({32{m && !r}} & sb));
+  endfunction
+
+  for (genvar j = 0; j < 8; j++) begin : g_out
+    assign win_o[255-32*j -: 32] = lin(vx[j], vm[j], rot, rcon_use, sub_out, sub_rot);
+  end
+  assign sub_o = lin(snx, snm, rot, rcon_use, sub_out, sub_rot);
+
+endmodule
+
+`default_nettype wire
