@@ -288,7 +288,7 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         "linear map of a round into one unified affine per direction, selects with one",
         "128-bit 4:1 multiplexer and keeps the isomorphisms in the pre-/post-round",
         "datapaths. Our four cores share the contract, the control and the on-the-fly key",
-        "schedule (`ak_round_ctrl`, one `ak_key_step`), so they differ only in the datapath;",
+        "schedule (`ak_round_ctrl`, one `ak_key_step_split`), so they differ only in the datapath;",
         "see docs/cores/paper002.md for what each baseline follows from the paper's Sec. 2.",
         "Mathew et al. [17] is not built.",
         "",
