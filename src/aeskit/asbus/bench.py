@@ -7,6 +7,9 @@ against the models (raising ``AssertionError``) and returns one
 
 * ADAM: master 0 writes, master 1 reads back (its read is queued at once and waits for
   the written bytes); measured = first REQ of the write to the last read beat.
+  :func:`adam_stream_case` runs the cipher test in the scenario Table I counts
+  (:data:`aeskit.asbus.cases.STREAM_TESTS`: the read encrypts other states, on a
+  :data:`~aeskit.asbus.cases.STREAM_MEM_BYTES`-byte ADAM).
 * XDAM (cocotbext-axi): the write bursts (at most 16 beats; one per block row; one per
   state for the cipher case, ciphertext in natural order), then, after their B
   responses, the read bursts; measured = first AWVALID to the last R beat.
@@ -18,15 +21,16 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 from cocotb.utils import get_sim_time
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from aeskit.asbus.cases import TESTS, CycleRecord, block_pitch, paper_case, record
-from aeskit.asbus.cases import with_window
+from aeskit.asbus.cases import stream_case, stream_read_delay, with_window
 from aeskit.asbus.model import MODE_LINEAR, AsbusCommand, DamModel, beat_addresses, encode_len
 from aeskit.asbus.tb import AdamTB
 from aeskit.model import AES, expand_key
 
-__all__ = ["XdamTB", "adam_backdoor_dump", "adam_dump", "adam_paper_cases", "check_mem",
-           "xdam_paper_cases"]
+__all__ = ["XdamTB", "adam_backdoor_dump", "adam_dump", "adam_paper_cases", "adam_stream_case",
+           "check_mem", "xdam_paper_cases"]
 
 MEM = 256
 #: clock period of the XDAM bench
@@ -77,6 +81,13 @@ def check_mem(got: list[int], model: DamModel, what: str) -> None:
     assert not bad, f"{what}: memory differs at {len(bad)} bytes, first (addr, got, want) {bad[:4]}"
 
 
+async def _adam_window(tb: AdamTB, rec: CycleRecord, first: int, last: int) -> CycleRecord:
+    """``rec`` with the simulation time of the cycles ``first .. last`` (inclusive) as
+    [rising edge, rising edge)."""
+    cyc, t_rise, period = await _adam_edge_times(tb)
+    return with_window(rec, t_rise - (cyc - first) * period, t_rise - (cyc - last - 1) * period)
+
+
 async def adam_paper_cases(tb: AdamTB, seed: int = 0) -> list[tuple[CycleRecord, int, int]]:
     """Run the three cases on a started :class:`AdamTB`; return
     ``(record, write_req_cycle_offset, ...)`` as ``(record, write cycles, read cycles)``."""
@@ -90,7 +101,6 @@ async def adam_paper_cases(tb: AdamTB, seed: int = 0) -> list[tuple[CycleRecord,
         w = tb.issue(0, wcmd, model.beats(wcmd.len12), start_after=start)
         r = tb.issue(1, rcmd, model.beats(rcmd.len12), start_after=start)
         await tb.drain()
-        cyc, t_rise, period = await _adam_edge_times(tb)
         assert not w.error and not r.error, f"{test} {width}: refused"
         model.write(wcmd.addr, wcmd.len12, wcmd.data)
         want = model.read(rcmd.addr, rcmd.len12)
@@ -103,11 +113,68 @@ async def adam_paper_cases(tb: AdamTB, seed: int = 0) -> list[tuple[CycleRecord,
         read_cycles = r.done_cycle - r.req_cycle + 1
         rec = record(test, "asbus", width, measured, write_cycles=write_cycles,
                      read_cycles=read_cycles)
-        # the measured cycles w.req_cycle .. r.done_cycle as [rising edge, rising edge)
-        rec = with_window(rec, t_rise - (cyc - w.req_cycle) * period,
-                          t_rise - (cyc - r.done_cycle - 1) * period)
-        out.append((rec, write_cycles, measured))
+        out.append((await _adam_window(tb, rec, w.req_cycle, r.done_cycle), write_cycles,
+                    measured))
     return out
+
+
+def _aes_ecb(key: bytes, data: bytes, encrypt: bool) -> bytes:
+    """AES-128-ECB by the ``cryptography`` package (independent of the RTL and of
+    :mod:`aeskit.model`, which the data-path model uses)."""
+    c = Cipher(algorithms.AES(key), modes.ECB())
+    op = c.encryptor() if encrypt else c.decryptor()
+    return op.update(data) + op.finalize()
+
+
+async def adam_stream_case(tb: AdamTB, test: str, seed: int = 0) -> tuple[CycleRecord, int, int]:
+    """One of :data:`~aeskit.asbus.cases.STREAM_TESTS` on a started :class:`AdamTB`
+    of a :data:`~aeskit.asbus.cases.STREAM_MEM_BYTES`-byte ADAM: the plaintext of the
+    read preloaded (bypass linear write, before the measured cycles), then master 0's
+    state write and master 1's state read of the other bytes, the read's REQ
+    :func:`~aeskit.asbus.cases.stream_read_delay` cycles after the write's. Checks the
+    read's ciphertext and the memory against :class:`DamModel` and against AES-ECB
+    by ``cryptography``; returns ``(record, write cycles, measured)``, measured = the
+    write's REQ to the last beat of either command."""
+    width, nb = tb.width, tb.nb
+    case = stream_case(test, width, seed=seed)
+    model, pre, wcmd, rcmd = case.model, case.preload, case.write, case.read
+    tb.configure(model)
+    await tb.mbus_idle()
+    p = tb.issue(1, pre, model.beats(pre.len12))
+    await tb.drain()
+    assert not p.error, f"{test} {width}: preload refused"
+    model.write(pre.addr, pre.len12, pre.data)
+    start = tb.cycle + 1
+    w = tb.issue(0, wcmd, model.beats(wcmd.len12), start_after=start)
+    r = tb.issue(1, rcmd, model.beats(rcmd.len12),
+                 start_after=start + stream_read_delay(test, width))
+    await tb.drain()
+    assert not w.error and not r.error, f"{test} {width}: refused"
+    assert w.req_cycle is not None and r.req_cycle is not None
+    assert r.req_cycle - w.req_cycle == stream_read_delay(test, width), (
+        f"{test} {width}: read REQ {r.req_cycle - w.req_cycle} cycles after the write's")
+    want = model.read(rcmd.addr, rcmd.len12)
+    model.write(wcmd.addr, wcmd.len12, wcmd.data)
+    assert r.rdata == want, f"{test} {width}: returned ciphertext differs from the model"
+    plain = _bytes(pre.data, nb)
+    assert _bytes(r.rdata, nb) == _aes_ecb(model.key, plain, encrypt=True), (
+        f"{test} {width}: returned data are not AES-ECB of the preloaded plaintext")
+    mem = await adam_dump(tb, model.mem_bytes)
+    check_mem(mem, model, f"{test} {width}")
+    ct = bytearray(model.beats(wcmd.len12) * nb)     # the ciphertext in natural order
+    for beat, lanes in zip(wcmd.data, beat_addresses(width, wcmd.addr, wcmd.len12), strict=True):
+        for b, a in enumerate(lanes):
+            ct[a - wcmd.addr] = (beat >> (8 * b)) & 0xFF
+    plain_mem = bytes(mem[wcmd.addr:wcmd.addr + len(ct)])
+    assert plain_mem == _aes_ecb(model.key, bytes(ct), encrypt=False), (
+        f"{test} {width}: memory is not the AES-ECB decryption of the written states")
+    assert r.done_cycle is not None and w.done_cycle is not None
+    last = max(w.done_cycle, r.done_cycle)
+    write_cycles = w.done_cycle - w.req_cycle + 1
+    measured = last - w.req_cycle + 1
+    rec = record(test, "asbus", width, measured, write_cycles=write_cycles,
+                 read_cycles=r.done_cycle - r.req_cycle + 1)
+    return await _adam_window(tb, rec, w.req_cycle, last), write_cycles, measured
 
 
 class XdamTB:

@@ -8,16 +8,22 @@ share one cached Verilator build per width).
   (``aeskit:bench:adam_bench``, hw/bench/adam_bench/adam_bench.vlt): only the top-level signals and
   the SRAM (ports and arrays) are visible through VPI, which is all the benches use;
   everything else stays optimisable (a third less C++, a faster model).
+
+The stream tests (:data:`aeskit.asbus.cases.STREAM_TESTS`: 20 states, 320 bytes) run
+on the same bench build with ``MemBytes`` = :data:`~aeskit.asbus.cases.STREAM_MEM_BYTES`
+(:func:`stream_parameters`), shared by ``test_adam.py`` and
+:func:`aeskit.asbus.run.measure`; every other ADAM bench keeps the paper's 256 bytes.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from aeskit.asbus.cases import STREAM_MEM_BYTES
 from aeskit.asbus.run import ADAM_BUILD_ARGS
 from aeskit.hw import manifest
 
-__all__ = ["ADAM_BENCH", "ADAM_BENCH_ARGS", "ADAM_BENCH_SOURCES"]
+__all__ = ["ADAM_BENCH", "ADAM_BENCH_ARGS", "ADAM_BENCH_SOURCES", "stream_parameters"]
 
 #: the bench manifest: ak_adam plus the Verilator configuration of the signals the
 #: benches reach
@@ -26,3 +32,8 @@ ADAM_BENCH = "aeskit:bench:adam_bench"
 ADAM_BENCH_SOURCES: list[Path] = manifest.sim_sources(ADAM_BENCH)
 #: build arguments of the bench build
 ADAM_BENCH_ARGS: tuple[str, ...] = ("--no-public-flat-rw", *ADAM_BUILD_ARGS)
+
+
+def stream_parameters(width: int) -> dict[str, int]:
+    """HDL parameters of the bench build that runs the stream tests at ``width``."""
+    return {"DataWidth": width, "MemBytes": STREAM_MEM_BYTES}

@@ -5,7 +5,9 @@ traced Verilator build (:func:`aeskit.asbus.run.measure` with ``toggles=True``) 
 unless ``synth=False``, the ECP5 flow (:func:`aeskit.asbus.area.synth_area`). Both
 are cached: simulation records in ``build/asbus/runs/<bus>-<W>.json`` (keyed on the
 RTL, the bench and the counter), synthesis by the flow in ``build/asbus/synth/``.
-The simulator's output goes to ``build/asbus/runs/<bus>-<W>.log``.
+The simulator's output goes to ``build/asbus/runs/<bus>-<W>.log``. On ASBUS the records
+include the stream tests (:data:`aeskit.asbus.cases.STREAM_TESTS`, run untraced on
+their own build: ``toggles`` ``None``); AXI has no counterpart of them.
 
 :mod:`aeskit.asbus.tables` renders the three tables (cycles, efficiency, area) that
 ``aeskit asbus`` prints and the report shows.
@@ -25,17 +27,18 @@ from typing import Any
 
 from aeskit import BUILD_ROOT
 from aeskit.asbus.area import AreaRecord, synth_area
-from aeskit.asbus.cases import TESTS, CycleRecord
+from aeskit.asbus.cases import STREAM_TESTS, TESTS, CycleRecord
 
 __all__ = ["BUSES", "RUNS_DIR", "AsbusRecord", "Evaluation", "EvaluationError", "WIDTHS",
-           "cached_evaluation", "evaluate", "parse_buses", "parse_widths", "simulate"]
+           "cached_evaluation", "evaluate", "parse_buses", "parse_widths", "simulate",
+           "tests_of"]
 
 WIDTHS = (32, 64, 128)
 BUSES = ("asbus", "axi")
 RUNS_DIR = BUILD_ROOT / "asbus" / "runs"
 _PKG = Path(__file__).resolve().parent
 #: the modules of this package a simulation result depends on (the cache key)
-_SIM_MODULES = ("bench", "cases", "model", "paper_bench", "run", "tb")
+_SIM_MODULES = ("bench", "bench_build", "cases", "model", "paper_bench", "run", "tb")
 
 Progress = Callable[[str], None]
 
@@ -54,7 +57,7 @@ class AsbusRecord:
     measured_cycles: int
     model_cycles: float
     paper_cycles: int
-    toggles: int
+    toggles: int | None     # None: a stream test (untraced run)
     lut4: int | None
     fmax: float | None
     ff: int | None = None
@@ -128,11 +131,22 @@ def parse_buses(text: str | Iterable[str]) -> list[str]:
     return out
 
 
-def _sim_key(bus: str, width: int, seed: int) -> str:
-    from aeskit.asbus.run import TRACE_ARGS, top_of
+def tests_of(bus: str) -> tuple[str, ...]:
+    """The tests ``aeskit asbus`` runs on ``bus``: the paper's three (and on ASBUS the
+    stream tests)."""
+    return TESTS + STREAM_TESTS if bus == "asbus" else TESTS
 
-    h = hashlib.sha256(repr((bus, width, seed, TRACE_ARGS)).encode())
+
+def _sim_key(bus: str, width: int, seed: int) -> str:
+    from aeskit.asbus.run import ADAM_BUILD_ARGS, TRACE_ARGS, stream_build, top_of
+
     _, sources = top_of(bus)
+    build: tuple = (TRACE_ARGS, ADAM_BUILD_ARGS)
+    if bus == "asbus":
+        stream_sources, params, args = stream_build(width)
+        sources = [*sources, *stream_sources]
+        build = (*build, sorted(params.items()), args, tests_of(bus))
+    h = hashlib.sha256(repr((bus, width, seed, build)).encode())
     py = [*(_PKG / f"{m}.py" for m in _SIM_MODULES),
           *sorted((_PKG.parent / "busmodel").glob("*.py")),
           _PKG.parent / "sim" / "vcd_toggles.py", _PKG.parent / "sim" / "cocotb_run.py"]
@@ -166,7 +180,8 @@ def _output_to(log: Path) -> Iterator[None]:
 def simulate(bus: str, width: int, *, seed: int = 0, force: bool = False,
              progress: Progress | None = None, vcd_dir: Path | None = None,
              capture: bool = True) -> list[CycleRecord]:
-    """The three cases on a traced build of ``bus`` at ``width``, cached (see module doc).
+    """The three cases on a traced build of ``bus`` at ``width`` (on ASBUS then the
+    stream tests on their untraced build), cached (see module doc).
     ``vcd_dir`` keeps the VCD (and forces a run when it is not there yet); ``capture``
     sends the simulator's output to the log (process-wide file descriptors: pass
     ``False`` when other threads print)."""
@@ -183,6 +198,7 @@ def simulate(bus: str, width: int, *, seed: int = 0, force: bool = False,
             return [CycleRecord(**r) for r in data["records"]]
     log = RUNS_DIR / f"{bus}-{width}.log"
     say(f"{bus} {width}-bit: traced simulation of the paper cases"
+        + (" (then the stream tests, untraced)" if bus == "asbus" else "")
         + (f" (log {log})" if capture else ""))
     try:
         with _output_to(log) if capture else contextlib.nullcontext():
@@ -239,9 +255,9 @@ def evaluate(widths: Iterable[int] = WIDTHS, buses: Iterable[str] = BUSES, *,
             recs = {r.test: r for r in simulate(bus, width, seed=seed, force=force,
                                                 progress=say, vcd_dir=vcd_dir,
                                                 capture=capture)}
-            for test in TESTS:
+            for test in tests_of(bus):
                 r = recs[test]
-                if r.toggles is None:
+                if r.toggles is None and test not in STREAM_TESTS:
                     raise RuntimeError(f"{test} {bus} {width}: no toggle count")
                 records.append(AsbusRecord(
                     r.test, r.bus, r.width, r.measured_cycles, r.model_cycles, r.paper_cycles,

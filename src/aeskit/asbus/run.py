@@ -5,10 +5,13 @@ report): one :class:`~aeskit.asbus.cases.CycleRecord` per test case, bus and wid
 >>> from aeskit.asbus.run import measure
 >>> recs = measure(widths=(32,), buses=("asbus",))      # doctest: +SKIP
 >>> [(r.test, r.measured_cycles, r.model_cycles, r.paper_cycles) for r in recs]  # doctest: +SKIP
-[('linear', 84, 82.0, 82), ('block', 84, 82.0, 82), ('cipher', 178, 132.0, 132)]
+[('linear', 84, 82.0, 82), ('block', 84, 82.0, 82), ('cipher', 178, 132.0, 132),
+ ('cipher_stream', 129, 132.0, 132), ('cipher_duplex', 91, 132.0, 132)]
 
 Each (bus, width) is one Verilator build (cached under ``build/sim``) and one
-simulation; the data are checked on the way (a mismatch raises).
+simulation; the data are checked on the way (a mismatch raises). On ASBUS the stream
+tests (:data:`aeskit.asbus.cases.STREAM_TESTS`) follow on a second build with the
+larger memory they need (:func:`stream_build`), untraced.
 
 With ``toggles=True`` the build traces every net (VCD; :data:`TRACE_ARGS` lift
 Verilator's limits so that wide vectors and the SRAM arrays are traced too) and each
@@ -31,7 +34,7 @@ from aeskit.asbus.cases import CycleRecord
 from aeskit.hw import manifest
 
 __all__ = ["ADAM_BUILD_ARGS", "ADAM_SOURCES", "ENGINE_SOURCES", "TRACE_ARGS", "XDAM_SOURCES",
-           "measure", "top_of"]
+           "measure", "stream_build", "top_of"]
 
 #: Verilator options of the traced build: no width or array-depth limit on tracing
 TRACE_ARGS = ("--trace-max-width", "1000000", "--trace-max-array", "1000000")
@@ -61,14 +64,17 @@ def top_of(bus: str) -> tuple[str, list[Path]]:
 
 def measure(widths: Iterable[int] = (32, 64, 128),
             buses: Iterable[str] = ("axi", "asbus"), seed: int = 0, *,
-            toggles: bool = False, vcd_dir: Path | None = None) -> list[CycleRecord]:
+            toggles: bool = False, vcd_dir: Path | None = None,
+            stream: bool = True) -> list[CycleRecord]:
     """Simulate the three test cases for every bus and width; return their records.
 
     ``toggles``: traced build, ``toggles`` filled in (see the module doc);
-    ``vcd_dir``: keep each VCD there as ``<bus>-<width>.vcd`` (default: deleted).
+    ``vcd_dir``: keep each VCD there as ``<bus>-<width>.vcd`` (default: deleted);
+    ``stream``: on ASBUS also the stream tests (:data:`aeskit.asbus.cases.STREAM_TESTS`),
+    after the three cases, on the untraced bench build with the larger memory that
+    ``tests/hw/systems/adam/test_adam.py`` builds too (:func:`_stream_records`; their
+    ``toggles`` stay ``None``).
     """
-    from aeskit.sim.cocotb_run import run_cocotb
-
     _venv_verilator_first()
     widths, buses = list(widths), list(buses)
     for bus in buses:
@@ -80,17 +86,11 @@ def measure(widths: Iterable[int] = (32, 64, 128),
     for bus in buses:
         top, sources = top_of(bus)
         for width in widths:
-            with tempfile.TemporaryDirectory() as tmp:
-                out = Path(tmp) / "records.json"
-                results = run_cocotb(
-                    toplevel=top, sources=sources, test_module="aeskit.asbus.paper_bench",
-                    test_dir=Path(__file__).resolve().parent, parameters={"DataWidth": width},
-                    extra_env={"AK_RESULTS": str(out), "AK_SEED": str(seed)},
-                    waves=toggles,
-                    build_args=(*(TRACE_ARGS if toggles else ()), *ADAM_BUILD_ARGS))
-                recs = [CycleRecord(**r) for r in json.loads(out.read_text())]
+            recs, run_dir = _bench_records(
+                top, sources, {"DataWidth": width}, seed, waves=toggles,
+                build_args=(*(TRACE_ARGS if toggles else ()), *ADAM_BUILD_ARGS))
             if toggles:
-                vcd = results.parent / "dump.vcd"
+                vcd = run_dir / "dump.vcd"
                 recs = _with_toggles(recs, vcd, top)
                 if vcd_dir is not None:
                     Path(vcd_dir).mkdir(parents=True, exist_ok=True)
@@ -98,7 +98,44 @@ def measure(widths: Iterable[int] = (32, 64, 128),
                 else:
                     vcd.unlink()
             records.extend(recs)
+            if stream and bus == "asbus":
+                records.extend(_stream_records(width, seed))
     return records
+
+
+def _bench_records(top: str, sources: list[Path], parameters: dict[str, int], seed: int, *,
+                   waves: bool, build_args: tuple[str, ...],
+                   cases: str = "paper") -> tuple[list[CycleRecord], Path]:
+    """Run :mod:`aeskit.asbus.paper_bench` (``cases``: ``paper`` or ``stream``) on one
+    build; return its records and the run directory (where a traced run leaves its VCD)."""
+    from aeskit.sim.cocotb_run import run_cocotb
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "records.json"
+        results = run_cocotb(
+            toplevel=top, sources=sources, test_module="aeskit.asbus.paper_bench",
+            test_dir=Path(__file__).resolve().parent, parameters=parameters,
+            extra_env={"AK_RESULTS": str(out), "AK_SEED": str(seed), "AK_CASES": cases},
+            waves=waves, build_args=build_args)
+        recs = [CycleRecord(**r) for r in json.loads(out.read_text())]
+    return recs, results.parent
+
+
+def stream_build(width: int) -> tuple[list[Path], dict[str, int], tuple[str, ...]]:
+    """``(sources, parameters, build arguments)`` of the ADAM build that runs the
+    stream tests at ``width``: the bench build of :mod:`aeskit.asbus.bench_build` with
+    the larger memory (the one ``test_adam.py`` builds, so the two share it)."""
+    from aeskit.asbus.bench_build import ADAM_BENCH_ARGS, ADAM_BENCH_SOURCES, stream_parameters
+
+    return list(ADAM_BENCH_SOURCES), stream_parameters(width), ADAM_BENCH_ARGS
+
+
+def _stream_records(width: int, seed: int) -> list[CycleRecord]:
+    """The stream tests at ``width`` (untraced: no toggle count)."""
+    sources, parameters, build_args = stream_build(width)
+    recs, _ = _bench_records("ak_adam", sources, parameters, seed, waves=False,
+                             build_args=build_args, cases="stream")
+    return recs
 
 
 def _venv_verilator_first() -> None:

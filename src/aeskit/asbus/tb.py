@@ -14,8 +14,8 @@ Master behaviour (the ASBUS rules, docs/asbus.md):
 * read data: RDATA is taken in every cycle RESP[0] is high;
 * ERR[1] / ERR[0]: the oldest granted write / read command was refused, no data.
 
-Every command records the cycle its REQ first went up, its GNT cycle, and the cycle
-of its last data beat (or its ERR), so the tests measure cycles exactly.
+Every command records the cycle its REQ first went up, its GNT cycle, the cycles of
+its first and last data beats (or its ERR), so the tests measure cycles exactly.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ class IssuedCommand:
     after: IssuedCommand | None = None  # ... nor before this command is done
     req_cycle: int | None = None
     gnt_cycle: int | None = None
+    first_cycle: int | None = None     # cycle of the first data beat (taken or returned)
     done_cycle: int | None = None
     error: bool = False
     rdata: list[int] = field(default_factory=list)
@@ -216,6 +217,8 @@ class AdamTB:
                     else:
                         ic = ms.writes[0]
                         ic.taken += 1
+                        if ic.taken == 1:
+                            ic.first_cycle = self.cycle
                         if ic.taken == ic.beats:
                             ms.writes.popleft()
                             ic.finish(self.cycle)
@@ -232,6 +235,8 @@ class AdamTB:
                     else:
                         ic = ms.reads[0]
                         ic.rdata.append(rdata)
+                        if len(ic.rdata) == 1:
+                            ic.first_cycle = self.cycle
                         if len(ic.rdata) == ic.beats:
                             ms.reads.popleft()
                             ic.finish(self.cycle)

@@ -1,6 +1,7 @@
 """``aeskit asbus`` (aeskit.asbus.evaluate) at 32 bits without synthesis: the JSON
-records, cycles equal to what the system tests assert, toggles checked by an
-independent count of the kept VCD, and clear errors for bad options."""
+records (the paper's cases on both buses, the stream tests on ASBUS), cycles equal to
+what the system tests assert, toggles checked by an independent count of the kept VCD,
+the cycles table's stream rows, and clear errors for bad options."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from aeskit.asbus.cases import TESTS, expected_asbus_cycles
-from aeskit.asbus.evaluate import evaluate
+from aeskit.asbus.cases import STREAM_TESTS, TESTS, expected_asbus_cycles, expected_stream_cycles
+from aeskit.asbus.evaluate import AsbusRecord, Evaluation, evaluate
 from aeskit.asbus.run import measure
+from aeskit.asbus.tables import cycles_table
+from aeskit.busmodel import PAPER_TABLE_IV_CYCLES
 from aeskit.cli import main
 
 FIELDS = {"test", "bus", "width", "measured_cycles", "model_cycles", "paper_cycles", "toggles",
@@ -80,14 +83,19 @@ def test_cli_json_records(library_run) -> None:
     recs = json.loads(out.stdout)
     assert FIELDS <= set(recs[0])
     assert {(r["test"], r["bus"], r["width"]) for r in recs} == {
-        (t, b, 32) for t in TESTS for b in ("asbus", "axi")}
-    assert len(recs) == 6
+        (t, b, 32) for t in TESTS for b in ("asbus", "axi")} | {
+        (t, "asbus", 32) for t in STREAM_TESTS}
+    assert len(recs) == 8
     # the CLI reads the cache the library run left: the same records
     assert recs == [r.as_dict() for r in ev.records]
     assert "cached simulation" in out.stderr
     for r in recs:
         assert r["lut4"] is None and r["fmax"] is None
-        assert r["toggles"] > 0
+        if r["test"] in STREAM_TESTS:
+            assert r["toggles"] is None    # untraced build
+            assert r["paper_cycles"] == PAPER_TABLE_IV_CYCLES[("cipher", "asbus")][0]
+        else:
+            assert r["toggles"] > 0
         assert r["t_end_ps"] - r["t_start_ps"] == r["measured_cycles"] * PERIOD_PS
 
 
@@ -99,6 +107,10 @@ def test_cycles_equal_the_system_tests(library_run) -> None:
         assert r is not None
         # what tests/hw/systems/adam/test_adam.py asserts for ADAM
         assert r.measured_cycles == expected_asbus_cycles(test, 32)[1], test
+    for test in STREAM_TESTS:
+        r = ev.record(test, "asbus", 32)
+        assert r is not None and ev.record(test, "axi", 32) is None
+        assert (r.write_cycles, r.measured_cycles) == expected_stream_cycles(test, 32), test
     # AXI cycles are recorded, not asserted, by test_xdam: the traced build must give
     # what the untraced build (the one the system tests run) gives
     plain = {(r.test, r.bus): r.measured_cycles for r in measure(widths=(32,), buses=("axi",))}
@@ -122,6 +134,29 @@ def test_toggles_agree_with_an_independent_count(library_run) -> None:
     for bus in ("asbus", "axi"):
         lin, ciph = ev.record("linear", bus, 32), ev.record("cipher", bus, 32)
         assert lin is not None and ciph is not None and ciph.toggles > lin.toggles
+
+
+def _rec(test: str, bus: str, measured: int, model: float, paper: int) -> AsbusRecord:
+    return AsbusRecord(test, bus, 32, measured, model, paper, None if "_" in test else 1,
+                       None, None)
+
+
+def test_cycles_table_stream_rows() -> None:
+    """Made-up records: the stream rows follow the cipher rows with ASBUS numbers and
+    their difference to the paper in %, every AXI and ratio column '-'."""
+    recs = [_rec(t, b, 100, 100.0, 100) for t in TESTS for b in ("asbus", "axi")]
+    recs += [_rec("cipher_stream", "asbus", 129, 132.0, 132),
+             _rec("cipher_duplex", "asbus", 91, 132.0, 132)]
+    table = cycles_table(Evaluation([32], ["asbus", "axi"], recs))
+    rows = [line for line in table.splitlines() if line.startswith("| ")]
+    assert [r.split(" | ")[0][2:] for r in rows[2:]] == [*TESTS, *STREAM_TESTS]
+    assert rows[4].startswith("| cipher | 32 | 100 | 100 | 100 | 0.0 % | 100 |")
+    assert rows[5] == "| cipher_stream | 32 | 129 | 132 | 132 | -2.3 % | - | - | - | - | - | - |"
+    assert rows[6] == "| cipher_duplex | 32 | 91 | 132 | 132 | -31.1 % | - | - | - | - | - | - |"
+    assert "* ASBUS cipher_stream: measured - model = -3 cycles (32 bits)" in table
+    # ASBUS only: no ratio columns
+    table = cycles_table(Evaluation([32], ["asbus"], [r for r in recs if r.bus == "asbus"]))
+    assert "| cipher_stream | 32 | 129 | 132 | 132 | -2.3 % |" in table
 
 
 @pytest.mark.parametrize("args, msg", [

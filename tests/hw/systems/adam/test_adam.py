@@ -12,7 +12,14 @@ At 32, 64 and 128 bits:
 * random traffic: two masters contending with random modes, lengths, addresses and
   random wait states on both data phases, every result against the model in grant
   order; and the protocol errors (error answer, memory unchanged);
-* MBUS registers read back.
+* MBUS registers read back;
+* on a second build with a 512-byte memory (``MemBytes`` =
+  :data:`aeskit.asbus.cases.STREAM_MEM_BYTES`), the cipher test in the scenario Table I
+  counts (``cipher_stream``: master 1 reads 10 other states while master 0 writes, its
+  REQ timed so that a bypass read's first beat would follow the write's last beat,
+  which a bypass run checks; and ``cipher_duplex``: both REQ in the same cycle): data
+  and memory checked, cycles exactly as expected and ``cipher_stream`` within 5 % of
+  Table IV's cipher cycles.
 
 The file is both the pytest module and the cocotb test module (``cocotb_*``).
 """
@@ -29,12 +36,14 @@ import pytest
 from cocotb.triggers import ClockCycles
 
 from aeskit import BUILD_ROOT
-from aeskit.asbus.bench import adam_backdoor_dump, adam_paper_cases, check_mem
-from aeskit.asbus.cases import expected_asbus_cycles
+from aeskit.asbus.bench import adam_backdoor_dump, adam_paper_cases, adam_stream_case, check_mem
+from aeskit.asbus.cases import (STREAM_MEM_BYTES, STREAM_TESTS, expected_asbus_cycles,
+                                expected_stream_cycles, stream_case, stream_read_delay)
 from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, AsbusCommand, DamModel,
                                 ProtocolError, beat_addresses, encode_len)
-from aeskit.asbus.bench_build import ADAM_BENCH_ARGS, ADAM_BENCH_SOURCES
+from aeskit.asbus.bench_build import ADAM_BENCH_ARGS, ADAM_BENCH_SOURCES, stream_parameters
 from aeskit.asbus.tb import AdamTB
+from aeskit.busmodel import PAPER_TABLE_IV_CYCLES, WIDTHS
 
 HERE = Path(__file__).resolve().parent
 SOURCES = list(ADAM_BENCH_SOURCES)
@@ -287,6 +296,57 @@ async def cocotb_mbus_registers(dut) -> None:
     assert tb.mbus_rdata == [0] * 44 + [3, 0x1230, 0, 0]
 
 
+async def _stream_timing_probe(tb: AdamTB) -> None:
+    """``cipher_stream``'s schedule with the encrypting engine off (CTRL = DEC_EN): the
+    read of the other states is a bypass read, and its first beat must come in the
+    cycle right after the write's last beat (the timing rule of the stream)."""
+    case = stream_case("cipher_stream", tb.width)
+    model = case.model
+    model.enc_en = False
+    await _configure(tb, model)
+    p = tb.issue(1, case.preload, model.beats(case.preload.len12))
+    await tb.drain()
+    model.write(case.preload.addr, case.preload.len12, case.preload.data)
+    start = tb.cycle + 1
+    w = tb.issue(0, case.write, model.beats(case.write.len12), start_after=start)
+    r = tb.issue(1, case.read, model.beats(case.read.len12),
+                 start_after=start + stream_read_delay("cipher_stream", tb.width))
+    await tb.drain()
+    assert not p.error and not w.error and not r.error
+    assert r.rdata == model.read(case.read.addr, case.read.len12), "bypass read data"
+    assert r.first_cycle == w.done_cycle + 1, (
+        f"bypass read's first beat in cycle {r.first_cycle}, the write's last in "
+        f"{w.done_cycle}: not back to back")
+    assert r.done_cycle - r.first_cycle + 1 == r.beats, "bypass read beats not back to back"
+
+
+@cocotb.test()
+async def cocotb_cipher_stream(dut) -> None:
+    """The stream tests (aeskit.asbus.bench.adam_stream_case: data and memory checked
+    there) on the 512-byte build: cycles exactly as expected; cipher_stream within 5 %
+    of Table IV's ASBUS cipher cycles."""
+    tb = await _tb(dut, mem_bytes=STREAM_MEM_BYTES)
+    width = tb.width
+    await _stream_timing_probe(tb)
+    seed = int(os.environ.get("AK_SEED", "0"))
+    results = [await adam_stream_case(tb, test, seed=seed) for test in STREAM_TESTS]
+    paper = PAPER_TABLE_IV_CYCLES[("cipher", "asbus")][WIDTHS.index(width)]
+    for rec, write_cycles, measured in results:
+        want = expected_stream_cycles(rec.test, width)
+        assert (write_cycles, measured) == want, (
+            f"{rec.test} {width}: measured write {write_cycles} / whole {measured} cycles, "
+            f"expected {want[0]} / {want[1]}")
+        dut._log.info("%s %d-bit: measured %d (write %d), model %s, paper %d (%+.1f %%)",
+                      rec.test, width, measured, write_cycles, rec.model_cycles, paper,
+                      100 * (measured - paper) / paper)
+    stream = next(m for rec, _, m in results if rec.test == "cipher_stream")
+    assert abs(stream - paper) <= 0.05 * paper, (
+        f"cipher_stream {width}: {stream} cycles, not within 5 % of the paper's {paper}")
+    out = os.environ.get("AK_RESULTS")
+    if out:
+        Path(out).write_text(json.dumps([r.as_dict() for r, _, _ in results], indent=1))
+
+
 # ----------------------------------------------------------------------------------
 # pytest
 # ----------------------------------------------------------------------------------
@@ -294,13 +354,17 @@ async def cocotb_mbus_registers(dut) -> None:
 RESULTS = BUILD_ROOT / "asbus"
 
 
-def _run(width: int, tests: list[str], **env) -> None:
+def _run(width: int, tests: list[str], *, stream: bool = False, **env) -> None:
+    """Run cocotb ``tests`` on the bench build at ``width`` (``stream``: the build with
+    the larger memory, records to ``adam-stream-<W>.json``)."""
     from aeskit.sim.cocotb_run import run_cocotb
 
     RESULTS.mkdir(parents=True, exist_ok=True)
+    params = stream_parameters(width) if stream else {"DataWidth": width}
+    name = f"adam-stream-{width}.json" if stream else f"adam-{width}.json"
     run_cocotb(toplevel="ak_adam", sources=SOURCES, test_module="test_adam", test_dir=HERE,
-               parameters={"DataWidth": width}, testcase=tests, build_args=ADAM_BENCH_ARGS,
-               extra_env={"AK_RESULTS": str(RESULTS / f"adam-{width}.json"),
+               parameters=params, testcase=tests, build_args=ADAM_BENCH_ARGS,
+               extra_env={"AK_RESULTS": str(RESULTS / name),
                           **{k: str(v) for k, v in env.items()}})
 
 
@@ -310,6 +374,13 @@ def _run(width: int, tests: list[str], **env) -> None:
 def test_adam(width: int) -> None:
     _run(width, ["cocotb_paper_cases", "cocotb_state_bypass_fig7", "cocotb_random_traffic",
                  "cocotb_protocol_errors", "cocotb_mbus_registers"])
+
+
+# its own build (MemBytes 512, about a minute at 32 bits); 64 and 128 in make test-full
+@pytest.mark.parametrize("width", [32, pytest.param(64, marks=pytest.mark.slow),
+                                   pytest.param(128, marks=pytest.mark.slow)])
+def test_adam_cipher_stream(width: int) -> None:
+    _run(width, ["cocotb_cipher_stream"], stream=True)
 
 
 @pytest.mark.slow
