@@ -120,7 +120,6 @@ module ak_asbus_slave #(
   // ------------------------------------------------------------------------------
   logic [N-1:0]  gnt_q, gnt_d;
   logic          any;
-  logic [IdWidth-1:0] win;
   logic          full;
 
   ak_asbus_arbiter #(.N(N)) u_arbiter (
@@ -131,57 +130,89 @@ module ak_asbus_slave #(
     .any_o   (any)
   );
 
-  always_comb begin : winner
-    win = '0;
-    for (int i = 0; i < N; i++) begin
-      if (gnt_d[i]) win = IdWidth'(i);
-    end
-  end
-
+  // Every master's command is decoded and checked in parallel, from its own ADDR/LEN
+  // and pitch_i; the arbiter's grant only selects the finished entry (one AND-OR
+  // level), so arbitration and the check's arithmetic are not in series.
   // The check's arithmetic is exact in XB bits: an ADDR at or above MemBytes is refused
-  // by its high bits, so the sum of a lower ADDR and the largest extent
-  // (63 * 65535 + 16 * 16 < 2^22) cannot overflow.
-  localparam int unsigned XB = ((AB > 22) ? AB : 22) + 2;
+  // by its high bits; a block of two or more rows with a pitch at or above MemBytes is
+  // refused by the pitch's high bits (its second row starts beyond the memory), so
+  // only the pitch's low AB bits enter the extent, and the sum of a lower ADDR and the
+  // largest extent (63 (2^AB - 1) + 16 * 16, or 1024 * 16) stays below 2^XB. The last
+  // byte (hi, AB bits) is the same as with the whole pitch (arithmetic modulo 2^AB).
+  localparam int unsigned XB = ((AB + 7) > 15) ? (AB + 7) : 15;
 
-  logic [31:0]   c_addr;
-  logic [11:0]   c_len;
-  logic          c_wr;
-  logic [1:0]    c_mode;
-  logic [10:0]   c_count;
-  logic [6:0]    c_height;
-  logic [4:0]    c_width;
-  logic [XB-1:0] c_size;    // bytes (linear/state) or block extent
-  logic [XB-1:0] c_end;     // one past the last byte (its low AB bits exact in any case)
-  logic          c_err;
-  logic [AddrWidth-1:0] c_pitch;   // row pitch in words, carried in the entry
+  logic [EW-1:0] m_entry [N];
 
-  assign c_addr   = s_asbus_addr[32*win +: 32];
-  assign c_len    = s_asbus_len[12*win +: 12];
-  assign c_wr     = s_asbus_wr[win];
-  assign c_mode   = c_len[11:10];
-  assign c_count  = (c_len[9:0] == 10'd0) ? 11'd1024 : {1'b0, c_len[9:0]};
-  assign c_height = (c_len[5:0] == 6'd0) ? 7'd64 : {1'b0, c_len[5:0]};
-  assign c_width  = (c_len[9:6] == 4'd0) ? 5'd16 : {1'b0, c_len[9:6]};
-  assign c_pitch  = AddrWidth'(pitch_i >> LB);
+  for (genvar i = 0; i < N; i++) begin : g_check
+    logic [31:0]   c_addr;
+    logic [11:0]   c_len;
+    logic [1:0]    c_mode;
+    logic [10:0]   c_count;
+    logic [6:0]    c_height;
+    logic [4:0]    c_width;
+    logic [AB-1:0] c_plo;     // pitch modulo MemBytes
+    logic          c_phi;     // pitch at or above MemBytes
+    logic [XB-1:0] c_last;    // the transfer's extent minus one, rows aside
+    logic [XB-1:0] c_hi;      // last byte touched (exact: its high bits show a refusal)
+    logic          c_err;
 
-  always_comb begin : command_check
-    unique case (c_mode)
-      2'b01:   c_size = XB'(6'(c_height - 7'd1)) * XB'(pitch_i) + XB'(c_width) * XB'(NB);
-      2'b10:   c_size = XB'(c_count) * XB'(16);
-      default: c_size = XB'(c_count) * XB'(NB);
-    endcase
-    c_end = XB'(c_addr[AB-1:0]) + c_size;
-    c_err = 1'b0;
-    if (c_mode == 2'b11) c_err = 1'b1;
-    if (c_mode == 2'b10 && c_addr[3:0] != 4'd0) c_err = 1'b1;
-    if (c_mode != 2'b10 && c_addr[LB-1:0] != '0) c_err = 1'b1;
-    if (c_mode == 2'b01 && pitch_i[LB-1:0] != '0) c_err = 1'b1;
-    if (c_addr[31:AB] != '0 || c_end > XB'(MemBytes)) c_err = 1'b1;
+    assign c_addr   = s_asbus_addr[32*i +: 32];
+    assign c_len    = s_asbus_len[12*i +: 12];
+    assign c_mode   = c_len[11:10];
+    assign c_count  = (c_len[9:0] == 10'd0) ? 11'd1024 : {1'b0, c_len[9:0]};
+    assign c_height = (c_len[5:0] == 6'd0) ? 7'd64 : {1'b0, c_len[5:0]};
+    assign c_width  = (c_len[9:6] == 4'd0) ? 5'd16 : {1'b0, c_len[9:6]};
+    assign c_plo    = AB'(pitch_i);
+    assign c_phi    = (32'(pitch_i) >> AB) != 32'd0;
+
+    // The last byte is ADDR + extent - 1 with the extent (bytes - 1) made by wiring:
+    // linear {count - 1, LB ones}, state {count - 1, 4 ones}, block {width - 1, LB
+    // ones} plus (rows - 1) x pitch. The product is a balanced sum of shifted pitches
+    // (adders, not a multiplier, so synthesis does not share one multiplier between
+    // the masters behind the arbiter), added in parallel with ADDR + the rest: three
+    // adder levels. A transfer past the memory has a last byte at or above MemBytes.
+    logic [5:0]    c_hm1;     // rows - 1 (0 unless a block)
+    logic [XB-1:0] c_pair [3];
+    logic [XB-1:0] c_base;    // ADDR + extent - 1 without the rows
+
+    always_comb begin : command_extent
+      unique case (c_mode)
+        2'b01:   c_last = XB'({4'(c_len[9:6] - 4'd1), {LB{1'b1}}});
+        2'b10:   c_last = XB'({10'(c_len[9:0] - 10'd1), 4'hf});
+        default: c_last = XB'({10'(c_len[9:0] - 10'd1), {LB{1'b1}}});
+      endcase
+      c_hm1 = (c_mode == 2'b01) ? 6'(c_len[5:0] - 6'd1) : 6'd0;
+      for (int k = 0; k < 3; k++) begin
+        c_pair[k] = (c_hm1[2*k]   ? (XB'(c_plo) << (2*k))   : '0)
+                  + (c_hm1[2*k+1] ? (XB'(c_plo) << (2*k+1)) : '0);
+      end
+      c_base = XB'(c_addr[AB-1:0]) + c_last;
+      c_hi   = (c_pair[0] + c_pair[1]) + (c_pair[2] + c_base);
+    end
+
+    always_comb begin : command_check
+      c_err = 1'b0;
+      if (c_mode == 2'b11) c_err = 1'b1;
+      if (c_mode == 2'b10 && c_addr[3:0] != 4'd0) c_err = 1'b1;
+      if (c_mode != 2'b10 && c_addr[LB-1:0] != '0) c_err = 1'b1;
+      if (c_mode == 2'b01 && pitch_i[LB-1:0] != '0) c_err = 1'b1;
+      if (c_mode == 2'b01 && c_hm1 != 6'd0 && c_phi) c_err = 1'b1;
+      if (c_addr[31:AB] != '0 || (c_hi >> AB) != '0) c_err = 1'b1;
+    end
+
+    assign m_entry[i] = {IdWidth'(i), s_asbus_wr[i], c_err, c_mode, AddrWidth'(c_addr >> LB),
+                         c_count, c_height, c_width, AB'(c_addr), AB'(c_hi),
+                         AddrWidth'(pitch_i >> LB)};
   end
 
   logic [EW-1:0] c_entry;
-  assign c_entry = {win, c_wr, c_err, c_mode, AddrWidth'(c_addr >> LB), c_count, c_height,
-                    c_width, AB'(c_addr), AB'(c_end - XB'(1)), c_pitch};
+
+  always_comb begin : winner
+    c_entry = '0;
+    for (int i = 0; i < N; i++) begin
+      c_entry |= gnt_d[i] ? m_entry[i] : '0;
+    end
+  end
 
   // ------------------------------------------------------------------------------
   // command queue

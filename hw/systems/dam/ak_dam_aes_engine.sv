@@ -22,7 +22,8 @@
 //             cycle (full rate) and beat j of a state leaves 10(B+1) - B + 1 + j cycles
 //             after the state's first beat entered (PreScheduled = 1; B more when
 //             0): 47 / 29 / 20 (51 / 31 / 21) cycles for the first beat. en_i = 0 freezes every
-//             register (back-pressure of the whole pipeline).
+//             register (back-pressure of the whole pipeline). busy_o (a state is in
+//             the engine) comes from a register, kept equal to the OR of the stages.
 // Byte order: beats and the round keys in bus-lane order: byte b in bits [8b+7:8b];
 //             byte 4c + r of a state or key is s[r][c]. rk_i holds round key k in
 //             [128k +: 128] (k = 0..10, FIPS-197 key expansion).
@@ -143,6 +144,7 @@ module ak_dam_aes_engine #(
   logic [127:0]         done_state [10];
   logic [TagWidth-1:0]      done_tag [10];
   logic [10:0]          busy;
+  logic [10:0]          busy_next;   // busy of the next cycle (from the _d values)
 
   // round 0 "done": a whole natural-order input state (PreScheduled = 0 only)
   logic [127:0] in_state;
@@ -156,6 +158,7 @@ module ak_dam_aes_engine #(
   assign done_state[0] = in_state ^ rk(rk_i, (Decrypt != 0) ? 10 : 0);
   assign done_tag[0]   = (B > 1) ? in_tag_q : in_tag_i;
   assign busy[0]       = (in_beat_q != 2'd0);
+  assign busy_next[0]  = (in_beat_d != 2'd0);
 
   logic            out_v_q, out_v_d;
   logic [DataWidth-1:0]    out_q, out_d;
@@ -305,6 +308,7 @@ module ak_dam_aes_engine #(
       assign done_tag[rr]   = s1_tag_q;
     end
     assign busy[rr]       = (hold_cnt_q != 3'd0) || s1_v_q;
+    assign busy_next[rr]  = (hold_cnt_d != 3'd0) || s1_v_d;
 
     if (Last) begin : g_out
       always_comb begin : out_next
@@ -313,6 +317,20 @@ module ak_dam_aes_engine #(
         out_tag_d  = s1_v_q ? s1_tag_q : out_tag_q;
         out_beat_d = s1_v_q ? s1_beat_q : out_beat_q;
       end
+    end
+  end
+
+  // busy_o from a register: the OR of every stage's next state, taken with the same
+  // enable as the stages, equals the OR of their state in every cycle (all reset to
+  // 0), so the dispatch logic that waits on it does not see the OR tree spread over
+  // the ten round units.
+  logic busy_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : busy_reg
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+    end else if (en_i) begin
+      busy_q <= (|busy_next) || out_v_d;
     end
   end
 
@@ -334,7 +352,21 @@ module ak_dam_aes_engine #(
   assign out_data_o  = out_q;
   assign out_tag_o   = out_tag_q;
   assign out_beat_o  = out_beat_q;
-  assign busy_o      = (|busy) || out_v_q;
+  assign busy_o      = busy_q;
+
+`ifndef SYNTHESIS
+  // the register is the OR it stands for
+  // (from the first reset on: before it the registers hold whatever they power up with)
+  logic reset_seen_q = 1'b0;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : busy_check
+    if (!rst_ni) begin
+      reset_seen_q <= 1'b1;
+    end else if (reset_seen_q && busy_q != ((|busy) || out_v_q)) begin
+      $error("ak_dam_aes_engine: busy_q %0b, stages %0b", busy_q, (|busy) || out_v_q);
+    end
+  end
+`endif
 
 endmodule
 

@@ -209,8 +209,12 @@ async def _drive(dut, inst: Prefixed, v: tuple[int, int], cycles: int, seed: int
             p_pop = rng.choice((0.05, 0.5, 0.9))
         if cycle % 37 == 0:
             old = pitch
+            # beside small and unaligned pitches, aligned ones at or above MemBytes:
+            # a block of two or more rows is refused whatever the pitch's low bits
+            # (MEM + nb wraps to one word), one row is accepted
             pitch = rng.choice((0, nb, 3 * nb, 5 * nb, 16 * nb, nb + 1 if nb > 1 else 3,
-                                rng.getrandbits(16)))
+                                rng.getrandbits(16), MEM + nb,
+                                nb * rng.randrange(MEM // nb, 0x10000 // nb)))
             if queue and _pitch_words(w, pitch) != _pitch_words(w, old):
                 stats["pitch_queued"] += 1     # queued entries keep their own PITCH
         # masters: REQ held until GNT; a new command from the cycle after GNT
