@@ -258,9 +258,34 @@ module ak_asbus_slave #(
     end
   end
 
+  // The head entry from its own register, so the consumer's dispatch logic starts at
+  // a flip-flop rather than behind the QueueDepth:1 read multiplexer. head_q always
+  // equals q_mem_q[rp_q]: the next head is the entry after the head (on a pop) or the
+  // head itself, either one replaced by the entry pushed at this edge into its slot;
+  // the read multiplexer works on registers only, beside the late pop.
+  logic [EW-1:0] head_q, head_d;
+  logic [QW-1:0] rp_next;
+  logic [EW-1:0] head_cur, head_nxt;
+
+  assign rp_next = inc(rp_q);
+
+  always_comb begin : head_next
+    head_cur = (push && wp_q == rp_q)    ? c_entry : head_q;
+    head_nxt = (push && wp_q == rp_next) ? c_entry : q_mem_q[rp_next];
+    head_d   = pop ? head_nxt : head_cur;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : head_reg
+    if (!rst_ni) begin
+      head_q <= '0;
+    end else begin
+      head_q <= head_d;
+    end
+  end
+
   assign head_valid_o = (cnt_q != '0);
   assign {head_master_o, head_wr_o, head_err_o, head_mode_o, head_word_o, head_count_o,
-          head_height_o, head_width_o, head_lo_o, head_hi_o, head_pitch_o} = q_mem_q[rp_q];
+          head_height_o, head_width_o, head_lo_o, head_hi_o, head_pitch_o} = head_q;
 
   assign s_asbus_gnt = gnt_q;
 
