@@ -17,7 +17,7 @@
 //
 // Timing    : outputs are combinational from the registers (latency 0); start_i loads
 //             a command, adv_i steps one beat (both at the clock edge); last_o is high
-//             on the last beat. A new command may be loaded in the cycle of the last
+//             on the last beat (from a register). A new command may be loaded in the cycle of the last
 //             beat (start_i with adv_i), so beats of back-to-back commands stream
 //             without a gap.
 // Byte order: bus lane b = WDATA/RDATA[8b +: 8] is byte b of the beat (byte 0 at the

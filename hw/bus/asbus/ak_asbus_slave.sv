@@ -23,6 +23,10 @@
 //
 // Timing    : GNT one cycle after REQ; the command is at the queue head (if the queue
 //             was empty) in the GNT cycle, so its first data beat can follow in the next.
+//             Every master's command is checked in parallel (the arbiter only selects
+//             the entry) and the head_* outputs come from a register (the entry at the
+//             read pointer), so neither the check nor the consumer's dispatch logic
+//             sits behind the other or behind the queue's read multiplexer.
 //             The command is checked, and its head_pitch_o taken, with pitch_i of the
 //             cycle before the edge that takes it (REQ in t: pitch_i in t; a pitch_i
 //             change at that edge applies to later commands only).
