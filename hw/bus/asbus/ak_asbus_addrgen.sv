@@ -17,7 +17,7 @@
 //
 // Timing    : outputs are combinational from the registers (latency 0); start_i loads
 //             a command, adv_i steps one beat (both at the clock edge); last_o is high
-//             on the last beat (from a register). A new command may be loaded in the cycle of the last
+//             on the last beat. A new command may be loaded in the cycle of the last
 //             beat (start_i with adv_i), so beats of back-to-back commands stream
 //             without a gap.
 // Byte order: bus lane b = WDATA/RDATA[8b +: 8] is byte b of the beat (byte 0 at the
@@ -77,24 +77,16 @@ module ak_asbus_addrgen #(
   logic [4:0]    width_q, width_d;
   logic [10:0]   rem_q, rem_d;       // linear: beats left; block: rows left; state: states left
   logic          row_end, last;
-  logic          last_q, last_d;     // "the current beat is the last" as a register
-
-  // the current beat (mode, col, width, rem) is the command's last
-  function automatic logic is_last(input logic [1:0] mode, input logic [4:0] col,
-                                   input logic [4:0] width, input logic [10:0] rem);
-    unique case (mode)
-      2'b01:   return (col == width - 5'd1) && (rem == 11'd1);
-      2'b10:   return (col == 5'(B - 1)) && (rem == 11'd1);
-      default: return (rem == 11'd1);
-    endcase
-  endfunction
 
   assign row_end = (col_q == width_q - 5'd1);
-  // last_o from a register: the consumers' dispatch (finish -> next command -> queue
-  // pop) starts at a flip-flop, not behind the counter compares; last_q is the same
-  // predicate of the next state, so it always equals is_last() of the current one.
-  assign last    = last_q;
-  assign last_d  = is_last(mode_d, col_d, width_d, rem_d);
+
+  always_comb begin : last_beat
+    unique case (mode_q)
+      2'b01:   last = row_end && (rem_q == 11'd1);
+      2'b10:   last = (col_q == 5'(B - 1)) && (rem_q == 11'd1);
+      default: last = (rem_q == 11'd1);
+    endcase
+  end
 
   always_comb begin : next_state
     active_d = active_q;
@@ -156,7 +148,6 @@ module ak_asbus_addrgen #(
       col_q    <= '0;
       width_q  <= '0;
       rem_q    <= '0;
-      last_q   <= 1'b0;
     end else begin
       active_q <= active_d;
       mode_q   <= mode_d;
@@ -166,7 +157,6 @@ module ak_asbus_addrgen #(
       col_q    <= col_d;
       width_q  <= width_d;
       rem_q    <= rem_d;
-      last_q   <= last_d;
     end
   end
 
