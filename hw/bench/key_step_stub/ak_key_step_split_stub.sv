@@ -1,10 +1,13 @@
 // ak_key_step_split_stub: a one-level stand-in for ak_key_step_split (same module
 // name, same ports) for paper 002's "datapath" synthesis (aeskit.report.sections.
-// paper002), beside ak_key_step_stub: ak_round_ctrl runs the split step, and the
-// report replaces aeskit:prim:key_step (which lists both steps) with this manifest.
+// paper002): with it in place of the on-the-fly key expansion step of ak_round_ctrl,
+// the timing and area of the four round datapaths (ueno, satoh, lutz, liu) can be
+// compared without the shared key schedule. The report builds a core's sources with
+// aeskit:bench:key_step_stub in place of aeskit:prim:key_step.
 // Report only: the outputs are a rotation and a few XORs of the inputs, not a key
-// schedule. Like ak_key_step_stub it declares the module it stands in for, so it must
-// never be compiled together with hw/primitives/key_schedule/ak_key_step_split.sv.
+// schedule. The file is named for what it is and declares the module it stands in
+// for, so it must never be compiled together with
+// hw/primitives/key_schedule/ak_key_step_split.sv.
 `default_nettype none
 module ak_key_step_split (
   input  logic [255:0] win_i,

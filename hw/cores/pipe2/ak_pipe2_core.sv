@@ -5,31 +5,43 @@
 // generator. It speaks the aeskit core contract (docs/core-contract.md).
 //
 // Datapath (one round = two cycles; the two stages always work on different blocks):
-//   stage 1  (ShiftRows | InvShiftRows) -> 16 x ak_gf_inv            -> register P
-//   stage 2  encryption: ak_affine_mix_column (Affine merged with MixColumns) ^ rk,
-//                        last round 16 x ak_affine ^ rk;
-//            decryption: InvMixColumns(P ^ rk) followed by InvAffine (the InvAffine of
-//                        the NEXT round's InvSubBytes, retimed back into this round),
+//   stage 1  new block: ShiftRows(in ^ rk[0]) | InvShiftRows(InvAffine(in ^ rk[Nr])),
+//            else the block in S as it is             -> 16 x ak_gf_inv -> register P
+//   stage 2  encryption: ShiftRows(ak_affine_mix_column(P) ^ rk) (Affine merged with
+//                        MixColumns), last round 16 x ak_affine ^ rk;
+//            decryption: InvShiftRows(ak_inv_mix_column_inv_affine(P ^ rk))
+//                        (InvMixColumns merged with the InvAffine of the NEXT round's
+//                        InvSubBytes, retimed back into this round),
 //                        last round P ^ rk                           -> register S
 // The inverter is the only S-box logic of the round and is shared by both
 // directions. InvAffine is retimed out of the round: decryption keeps the state in
 // the "InvAffine domain" t = InvAffine(s) (byte-wise, so it commutes with
 // InvShiftRows); the block-init logic in front of stage 1 applies the first
 // InvAffine (t0 = InvAffine(in ^ rk[Nr])), each round's stage 2 the next one, and
-// the last round none. Encryption's block init is in ^ rk[0]. Stage 1 takes a new
-// block (block init) or the block waiting in S (feedback); stage 2 always takes P.
+// the last round none. The (Inv)ShiftRows of round r+1 is applied at the end of
+// round r (wiring in front of S), so a block fed back from S goes to the inverters
+// through the new/feedback multiplexer only; a new block's is in its block init.
+// Stage 1 takes a new block or the block waiting in S (feedback); stage 2 always
+// takes P. The new/feedback selection (start_sel_q, fb_q) and the handshake flags
+// (s_done_q, key_ready_q) are flip-flops set from the next state.
 //
-// Key generator. Each block carries its own 256-bit key window (ak_key_step, see
-// there) through P and S. The one ak_key_step sits in stage 1 beside the inverters:
-// it turns the window of round r-1 of the block fed back from S into that of round
-// r, registered in P beside the inverter outputs, and stage 2 uses its oldest four
-// words as round key r. So the key generation is pipelined exactly like the data, one
-// step per cycle for the two blocks together. A new block needs no step in its first
-// stage 1: the key setup (Nr forward steps once per key load, as ak_round_core, in
-// the window register of S while no block is in flight) keeps round keys 0 and Nr
-// for the block init and the windows of round 1 (encryption) and Nr-1 (decryption,
-// which then steps backwards). So no key step hangs behind the new/feedback
-// selection, and the selection signals come from registers (s_last_q).
+// Key generator. Each block carries its own 256-bit key window (see
+// ak_key_step_split) through P and S, with its phase, Rcon and the SubWord input of
+// its next step (p_sub_q, s_sub_q). The one ak_key_step_split sits in stage 1 beside
+// the inverters: it turns the window of round r-1 of the block fed back from S into
+// that of round r, registered in P beside the inverter outputs, and stage 2 uses its
+// oldest four words as round key r. So the key generation is pipelined exactly like
+// the data, one step per cycle for the two blocks together. The step runs on
+// registers only: its S-box is fed from s_sub_q (the step returns the SubWord input
+// of the block's next step in the same direction, carried on with the window), its
+// direction from s_rev_q; the schedule loop is register -> SubWord -> one XOR level
+// -> the P/S multiplexers. A new block needs no step in its first stage 1: the key
+// setup (Nr forward steps once per key load, as ak_round_core, in the window
+// register of S while no block is in flight) keeps round keys 0 and Nr for the block
+// init and the windows of round 1 (encryption, with the forward SubWord input the
+// setup step returns) and Nr-1 (decryption, which then steps backwards; its backward
+// SubWord input is taken from the stored window during the last setup step). So no
+// key step hangs behind the new/feedback selection.
 //
 // Timing (edges are rising clock edges; Nr = 10/12/14):
 //   - latency 2*Nr (20/24/28): a block accepted at edge A is in P after A (round 1,
@@ -118,16 +130,18 @@ module ak_pipe2_core #(
   key_st_e             key_st_q, key_st_d;
   logic [1:0]          klen_q, klen_d;
   // what a new block needs, kept from the key setup: round keys 0 and Nr (block
-  // init) and the windows of rounds 1 and Nr-1 (with phase and Rcon state), so that
-  // no key step sits behind the new/feedback selection of stage 1
+  // init) and the windows of rounds 1 and Nr-1 (with phase, Rcon and SubWord input),
+  // so that no key step sits behind the new/feedback selection of stage 1
   logic [127:0]        rk0_q, rk0_d;            // round key 0
   logic [127:0]        rknr_q, rknr_d;          // round key Nr
   logic [255:0]        w1_q, w1_d;              // window 1
   logic [2:0]          w1_phase_q, w1_phase_d;
   logic [7:0]          w1_rcon_q, w1_rcon_d;
+  logic [31:0]         w1_sub_q, w1_sub_d;      // its forward SubWord input
   logic [255:0]        wd_q, wd_d;              // window Nr-1
   logic [2:0]          wd_phase_q, wd_phase_d;
   logic [7:0]          wd_rcon_q, wd_rcon_d;
+  logic [31:0]         wd_sub_q, wd_sub_d;      // its backward SubWord input
   logic [3:0]          setup_cnt_q, setup_cnt_d;
 
   // stage register P (after the inverters) and S (the state, after stage 2)
@@ -140,6 +154,15 @@ module ak_pipe2_core #(
   logic [255:0]        p_win_q, p_win_d, s_win_q, s_win_d;   // key windows
   logic [2:0]          p_phase_q, p_phase_d, s_phase_q, s_phase_d;
   logic [7:0]          p_rcon_q, p_rcon_d, s_rcon_q, s_rcon_d;
+  logic [31:0]         p_sub_q, p_sub_d, s_sub_q, s_sub_d;   // SubWord input of the
+                                                             // window's next step
+  logic                s_rev_q, s_rev_d;      // s_vld_q && s_dec_q: the step's direction
+  // stage 1's selects as flip-flops, set from the next state (one cycle ahead)
+  logic                start_sel_q, start_sel_d;
+  logic                fb_q, fb_d;
+  // handshake flags as flip-flops, set from the next state
+  logic                s_done_q, s_done_d;    // s_vld_q && s_last_q (out_valid_o)
+  logic                key_ready_q, key_ready_d;
 
   logic [3:0]   nr;
   logic         s_done;      // the block in S is finished (out_valid_o)
@@ -148,17 +171,19 @@ module ak_pipe2_core #(
   logic         feedback;    // stage 1 works on the block in S
   logic         key_fire, key_legal, in_fire, setup_step;
   logic [255:0] key_masked;
+  logic [31:0]  key_sub;     // SubWord input of the first forward step from the key
 
-  logic [255:0] ks_win_i, ks_win_o;
-  logic [2:0]   ks_phase_i, ks_phase_o;
-  logic [7:0]   ks_rcon_i, ks_rcon_o;
+  logic [255:0] ks_win_o;
+  logic [2:0]   ks_phase_o;
+  logic [7:0]   ks_rcon_o;
+  logic [31:0]  ks_sub;      // SubWord input of the step after ks_win_o
   logic         ks_reverse;
+  logic [31:0]  wd_sub_bwd;  // backward SubWord input of window Nr-1 (from wd_q)
 
-  logic         s1_dec;      // stage 1 direction
   logic [127:0] init_xor;    // in_data_i ^ round key 0 (encryption) / Nr (decryption)
   logic [127:0] init_ia;     // InvAffine(init_xor): the retimed first InvAffine
+  logic [127:0] init_sr;     // ShiftRows(init_xor) / InvShiftRows(init_ia)
   logic [127:0] s1_in;       // stage 1 input
-  logic [127:0] s1_sr;       // ShiftRows / InvShiftRows of it
   logic [127:0] s1_inv;      // GF(2^8) inverses
 
   logic [127:0] rk;          // round key of stage 2
@@ -166,24 +191,50 @@ module ak_pipe2_core #(
   logic [127:0] s2_amc;      // Affine+MixColumns(P)
   logic [127:0] s2_aff;      // Affine(P)
   logic [127:0] s2_y;        // P ^ rk (decryption)
-  logic [127:0] s2_imc;      // InvMixColumns(P ^ rk)
   logic [127:0] s2_ia;       // InvAffine(InvMixColumns(P ^ rk))
   logic [127:0] s2_out;
+
+  // ShiftRows: s'[r][c] = s[r][(c+r) mod 4]; InvShiftRows: s'[r][c] = s[r][(c-r) mod 4]
+  // (byte 4c+r of the state in [127-8(4c+r) -: 8])
+  function automatic logic [127:0] shift_rows(input logic [127:0] x);
+    logic [127:0] y;
+    for (int c = 0; c < 4; c++) begin
+      for (int r = 0; r < 4; r++) begin
+        y[127-8*(4*c+r) -: 8] = x[127-8*(4*((c+r)%4)+r) -: 8];
+      end
+    end
+    return y;
+  endfunction
+
+  function automatic logic [127:0] inv_shift_rows(input logic [127:0] x);
+    logic [127:0] y;
+    for (int c = 0; c < 4; c++) begin
+      for (int r = 0; r < 4; r++) begin
+        y[127-8*(4*c+r) -: 8] = x[127-8*(4*((c+4-r)%4)+r) -: 8];
+      end
+    end
+    return y;
+  endfunction
 
   // ------------------------------------------------------------------------------
   // Handshakes and control
   // ------------------------------------------------------------------------------
   assign nr         = 4'd10 + {1'b0, klen_q, 1'b0};
-  assign s_done     = s_vld_q && s_last_q;
+  assign s_done     = s_done_q;
   assign advance    = !(s_done && !out_ready_i);
-  assign start_sel  = (key_st_q == StReady) && (!s_vld_q || s_done);
-  assign feedback   = s_vld_q && !s_done;
+  // start_sel = (key_st_q == StReady) && (!s_vld_q || s_done), feedback = s_vld_q &&
+  // !s_done, from flip-flops (the 128-bit stage-1 multiplexers they select start at a
+  // register, not behind a LUT); the two are never high together
+  assign start_sel  = start_sel_q;
+  assign feedback   = fb_q;
   assign key_legal  = (key_len_i != 2'd3);
   assign setup_step = (key_st_q == StSetup);
 
-  assign key_ready_o = (key_st_q != StSetup) && !p_vld_q && !s_vld_q;
-  assign in_ready_o  = (key_st_q == StReady) && !key_valid_i &&
-                       (!s_vld_q || (s_done && out_ready_i));
+  // key_ready_o = (key_st_q != StSetup) && !p_vld_q && !s_vld_q, from a flip-flop;
+  // in_ready_o = (key_st_q == StReady) && !key_valid_i && (!s_vld_q || (s_done &&
+  // out_ready_i)), written with start_sel (which implies s_done when s_vld_q)
+  assign key_ready_o = key_ready_q;
+  assign in_ready_o  = start_sel && !key_valid_i && (!s_vld_q || out_ready_i);
   assign out_valid_o = s_done;
   assign out_data_o  = s_data_q;
   assign out_tag_o   = s_tag_q;
@@ -193,14 +244,25 @@ module ak_pipe2_core #(
 
   always_comb begin : key_mask
     unique case (key_len_i)
-      2'd0:    key_masked = {key_i[255:128], 128'h0};
-      2'd1:    key_masked = {key_i[255:64], 64'h0};
-      default: key_masked = key_i;
+      2'd0: begin
+        key_masked = {key_i[255:128], 128'h0};
+        key_sub    = key_i[159:128];  // w[3]
+      end
+      2'd1: begin
+        key_masked = {key_i[255:64], 64'h0};
+        key_sub    = key_i[95:64];    // w[5]
+      end
+      default: begin
+        key_masked = key_i;
+        key_sub    = key_i[31:0];     // w[7]
+      end
     endcase
   end
 
-  // key setup: Nr forward steps of the schedule; step 1 gives window 1, step Nr-1
-  // window Nr-1 and step Nr round key Nr
+  // key setup: Nr forward steps of the schedule; step 1 gives window 1 (with the
+  // forward SubWord input the step returns), step Nr-1 window Nr-1 and step Nr round
+  // key Nr. The backward SubWord input of window Nr-1 is taken from wd_q during step
+  // Nr (register logic, not behind the key step).
   always_comb begin : key_fsm
     key_st_d    = key_st_q;
     klen_d      = klen_q;
@@ -209,9 +271,11 @@ module ak_pipe2_core #(
     w1_d        = w1_q;
     w1_phase_d  = w1_phase_q;
     w1_rcon_d   = w1_rcon_q;
+    w1_sub_d    = w1_sub_q;
     wd_d        = wd_q;
     wd_phase_d  = wd_phase_q;
     wd_rcon_d   = wd_rcon_q;
+    wd_sub_d    = wd_sub_q;
     setup_cnt_d = setup_cnt_q;
     unique case (key_st_q)
       StNoKey, StReady: begin
@@ -232,6 +296,7 @@ module ak_pipe2_core #(
           w1_d       = ks_win_o;
           w1_phase_d = ks_phase_o;
           w1_rcon_d  = ks_rcon_o;
+          w1_sub_d   = ks_sub;
         end
         if (setup_cnt_q == nr - 4'd1) begin
           wd_d       = ks_win_o;
@@ -241,6 +306,7 @@ module ak_pipe2_core #(
         if (setup_cnt_q == nr) begin
           key_st_d    = StReady;
           rknr_d      = ks_win_o[255:128];
+          wd_sub_d    = wd_sub_bwd;
           setup_cnt_d = 4'd0;
         end
       end
@@ -253,25 +319,37 @@ module ak_pipe2_core #(
   // ------------------------------------------------------------------------------
   // Selects depend on registers and in_decrypt_i only; in_valid_i/out_ready_i reach
   // nothing but the register enables (through in_fire/advance). The key step works on
-  // the window in S only (the block fed back, or the key setup while S is empty); a
-  // new block takes the stored window of its round 1 instead.
-  assign ks_win_i   = s_win_q;
-  assign ks_phase_i = s_phase_q;
-  assign ks_rcon_i  = s_rcon_q;
-  assign ks_reverse = s_vld_q && s_dec_q;
+  // registers only: the window in S (the block fed back, or the key setup while S is
+  // empty) with its phase, Rcon and SubWord input s_sub_q, which travels with the
+  // window (loaded with every window load, the step returns the next one in the same
+  // direction); a new block takes the stored window of its round 1 (and its SubWord
+  // input) instead.
+  assign ks_reverse = s_rev_q;
 
-  ak_key_step u_key_step (
-    .win_i    (ks_win_i),
+  ak_key_step_split u_key_step (
+    .win_i    (s_win_q),
     .key_len_i(klen_q),
-    .phase_i  (ks_phase_i),
-    .rcon_i   (ks_rcon_i),
+    .phase_i  (s_phase_q),
+    .rcon_i   (s_rcon_q),
     .reverse_i(ks_reverse),
+    .sub_i    (s_sub_q),
     .win_o    (ks_win_o),
     .phase_o  (ks_phase_o),
-    .rcon_o   (ks_rcon_o)
+    .rcon_o   (ks_rcon_o),
+    .sub_o    (ks_sub)
   );
 
-  assign s1_dec   = start_sel ? in_decrypt_i : s_dec_q;
+  // The backward SubWord input of window Nr-1 (phase wd_phase_q): the word before the
+  // four a backward step recovers (Nk = 4: w3 ^ w2, Nk = 6: w1, Nk = 8: w3), or for
+  // Nk = 6 at phase 2 word 3 (see ak_key_step_split)
+  always_comb begin : wd_sub_sel
+    unique case (klen_q)
+      2'd0:    wd_sub_bwd = wd_q[159:128] ^ wd_q[191:160];
+      2'd1:    wd_sub_bwd = (wd_phase_q == 3'd2) ? wd_q[159:128] : wd_q[223:192];
+      default: wd_sub_bwd = wd_q[159:128];
+    endcase
+  end
+
   assign init_xor = in_data_i ^ (in_decrypt_i ? rknr_q : rk0_q);
 
   for (genvar b = 0; b < 16; b++) begin : g_init_ia
@@ -281,28 +359,20 @@ module ak_pipe2_core #(
     );
   end
 
-  always_comb begin : stage1_in
-    if (start_sel) s1_in = in_decrypt_i ? init_ia : init_xor;
-    else           s1_in = s_data_q;
+  // a new block's (Inv)ShiftRows; a fed-back block had its own at the end of stage 2
+  assign init_sr  = in_decrypt_i ? inv_shift_rows(init_ia) : shift_rows(init_xor);
+  assign s1_in    = start_sel ? init_sr : s_data_q;
+
+  for (genvar b = 0; b < 16; b++) begin : g_s1_inv
+    ak_gf_inv u_gf_inv (
+      .in_i (s1_in[127-8*b -: 8]),
+      .out_o(s1_inv[127-8*b -: 8])
+    );
   end
 
-  for (genvar c = 0; c < 4; c++) begin : g_s1_col
-    for (genvar r = 0; r < 4; r++) begin : g_s1_row
-      // ShiftRows: s'[r][c] = s[r][(c+r) mod 4]; InvShiftRows: s[r][(c-r) mod 4]
-      localparam int Byte    = 4 * c + r;
-      localparam int FromEnc = 4 * ((c + r) % 4) + r;
-      localparam int FromDec = 4 * ((c + 4 - r) % 4) + r;
-
-      assign s1_sr[127-8*Byte -: 8] = s1_dec ? s1_in[127-8*FromDec -: 8]
-                                             : s1_in[127-8*FromEnc -: 8];
-
-      ak_gf_inv u_gf_inv (
-        .in_i (s1_sr[127-8*Byte -: 8]),
-        .out_o(s1_inv[127-8*Byte -: 8])
-      );
-    end
-  end
-
+  // P takes stage 1 at every edge the pipeline advances: its contents matter only
+  // with p_vld_q, so the multiplexers choose by start_sel alone (a new block, else the
+  // block in S; when neither, p_vld_d is low)
   always_comb begin : stage1_next
     p_vld_d   = p_vld_q;
     p_dec_d   = p_dec_q;
@@ -313,23 +383,28 @@ module ak_pipe2_core #(
     p_win_d   = p_win_q;
     p_phase_d = p_phase_q;
     p_rcon_d  = p_rcon_q;
+    p_sub_d   = p_sub_q;
     if (advance) begin
-      p_vld_d = in_fire || feedback;
-      if (in_fire || feedback) begin
-        p_dec_d   = s1_dec;
-        p_cnt_d   = feedback ? s_cnt_q + 4'd1 : 4'd1;
-        p_last_d  = feedback && (s_cnt_q + 4'd1 == nr);  // Nr >= 10: never round 1
-        p_tag_d   = feedback ? s_tag_q : in_tag_i;
-        p_data_d  = s1_inv;
-        if (feedback) begin
-          p_win_d   = ks_win_o;
-          p_phase_d = ks_phase_o;
-          p_rcon_d  = ks_rcon_o;
-        end else begin
-          p_win_d   = in_decrypt_i ? wd_q       : w1_q;
-          p_phase_d = in_decrypt_i ? wd_phase_q : w1_phase_q;
-          p_rcon_d  = in_decrypt_i ? wd_rcon_q  : w1_rcon_q;
-        end
+      p_vld_d  = in_fire || feedback;
+      p_data_d = s1_inv;
+      if (start_sel) begin
+        p_dec_d   = in_decrypt_i;
+        p_cnt_d   = 4'd1;
+        p_last_d  = 1'b0;  // Nr >= 10: never round 1
+        p_tag_d   = in_tag_i;
+        p_win_d   = in_decrypt_i ? wd_q       : w1_q;
+        p_phase_d = in_decrypt_i ? wd_phase_q : w1_phase_q;
+        p_rcon_d  = in_decrypt_i ? wd_rcon_q  : w1_rcon_q;
+        p_sub_d   = in_decrypt_i ? wd_sub_q   : w1_sub_q;
+      end else begin
+        p_dec_d   = s_dec_q;
+        p_cnt_d   = s_cnt_q + 4'd1;
+        p_last_d  = (s_cnt_q + 4'd1 == nr);
+        p_tag_d   = s_tag_q;
+        p_win_d   = ks_win_o;
+        p_phase_d = ks_phase_o;
+        p_rcon_d  = ks_rcon_o;
+        p_sub_d   = ks_sub;
       end
     end
   end
@@ -347,9 +422,9 @@ module ak_pipe2_core #(
       .out_o(s2_amc[127-32*c -: 32])
     );
 
-    ak_inv_mix_column u_inv_mix_column (
+    ak_inv_mix_column_inv_affine u_inv_mix_column_inv_affine (
       .in_i (s2_y[127-32*c -: 32]),
-      .out_o(s2_imc[127-32*c -: 32])
+      .out_o(s2_ia[127-32*c -: 32])
     );
 
     for (genvar r = 0; r < 4; r++) begin : g_s2_row
@@ -359,23 +434,23 @@ module ak_pipe2_core #(
         .in_i (p_data_q[127-8*Byte -: 8]),
         .out_o(s2_aff[127-8*Byte -: 8])
       );
-
-      ak_inv_affine u_inv_affine (
-        .in_i (s2_imc[127-8*Byte -: 8]),
-        .out_o(s2_ia[127-8*Byte -: 8])
-      );
     end
   end
 
+  // a round before the last leaves its result (Inv)ShiftRowed for the next round's
+  // stage 1, which then takes S as it is (wiring here, not a multiplexer there)
   always_comb begin : stage2_result
     unique case ({p_dec_q, s2_final})
-      2'b00:   s2_out = s2_amc ^ rk;
+      2'b00:   s2_out = shift_rows(s2_amc ^ rk);
       2'b01:   s2_out = s2_aff ^ rk;
-      2'b10:   s2_out = s2_ia;
+      2'b10:   s2_out = inv_shift_rows(s2_ia);
       default: s2_out = s2_y;  // 2'b11: last decryption round
     endcase
   end
 
+  // the data fields take stage 2 when the pipeline advances with a block in P; the
+  // window fields also serve the key setup (loaded with the cipher key at the key
+  // handshake, stepped during the setup), which never overlaps a block in P
   always_comb begin : stage2_next
     s_vld_d   = s_vld_q;
     s_dec_d   = s_dec_q;
@@ -386,28 +461,44 @@ module ak_pipe2_core #(
     s_win_d   = s_win_q;
     s_phase_d = s_phase_q;
     s_rcon_d  = s_rcon_q;
-    if (key_fire && key_legal) begin
-      // the key setup starts from window 0 in the (idle) S window register
-      s_win_d   = key_masked;
-      s_phase_d = 3'd0;
-      s_rcon_d  = 8'h01;
-    end else if (setup_step) begin
-      s_win_d   = ks_win_o;
-      s_phase_d = ks_phase_o;
-      s_rcon_d  = ks_rcon_o;
-    end else if (advance) begin
-      s_vld_d = p_vld_q;
-      if (p_vld_q) begin
-        s_dec_d   = p_dec_q;
-        s_cnt_d   = p_cnt_q;
-        s_last_d  = p_last_q;
-        s_tag_d   = p_tag_q;
-        s_data_d  = s2_out;
+    s_sub_d   = s_sub_q;
+    if (advance) s_vld_d = p_vld_q;
+    if (advance && p_vld_q) begin
+      s_dec_d  = p_dec_q;
+      s_cnt_d  = p_cnt_q;
+      s_last_d = p_last_q;
+      s_tag_d  = p_tag_q;
+      s_data_d = s2_out;
+    end
+    // the three loads never coincide (no block during the setup, a key handshake
+    // only with both stages empty), so the value is chosen by registers alone
+    if (setup_step || (advance && p_vld_q) || (key_fire && key_legal)) begin
+      if (setup_step) begin
+        s_win_d   = ks_win_o;
+        s_phase_d = ks_phase_o;
+        s_rcon_d  = ks_rcon_o;
+        s_sub_d   = ks_sub;
+      end else if (p_vld_q) begin
         s_win_d   = p_win_q;
         s_phase_d = p_phase_q;
         s_rcon_d  = p_rcon_q;
+        s_sub_d   = p_sub_q;
+      end else begin
+        // the key setup starts from window 0 in the (idle) S window register
+        s_win_d   = key_masked;
+        s_phase_d = 3'd0;
+        s_rcon_d  = 8'h01;
+        s_sub_d   = key_sub;
       end
     end
+  end
+
+  always_comb begin : select_next
+    start_sel_d = (key_st_d == StReady) && (!s_vld_d || s_last_d);
+    fb_d        = s_vld_d && !s_last_d;
+    s_rev_d     = s_vld_d && s_dec_d;
+    s_done_d    = s_vld_d && s_last_d;
+    key_ready_d = (key_st_d != StSetup) && !p_vld_d && !s_vld_d;
   end
 
   // ------------------------------------------------------------------------------
@@ -422,9 +513,11 @@ module ak_pipe2_core #(
       w1_q        <= '0;
       w1_phase_q  <= 3'd0;
       w1_rcon_q   <= 8'h00;
+      w1_sub_q    <= '0;
       wd_q        <= '0;
       wd_phase_q  <= 3'd0;
       wd_rcon_q   <= 8'h00;
+      wd_sub_q    <= '0;
       setup_cnt_q <= 4'd0;
     end else begin
       key_st_q    <= key_st_d;
@@ -434,9 +527,11 @@ module ak_pipe2_core #(
       w1_q        <= w1_d;
       w1_phase_q  <= w1_phase_d;
       w1_rcon_q   <= w1_rcon_d;
+      w1_sub_q    <= w1_sub_d;
       wd_q        <= wd_d;
       wd_phase_q  <= wd_phase_d;
       wd_rcon_q   <= wd_rcon_d;
+      wd_sub_q    <= wd_sub_d;
       setup_cnt_q <= setup_cnt_d;
     end
   end
@@ -452,6 +547,7 @@ module ak_pipe2_core #(
       p_win_q   <= '0;
       p_phase_q <= 3'd0;
       p_rcon_q  <= 8'h00;
+      p_sub_q   <= '0;
     end else begin
       p_vld_q   <= p_vld_d;
       p_dec_q   <= p_dec_d;
@@ -462,6 +558,7 @@ module ak_pipe2_core #(
       p_win_q   <= p_win_d;
       p_phase_q <= p_phase_d;
       p_rcon_q  <= p_rcon_d;
+      p_sub_q   <= p_sub_d;
     end
   end
 
@@ -476,6 +573,8 @@ module ak_pipe2_core #(
       s_win_q   <= '0;
       s_phase_q <= 3'd0;
       s_rcon_q  <= 8'h00;
+      s_sub_q   <= '0;
+      s_rev_q   <= 1'b0;
     end else begin
       s_vld_q   <= s_vld_d;
       s_dec_q   <= s_dec_d;
@@ -486,6 +585,22 @@ module ak_pipe2_core #(
       s_win_q   <= s_win_d;
       s_phase_q <= s_phase_d;
       s_rcon_q  <= s_rcon_d;
+      s_sub_q   <= s_sub_d;
+      s_rev_q   <= s_rev_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : select_regs
+    if (!rst_ni) begin
+      start_sel_q <= 1'b0;
+      fb_q        <= 1'b0;
+      s_done_q    <= 1'b0;
+      key_ready_q <= 1'b1;  // as (key_st_q != StSetup) && !p_vld_q && !s_vld_q
+    end else begin
+      start_sel_q <= start_sel_d;
+      fb_q        <= fb_d;
+      s_done_q    <= s_done_d;
+      key_ready_q <= key_ready_d;
     end
   end
 

@@ -40,8 +40,8 @@
 // Control and key schedule: ak_round_ctrl (PreRound = 0), shared with the paper-002
 // cores. One key step (ak_key_step_split) works on a window of the last Nk expanded words that moves
 // 4 words per cycle, forward for encryption and backward for decryption (see
-// ak_key_step for why this covers all three key sizes, 192 bits included, with one
-// SubWord per step). Round key r is the oldest four words of window r. The windows
+// ak_key_step_split for why this covers all three key sizes, 192 bits included, with
+// one SubWord per step). Round key r is the oldest four words of window r. The windows
 // kept:
 //   key_enc_q  round key 0 (of the cipher key),
 //   key_dec_q  round key Nr, derived ONCE per key load by running the schedule
@@ -108,8 +108,9 @@
 //               paper 001).
 //             All are combinational, so latency, interval and key setup do not
 //             change; only area and the round's critical path do. The key
-//             schedule's SubWord (ak_key_step) keeps its table S-boxes. The block-RAM
-//             S-box (latency 1) cannot be used: this core does a round per cycle.
+//             schedule's SubWord (ak_key_step_split) keeps its table S-boxes. The
+//             block-RAM S-box (latency 1) cannot be used: this core does a round per
+//             cycle.
 //
 // Tools: lints clean with verilator --lint-only -Wall; Yosys read_slang; Icarus 11.
 

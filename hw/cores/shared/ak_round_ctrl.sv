@@ -8,8 +8,8 @@
 //
 // Key schedule. One shared key step (ak_key_step_split) on a window of the last Nk
 // expanded words, forward for encryption and backward for decryption (see
-// ak_key_step); the decryption windows are derived ONCE per key load by running the
-// schedule forward Nr steps (the key setup). The registers:
+// ak_key_step_split); the decryption windows are derived ONCE per key load by running
+// the schedule forward Nr steps (the key setup). The registers:
 //   key_enc_q  round key 0, key_dec_q round key Nr (the initial AddRoundKey),
 //   win1_*_q, win2_*_q  windows 1, Nr-1, 2 and Nr-2 with phase and Rcon
 //              (captured during the setup; which of them a core uses depends on
@@ -353,10 +353,10 @@ module ak_round_ctrl #(
   // loads rk_q with the window the step would have produced, kept from the setup --
   // PreRound = 1 window 1 (Nr-1), the round key of the cycle after; PreRound = 0
   // window 2 (Nr-2), as round 1 uses window 1 (Nr-1) from win1_*_q.
-  // The SubWord input of a step from window w (phase ph) -- the selection ak_key_step
-  // makes: forward the newest word, or for Nk = 6 at phase 4 the XOR of words 0, 1
-  // and 5; backward the word before the four it recovers (Nk = 4: w3 ^ w2, Nk = 6:
-  // w1, Nk = 8: w3), or for Nk = 6 at phase 2 word 3. Used on the windows a start
+  // The SubWord input of a step from window w (phase ph), as ak_key_step_split's
+  // header defines it: forward the newest word, or for Nk = 6 at phase 4 the XOR of
+  // words 0, 1 and 5; backward the word before the four it recovers (Nk = 4: w3 ^ w2,
+  // Nk = 6: w1, Nk = 8: w3), or for Nk = 6 at phase 2 word 3. Used on the windows a start
   // loads into rk_q; it is register logic in front of rk_sub_q, not of the S-box.
   // (w03: words 0 .. 3 of the window, w5, w7: words 5 and 7)
   function automatic logic [31:0] sub_input(input logic [127:0] w03, input logic [31:0] w5,

@@ -1,26 +1,48 @@
 // ak_key_step_split: one step of the AES key expansion (FIPS-197 5.2), forward or
-// backward -- the same step as ak_key_step, split at the input of its one SubWord:
-// the caller supplies that input (sub_i) and gets back, besides the new window, the
-// SubWord input of the next step in the same direction (sub_o). A caller that
-// registers sub_o beside the window feeds the S-box straight from a flip-flop, and
-// the loop of a one-step-per-cycle schedule (window register -> step -> window
-// register) becomes
-//   sub/window registers -> SubWord -> one XOR level -> sub/window registers,
-// instead of the multiplexers and XORs that select the S-box input, the S-box, and
-// the XOR chain behind it (ak_key_step: 9.25 LUT levels; a table S-box fed by logic
-// maps to about twice the depth of one fed by a register). Used by ak_round_ctrl.
+// backward, on a sliding window of the last Nk expanded words -- the on-the-fly key
+// schedule of the cores that do not store their round keys (ak_round_ctrl,
+// ak_pipe2_core). The step is split at the input of its one SubWord: the caller
+// supplies that input (sub_i) and gets back, besides the new window, the SubWord
+// input of the next step in the same direction (sub_o). A caller that registers
+// sub_o beside the window feeds the S-box straight from a flip-flop, and the loop of
+// a one-step-per-cycle schedule (window register -> step -> window register) is
+//   sub/window registers -> SubWord -> one XOR level -> sub/window registers
+// (4.5 LUT levels), instead of the multiplexers and XORs that select the S-box input,
+// the S-box, and the XOR chain behind it (9.25 LUT levels for the step that selected
+// its own S-box input; a table S-box fed by logic maps to about twice the depth of one
+// fed by a register).
 //
-// The window, phase and Rcon are those of ak_key_step (see there): after s steps the
-// window holds w[4s] .. w[4s+Nk-1], oldest word in [255:224], the low 32*(8-Nk) bits
-// zero; round key s is win[255:128]; phase = (4s) mod Nk; rcon_i is Rcon of the next
-// RotWord met going forward. win_o, phase_o, rcon_o are exactly ak_key_step's outputs
-// for the same win_i, key_len_i, phase_i, rcon_i, reverse_i, provided that
-//   sub_i = the SubWord input of this step:
+// The window. After s steps the window holds w[4s] .. w[4s+Nk-1] (Nk = 4/6/8 for
+// 128/192/256-bit keys), oldest word in [255:224]; for Nk < 8 the low 32*(8-Nk)
+// bits are unused (this module drives them to zero and ignores them). Round key s
+// is always the oldest four words, win[255:128], for every key size -- 192-bit
+// round keys straddle two expansion "rows" and need no special case.
+//   Forward  (reverse_i = 0): the window advances by 4 words, w[4s+4 .. 4s+Nk+3].
+//   Backward (reverse_i = 1): it goes back by 4 words,        w[4s-4 .. 4s+Nk-5].
+// So the initial window is the cipher key and, for decryption, the window after Nr
+// forward steps (w[4Nr] .. w[4Nr+Nk-1]; words beyond the FIPS-197 schedule follow the
+// same recurrence and are simply unused) runs backwards to round key 0.
+//
+// One SubWord per step. Four consecutive words hold at most one index i with
+// i mod Nk == 0 (SubWord(RotWord()) ^ Rcon) or, for Nk = 8, i mod 8 == 4 (SubWord),
+// so one shared ak_sub_word suffices. Its position depends on the phase p = (index
+// of the window's oldest word) mod Nk of the window the four new words belong to
+// (forward: phase_i; backward: phase_o):
+//   Nk=4: p=0 -> RotWord at word 0 of the four.
+//   Nk=6: p=0 -> RotWord at word 0;  p=4 -> RotWord at word 2;  p=2 -> none.
+//   Nk=8: p=0 -> RotWord at word 0;  p=4 -> SubWord only at word 0.
+// phase_i = (4s) mod Nk. rcon_i is Rcon[j] of the first index j*Nk >= 4s+Nk, i.e. the
+// next RotWord a forward step will meet: 8'h01 for the cipher key, the value returned
+// in rcon_o after the last forward step for the final window. phase_o/rcon_o belong
+// to the new window. The cipher key and the final window both have phase 0
+// (4*Nr mod Nk = 0 for all three sizes).
+//
+// The SubWord input. sub_i must be the SubWord input of this step:
 //     forward : at2 ? w[0] ^ w[1] ^ w[Nk-1] : w[Nk-1]
 //     backward: at2 ? w[Nk-3]               : prev0
-//   with at2 = (Nk = 6 and the phase p of the window the four new words start
-//   is 4; forward p = phase_i, backward p = phase_o) and prev0 = w[3] ^ w[2] (Nk=4),
-//   w[1] (Nk=6), w[3] (Nk=8).
+//   with at2 = (Nk = 6 and the phase p above is 4) and prev0 = w[3] ^ w[2] (Nk=4),
+//   w[1] (Nk=6), w[3] (Nk=8): forward the newest window word or the second new word,
+//   backward the same words, known from the newer window words.
 // sub_o is that expression for the next step in the same direction (reverse_i) from
 // (win_o, phase_o). A schedule that loads a window from elsewhere (the cipher key, a
 // stored window) loads its sub input with it (for the cipher key, forward: w[Nk-1]).
@@ -33,7 +55,8 @@
 //
 // Timing    : purely combinational (latency 0, a new input every cycle). Longest
 //             path: one S-box (on sub_i) and one XOR/select level behind it.
-// Byte order: word w[i] byte 0 in its [31:24] (key byte 0 in [255:248]).
+// Byte order: word w[i] byte 0 in its [31:24]; the window is key_i of the core
+//             contract once loaded (key byte 0 in [255:248]).
 // Parameters: none. key_len_i = 3 is treated as 256 (callers reject it).
 
 `default_nettype none
@@ -95,7 +118,7 @@ module ak_key_step_split (
         hi[1] = w[1];
         hi[2] = w[2];
         hi[3] = w[3];
-        prev0 = w[3] ^ w[2];  // = recovered word 3 (see ak_key_step, "backward")
+        prev0 = w[3] ^ w[2];  // = recovered word 3 (w[i-Nk] = w[i] ^ w[i-1])
       end
       2'd1: begin
         last  = w[5];
@@ -222,7 +245,7 @@ module ak_key_step_split (
   end
 
   // The SubWord input of the next step in the same direction from (win_o, phase_o),
-  // as ak_key_step would select it (forward: the newest word, or for Nk = 6 at
+  // as the header defines it (forward: the newest word, or for Nk = 6 at
   // phase_o = 4 the XOR of words 0, 1 and 5; backward: the word before the ones it
   // recovers, or for Nk = 6 at phase_o = 2 word 3), written out per case in the
   // words of win_i so that it is a few XORs beside the S-box:

@@ -57,7 +57,11 @@ def block() -> str:
     m, cc = maps.affine_mix_column()
     out += ["### Paper 001: Affine merged with MixColumns", "",
             f"ak_affine_mix_column: a 32x32 matrix ({gf2.xor_count(m)} XOR2 row by row, "
-            f"before synthesis shares terms), constant {cc:08x}.", "", END]
+            f"before synthesis shares terms), constant {cc:08x}.", ""]
+    m, cc = maps.inv_mix_column_inv_affine()
+    out += ["### Paper 001: InvMixColumns merged with InvAffine", "",
+            f"ak_inv_mix_column_inv_affine: a 32x32 matrix ({gf2.xor_count(m)} XOR2 row by "
+            f"row, before synthesis shares terms), constant {cc:08x}.", "", END]
     return "\n".join(out) + "\n"
 
 

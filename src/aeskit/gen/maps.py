@@ -24,7 +24,7 @@ from aeskit.model.gf import affine, gf_mul, inv_affine
 
 __all__ = ["aes_roots", "AFFINE", "INV_AFFINE", "AFFINE_C", "INV_AFFINE_C", "MC_COEF", "IMC_COEF",
            "Choice", "composite", "canright", "mul_matrix", "column_matrix",
-           "affine_mix_column"]
+           "affine_mix_column", "inv_mix_column_inv_affine"]
 
 #: A: the linear part of the S-box affine map, c = 0x63
 AFFINE: Matrix = gf2.from_function(lambda x: affine(x) ^ 0x63, 8)
@@ -147,6 +147,16 @@ def affine_mix_column() -> tuple[Matrix, int]:
             b ^= gf_mul(AFFINE_C, u)
         c |= b << (24 - 8 * i)
     return m, c
+
+
+@cache
+def inv_mix_column_inv_affine() -> tuple[Matrix, int]:
+    """InvAffine(InvMixColumns(y)) on a column y, byte-wise InvAffine after the column
+    map: A^-1 (sum_e v_e y_(i+e)) ^ 05 = sum_e A^-1 v_e y_(i+e) ^ 05 (the retimed
+    decryption round of pipe2: the next round's InvAffine merged into this one's
+    InvMixColumns)."""
+    m = column_matrix(tuple(gf2.compose(INV_AFFINE, mul_matrix(v)) for v in IMC_COEF))  # type: ignore[arg-type]
+    return m, int.from_bytes(bytes([INV_AFFINE_C] * 4), "big")
 
 
 # ------------------------------------------------------------------------------------

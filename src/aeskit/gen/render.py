@@ -64,6 +64,29 @@ def affine_mix_column_sv() -> str:
     return "\n".join(lines)
 
 
+def inv_mix_column_inv_affine_sv() -> str:
+    m = "ak_inv_mix_column_inv_affine"
+    mat, c = maps.inv_mix_column_inv_affine()
+    lines = header(m, [
+        "paper 001's retimed decryption round --",
+        "InvMixColumns merged with the InvAffine that follows it (the next round's",
+        "InvSubBytes, retimed back). Input: a column y (inverses ^ round key); output:",
+        "InvAffine of each byte of InvMixColumns(y), one 32x32 GF(2) matrix plus the",
+        f"constant 05050505, generated ({gf2.xor_count(mat)} two-input XORs before synthesis",
+        "shares terms): one flat XOR per output bit instead of the chain InvMixColumns ->",
+        "InvAffine, so that synthesis maps it to the depth of a single matrix.",
+        "",
+        COMB,
+        "Byte order: row 0 in [31:24], row 3 in [7:0] (as ak_mix_column).",
+        "Parameters: none.",
+    ])
+    lines += [f"module {m} (", "  input  logic [31:0] in_i,", "  output logic [31:0] out_o",
+              ");", ""]
+    lines += linear_assigns("out_o", "in_i", mat, c)
+    lines += FOOTER
+    return "\n".join(lines)
+
+
 # ------------------------------------------------------------------------------------
 # paper 000: composite field, two substages
 # ------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ RTL: dict[str, Callable[[], str]] = {
     "ak_sbox_canright_encdec": render.canright_sv,
     # paper 001 (pipe2 core)
     "ak_affine_mix_column": render.affine_mix_column_sv,
+    "ak_inv_mix_column_inv_affine": render.inv_mix_column_inv_affine_sv,
     # paper 002 (ueno core)
     "ak_ueno_iso": lambda: render.ueno_map_sv("iso"),
     "ak_ueno_iso_inv": lambda: render.ueno_map_sv("iso_inv"),

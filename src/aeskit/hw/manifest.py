@@ -24,7 +24,7 @@ Manifests outside ``hw/`` (a core kept in its own folder, a test fixture) join t
 below reads ``hw/`` plus the extra roots unless it is given one ``root``.
 
 >>> [p.name for p in sources("aeskit:prim:key_step")][-1]
-'ak_key_step.sv'
+'ak_key_step_split.sv'
 """
 
 from __future__ import annotations

@@ -102,6 +102,8 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("inv_affine", "linear", "ak_inv_affine", description="A^-1 x + 05"),
     Variant("affine_mix_column", "linear", "ak_affine_mix_column", 32, 32,
             description="retimed Affine + MixColumns (paper 001)"),
+    Variant("inv_mix_column_inv_affine", "linear", "ak_inv_mix_column_inv_affine", 32, 32,
+            description="InvMixColumns + retimed InvAffine (paper 001)"),
     Variant("ueno_iso", "linear", "ak_ueno_iso", description="delta"),
     Variant("ueno_iso_inv", "linear", "ak_ueno_iso_inv", description="delta^-1"),
     Variant("ueno_affine", "linear", "ak_ueno_affine", has_dec=True,

@@ -119,6 +119,15 @@ def test_affine_mix_column_map() -> None:
         assert gf2.apply(m, int.from_bytes(col, "big")) ^ c == int.from_bytes(want, "big")
 
 
+def test_inv_mix_column_inv_affine_map() -> None:
+    m, c = maps.inv_mix_column_inv_affine()
+    rng = random.Random(7)
+    for _ in range(300):
+        col = rng.randbytes(4)
+        want = bytes(inv_affine(b) for b in inv_mix_columns(col + bytes(12))[:4])
+        assert gf2.apply(m, int.from_bytes(col, "big")) ^ c == int.from_bytes(want, "big")
+
+
 def test_root_choice_is_the_cheapest() -> None:
     f = CompositeField()
     costs = {r: maps._cost(iso_matrix(f, r)) for r in aes_roots(f)}

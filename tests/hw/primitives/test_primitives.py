@@ -6,19 +6,18 @@
 * ak_sub_word: random words vs ``aeskit.model.sub_word``.
 * ak_mix_column / ak_inv_mix_column: random columns (and the FIPS-197 example
   columns) vs the model's ``mix_columns`` / ``inv_mix_columns``.
-* ak_key_step: the FIPS-197 Appendix A key expansions and random keys of every
-  size, run forward from the key for Nr steps and then backward to the key, vs
-  ``aeskit.model.key_schedule_words``; and 1,000 random keys per size (forward all
-  round keys, backward to the key).
-* ak_key_step_split: the same expansions (FIPS-197 and 200 random keys per size),
-  each step fed the sub_o of the step before, windows and sub_o against the model
-  and the reference selection, forward and back to the key.
+* ak_key_step_split, run as a schedule runs it (each step fed the sub_o of the step
+  before): the FIPS-197 Appendix A key expansions and 200 random keys per size, run
+  forward from the key for Nr steps and then backward to the key, every window, phase,
+  Rcon and sub_o against ``aeskit.model.key_schedule_words`` and the reference SubWord
+  selection; and 1,000 random keys per size (forward all round keys, backward to the
+  key).
 * the S-box library of issue 3 (tests below ``# S-box library``): every S-box and
   inversion variant on all 256 inputs (both directions of the shared enc/dec forms)
   against ``SBOX``/``INV_SBOX``/``gf_inv``; the composite-field substages on every
   input against the field model of :mod:`aeskit.gen`; the block-RAM forms with
-  their one-cycle latency; the column maps (paper 001 merged Affine+MixColumns,
-  paper 002 unified affine maps, direct InvMixColumns) on random columns against
+  their one-cycle latency; the column maps (paper 001 merged Affine+MixColumns and
+  InvMixColumns+InvAffine, paper 002 unified affine maps, direct InvMixColumns) on random columns against
   the model's MixColumns/InvMixColumns; the selectors for every Impl.
 
 The file is both the pytest module (one build per primitive) and the cocotb test
@@ -169,57 +168,9 @@ def _check_window(win: int, key: bytes, s: int, what: str) -> None:
                                       f"(w[{i}]) = {got[j]:08x}, expected {ref[i]:08x}")
 
 
-@cocotb.test()
-async def cocotb_key_step_expansion(dut) -> None:
-    rng = random.Random(13)
-    keys = list(FIPS_KEYS)
-    for n in (16, 24, 32):
-        keys += [bytes(n), b"\xff" * n] + [rng.randbytes(n) for _ in range(20)]
-    for key in keys:
-        nk, nr, code = NK[len(key)], NR[len(key)], KEY_LEN_CODE[len(key)]
-        start = _window_int([int.from_bytes(key[4 * i:4 * i + 4], "big") for i in range(nk)])
-        win, phase, rcon = start, 0, 0x01
-        forward = [(win, phase, rcon)]
-        for s in range(1, nr + 1):
-            win, phase, rcon = await _step(dut, win, code, phase, rcon, False)
-            _check_window(win, key, s, f"forward step {s}")
-            assert phase == (4 * s) % nk, f"forward step {s}: phase {phase}"
-            forward.append((win, phase, rcon))
-        # the final window has phase 0 for every key size (what the cores rely on)
-        assert phase == 0
-        for s in range(nr - 1, -1, -1):
-            win, phase, rcon = await _step(dut, win, code, phase, rcon, True)
-            _check_window(win, key, s, f"backward step to {s}")
-            assert (win, phase, rcon) == forward[s], (
-                f"key {key.hex()}: backward step to window {s} differs from forward")
-        assert win == start
-
-
-@cocotb.test()
-async def cocotb_key_step_random_1000(dut) -> None:
-    """1,000 random keys per size: every forward window (all round keys) against the
-    model, then backward to the cipher key."""
-    rng = random.Random(17)
-    for n in (16, 24, 32):
-        nk, nr, code = NK[n], NR[n], KEY_LEN_CODE[n]
-        for _ in range(1000):
-            key = rng.randbytes(n)
-            ref = key_schedule_words(key)
-            start = _window_int([int.from_bytes(key[4 * i:4 * i + 4], "big") for i in range(nk)])
-            win, phase, rcon = start, 0, 0x01
-            for s in range(1, nr + 1):
-                win, phase, rcon = await _step(dut, win, code, phase, rcon, False)
-                got = _window_words(win)
-                for j in range(min(nk, len(ref) - 4 * s)):
-                    assert got[j] == ref[4 * s + j], f"key {key.hex()} window {s} word {j}"
-            for s in range(nr - 1, -1, -1):
-                win, phase, rcon = await _step(dut, win, code, phase, rcon, True)
-            assert win == start, f"key {key.hex()}: backward run does not return to the key"
-
-
 def _sub_input(win: int, code: int, phase: int, reverse: bool) -> int:
-    """The SubWord input ak_key_step selects for a step from ``win`` (what the caller
-    of ak_key_step_split supplies)."""
+    """The SubWord input of a step from ``win`` (what the caller of ak_key_step_split
+    supplies, as its header defines it)."""
     w = _window_words(win)
     if not reverse:
         if code == 0:
@@ -269,6 +220,32 @@ async def cocotb_key_step_split_expansion(dut) -> None:
                 f"key {key.hex()}: split backward step to window {s} differs from forward")
             assert sub == _sub_input(win, code, phase, True), f"backward sub_o, window {s}"
         assert win == start
+
+
+@cocotb.test()
+async def cocotb_key_step_split_random_1000(dut) -> None:
+    """1,000 random keys per size: every forward window (all round keys) against the
+    model, then backward to the cipher key, each step fed the sub_o of the step before."""
+    rng = random.Random(17)
+    for n in (16, 24, 32):
+        nk, nr, code = NK[n], NR[n], KEY_LEN_CODE[n]
+        for _ in range(1000):
+            key = rng.randbytes(n)
+            ref = key_schedule_words(key)
+            start = _window_int([int.from_bytes(key[4 * i:4 * i + 4], "big") for i in range(nk)])
+            win, phase, rcon = start, 0, 0x01
+            sub = _sub_input(win, code, phase, False)
+            for s in range(1, nr + 1):
+                win, phase, rcon, sub = await _split_step(dut, win, code, phase, rcon, False,
+                                                          sub)
+                got = _window_words(win)
+                for j in range(min(nk, len(ref) - 4 * s)):
+                    assert got[j] == ref[4 * s + j], f"key {key.hex()} window {s} word {j}"
+            sub = _sub_input(win, code, phase, True)
+            for s in range(nr - 1, -1, -1):
+                win, phase, rcon, sub = await _split_step(dut, win, code, phase, rcon, True,
+                                                          sub)
+            assert win == start, f"key {key.hex()}: backward run does not return to the key"
 
 
 # ----------------------------------------------------------------------------------
@@ -428,6 +405,13 @@ async def cocotb_affine_mix_column_random(dut) -> None:
 
 
 @cocotb.test()
+async def cocotb_inv_mix_column_inv_affine_random(dut) -> None:
+    await _check_comb(dut, _col_cases(29),
+                      lambda v: _col_int([inv_affine(b) for b in _mc(_col_bytes(v), True)]),
+                      "ak_inv_mix_column_inv_affine")
+
+
+@cocotb.test()
 async def cocotb_ueno_enc_column_random(dut) -> None:
     gf2, maps = _gen()
     u = maps.ueno()
@@ -470,8 +454,7 @@ COCOTB_TESTS: dict[str, list[str]] = {
     "ak_sub_word": ["cocotb_sub_word_random"],
     "ak_mix_column": ["cocotb_mix_column_random"],
     "ak_inv_mix_column": ["cocotb_inv_mix_column_random"],
-    "ak_key_step": ["cocotb_key_step_expansion", "cocotb_key_step_random_1000"],
-    "ak_key_step_split": ["cocotb_key_step_split_expansion"],
+    "ak_key_step_split": ["cocotb_key_step_split_expansion", "cocotb_key_step_split_random_1000"],
     # S-box library (issue 3)
     "ak_sbox_bram": ["cocotb_bram_all"],
     "ak_inv_sbox_bram": ["cocotb_bram_all"],
@@ -485,6 +468,7 @@ COCOTB_TESTS: dict[str, list[str]] = {
     "ak_inv_affine": ["cocotb_inv_affine_all"],
     "ak_sbox_lutinv_encdec": ["cocotb_encdec_all"],
     "ak_affine_mix_column": ["cocotb_affine_mix_column_random"],
+    "ak_inv_mix_column_inv_affine": ["cocotb_inv_mix_column_inv_affine_random"],
     "ak_ueno_iso": ["cocotb_ueno_iso_all"],
     "ak_ueno_iso_inv": ["cocotb_ueno_iso_all"],
     "ak_ueno_affine": ["cocotb_ueno_affine_all"],

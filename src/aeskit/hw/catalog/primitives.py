@@ -19,10 +19,9 @@ PRIMITIVES: tuple[PrimitiveSpec, ...] = (
                   "MixColumns on one 32-bit column"),
     PrimitiveSpec("inv_mix_column", "inv_mix_columns", "ak_inv_mix_column",
                   "InvMixColumns on one 32-bit column (pre-map + MixColumns)"),
-    PrimitiveSpec("key_step", "key_schedule", "ak_key_step",
-                  "On-the-fly key expansion step on an Nk-word window, forward and backward"),
     PrimitiveSpec("key_step_split", "key_schedule", "ak_key_step_split",
-                  "The same step with its SubWord input from the caller (a register) and "
-                  "the next step's SubWord input as an output"),
+                  "On-the-fly key expansion step on an Nk-word window, forward and backward, "
+                  "with its SubWord input from the caller (a register) and the next step's "
+                  "SubWord input as an output"),
 )
 

@@ -48,6 +48,9 @@ PRIMITIVES: tuple[PrimitiveSpec, ...] = (
                   "LUT inverter with separate Affine/InvAffine, shared enc/dec (paper 001)"),
     PrimitiveSpec("affine_mix_column", "linear", "ak_affine_mix_column",
                   "Retimed Affine merged with MixColumns on a column of inverses (paper 001)"),
+    PrimitiveSpec("inv_mix_column_inv_affine", "linear", "ak_inv_mix_column_inv_affine",
+                  "InvMixColumns merged with the retimed InvAffine behind it, on a column "
+                  "(paper 001)"),
     # paper 002: unified affine maps over the tower field
     PrimitiveSpec("ueno_iso", "linear", "ak_ueno_iso",
                   "Isomorphism delta: AES field -> normal-basis tower (paper 002)"),

@@ -13,10 +13,10 @@ registers; latency = cycles x critical path delay.
 
 ``collect`` measures, per paper-002 core: CBC cycles per block (encrypt and decrypt,
 :func:`aeskit.sim.cbc_rate.measure_cbc`) and a "datapath" synthesis in which the
-on-the-fly key step is replaced by a one-level stub (``ak_key_step`` of the same
-ports, ``hw/bench/key_step_stub``), so that the timing and area of the four datapaths
-can be compared without the shared key schedule, which limits every full core (see the
-rendered text). Both are cached by source hash under ``build/p002/``.
+on-the-fly key step is replaced by a one-level stub (``ak_key_step_split`` of the
+same ports, ``hw/bench/key_step_stub``), so that the timing and area of the four
+datapaths can be compared without the shared key schedule, which limits every full core
+(see the rendered text). Both are cached by source hash under ``build/p002/``.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ TARGET_MBPS_PER_LUT = 0.30
 
 DP_DIR = BUILD_ROOT / "p002"
 
-#: the manifest of the one-level stand-in for ak_key_step used by the "datapath"
+#: the manifest of the one-level stand-in for ak_key_step_split used by the "datapath"
 #: synthesis (hw/bench/key_step_stub), and the manifest it replaces
 KEY_STEP_STUB = "aeskit:bench:key_step_stub"
 KEY_STEP = "aeskit:prim:key_step"
@@ -120,7 +120,7 @@ def _reachable(name: str, cut: str) -> set[str]:
 
 
 def datapath_design(core: Any) -> Any:
-    """``core`` with ak_key_step replaced by the stub of :data:`KEY_STEP_STUB` (an
+    """``core`` with ak_key_step_split replaced by the stub of :data:`KEY_STEP_STUB` (an
     :class:`aeskit.synth.Design`): the stub first, then the core's sources in compile
     order without those only the real key step needs."""
     from aeskit.hw import manifest
@@ -324,8 +324,8 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
     sep = "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     for kind, title in (("full", "full cores (contract core with the on-the-fly 128/192/256 "
                                  "key schedule)"),
-                        ("dp", "datapaths (same cores, `ak_key_step` replaced by a one-level "
-                               "stub)")):
+                        ("dp", "datapaths (same cores, `ak_key_step_split` replaced by a "
+                               "one-level stub)")):
         out += [f"**Ours, AES-128, ECP5 {device} (Yosys + nextpnr, seed 1), {title}:**", "",
                 hdr, sep]
         for c in CORES:
@@ -362,11 +362,11 @@ def _why(meas: dict[str, dict[str, Any]], data: dict[str, Any]) -> list[str]:
     if full:
         out.append("1. *The key schedule sets the clock of every full core.* Longest gate path "
                    "(Yosys `ltp`): " + "; ".join(full) + ". It starts at the round counter's "
-                   "`done` flag, selects the stored key window and runs through `ak_key_step` "
-                   "(SubWord with table S-boxes, up to four chained word XORs, the 128/192/256 "
-                   "and forward/backward selection); lutz uses the step's output in the same "
-                   "cycle, so its path ends in the state register. With the key step replaced by "
-                   "a one-level stub: " + ("; ".join(gains) or "not measured") + "; longest "
+                   "`done` flag, selects the stored key window and runs through the key step "
+                   "(`ak_key_step_split`: SubWord with table S-boxes, the XORs behind it, the "
+                   "128/192/256 and forward/backward selection); lutz uses the step's output in "
+                   "the same cycle, so its path ends in the state register. With the key step "
+                   "replaced by a one-level stub: " + ("; ".join(gains) or "not measured") + "; longest "
                    "paths " + ("; ".join(dpl) or "not measured") + ". The paper's key schedule "
                    "(Sec. 3.2, Fig. 8) is AES-128 only, works in the tower field with the Rcon "
                    "addition split off, and was built to be shorter than the round; ours is "

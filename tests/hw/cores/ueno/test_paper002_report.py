@@ -76,8 +76,9 @@ def test_datapath_design_stubs_the_key_step() -> None:
     d = sec.datapath_design(get_core("ueno"))
     stub = manifest.get(sec.KEY_STEP_STUB)
     assert d.files[0] in stub.files and d.files[0].parent == stub.folder
-    # the stub is the only ak_key_step: the real one and what only it needs are left out
+    # the stub is the only ak_key_step_split: the real one and what only it needs are
+    # left out
     assert manifest.module_file("ak_sub_word") not in d.files
-    assert manifest.module_file("ak_key_step") not in d.files
-    assert "module ak_key_step (" in d.files[0].read_text()
+    assert manifest.module_file("ak_key_step_split") not in d.files
+    assert "module ak_key_step_split (" in d.files[0].read_text()
     assert manifest.module_file("ak_ueno_round") in d.files and d.top == "ak_ueno_core"
