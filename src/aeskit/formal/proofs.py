@@ -56,6 +56,9 @@ class Proof:
     seq: int = 0
     #: > 0: both sides are GF(2)-linear maps of in_i[linear-1:0] (XOR-only proof)
     linear: int = 0
+    #: set: a proof by :mod:`aeskit.formal.bilinear` instead of SAT (the GF(2^128)
+    #: multipliers); returns (gold schedule, gate schedule, expected control outputs)
+    bilinear: Callable[[], tuple] | None = None
 
 
 def _encdec(fam: str, top: str) -> list[Proof]:
@@ -106,10 +109,52 @@ PROOFS: tuple[Proof, ...] = (
 )
 
 
+def _gf128_proofs() -> tuple[tuple[Proof, ...], tuple[Proof, ...]]:
+    """The GF(2^128) multipliers (:mod:`aeskit.formal.gf128`): every one against the
+    schoolbook ak_gf128_mul_comb. All take 5-15 s; the first tuple runs in make test,
+    the second (the remaining digit sizes) in make test-full."""
+    from aeskit.formal import gf128 as g
+
+    def mul_proof(d: int, k: bool) -> Proof:
+        name = f"gf128_mul_d{d}" + ("_kara" if k else "")
+        covers = (name, "gf128_digit_step", "gf128_reduce") if d < 128 else (name,)
+        if d == 128 and k:
+            covers = (name, "gf128_reduce")
+        return Proof(f"gf128-mul-d{d}" + ("-kara" if k else ""), g.comb,
+                     lambda: g.mul(d, k), covers, bilinear=lambda: g.mul_schedule(d))
+
+    def step_proof(d: int, k: bool) -> Proof:
+        return Proof(f"gf128-step-d{d}" + ("-kara" if k else ""), lambda: g.step_ref(d),
+                     lambda: g.step(d, k), ("gf128_digit_step", "gf128_reduce"),
+                     bilinear=g.step_schedule)
+
+    fast = (Proof("gf128-kara", g.comb, g.kara, ("gf128_mul_kara", "gf128_reduce"),
+                  bilinear=g.comb_schedule),
+            step_proof(8, False),
+            *(mul_proof(d, k) for d, k in ((128, False), (128, True), (32, True), (8, False),
+                                           (1, False))))
+    slow = (*(step_proof(d, k) for d, k in ((1, False), (4, False), (16, False), (16, True),
+                                            (32, False), (32, True))),
+            *(mul_proof(d, k) for d, k in ((32, False), (16, False), (16, True),
+                                           (4, False))))
+    return fast, slow
+
+
+#: the GF(2^128) proofs of make test (in PROOFS) and of make test-full only
+GF128_PROOFS, GF128_SLOW_PROOFS = _gf128_proofs()
+PROOFS = PROOFS + GF128_PROOFS
+
+
 def proofs_for(variant: str) -> list[Proof]:
-    return [p for p in PROOFS if variant in p.covers]
+    return [p for p in (*PROOFS, *GF128_SLOW_PROOFS) if variant in p.covers]
 
 
 def run_proof(p: Proof, out_dir: Path | None = None) -> ProofResult:
+    if p.bilinear is not None:
+        from aeskit.formal.bilinear import prove_bilinear
+
+        gold_s, gate_s, expect = p.bilinear()
+        return prove_bilinear(p.gold(), p.gate(), gold_s, gate_s, name=f"proof-{p.name}",
+                              out_dir=out_dir, expect=expect)
     return prove_equivalent(p.gold(), p.gate(), name=f"proof-{p.name}", fix=p.fix, seq=p.seq,
                             linear_width=p.linear, out_dir=out_dir)
