@@ -35,6 +35,7 @@
 
 module ak_mode_engine #(
   parameter int Streams      = 2,
+  parameter int GhashDigitBits = 16,
   parameter int CoreTagWidth = (Streams > 1) ? $clog2(2 * Streams) : 1
 ) (
   input  logic                            clk_i,
@@ -47,9 +48,10 @@ module ak_mode_engine #(
   // per stream: command
   input  logic [Streams-1:0]              cmd_valid_i,
   output logic [Streams-1:0]              cmd_ready_o,
-  input  logic [Streams-1:0][2:0]         cmd_mode_i,
+  input  logic [Streams-1:0][3:0]         cmd_mode_i,
   input  logic [Streams-1:0]              cmd_decrypt_i,
   input  logic [Streams-1:0][127:0]       cmd_iv_i,
+  input  logic [Streams-1:0][31:0]        cmd_iv_len_i,
   input  logic [Streams-1:0][3:0]         cmd_nonce_len_i,
   input  logic [Streams-1:0][4:0]         cmd_tag_len_i,
   input  logic [Streams-1:0][31:0]        cmd_aad_len_i,
@@ -101,7 +103,7 @@ module ak_mode_engine #(
   // Streams
   // ------------------------------------------------------------------------------
   for (genvar s = 0; s < Streams; s++) begin : g_stream
-    ak_mode_stream u_stream (
+    ak_mode_stream #(.GhashDigitBits(GhashDigitBits)) u_stream (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
       .cmd_valid_i    (cmd_valid_i[s]),
@@ -109,6 +111,7 @@ module ak_mode_engine #(
       .cmd_mode_i     (cmd_mode_i[s]),
       .cmd_decrypt_i  (cmd_decrypt_i[s]),
       .cmd_iv_i       (cmd_iv_i[s]),
+      .cmd_iv_len_i   (cmd_iv_len_i[s]),
       .cmd_nonce_len_i(cmd_nonce_len_i[s]),
       .cmd_tag_len_i  (cmd_tag_len_i[s]),
       .cmd_aad_len_i  (cmd_aad_len_i[s]),

@@ -42,15 +42,18 @@
 
 `default_nettype none
 
-module ak_mode_stream (
+module ak_mode_stream #(
+  parameter int GhashDigitBits = 16
+) (
   input  logic         clk_i,
   input  logic         rst_ni,
   // command
   input  logic         cmd_valid_i,
   output logic         cmd_ready_o,
-  input  logic [2:0]   cmd_mode_i,
+  input  logic [3:0]   cmd_mode_i,
   input  logic         cmd_decrypt_i,
   input  logic [127:0] cmd_iv_i,
+  input  logic [31:0]  cmd_iv_len_i,
   input  logic [3:0]   cmd_nonce_len_i,
   input  logic [4:0]   cmd_tag_len_i,
   input  logic [31:0]  cmd_aad_len_i,
@@ -80,12 +83,14 @@ module ak_mode_stream (
   output logic         idle_o
 );
 
-  localparam logic [2:0] ModeEcb = 3'd0;
-  localparam logic [2:0] ModeCbc = 3'd1;
-  localparam logic [2:0] ModeCtr = 3'd2;
-  localparam logic [2:0] ModeCfb = 3'd3;
-  localparam logic [2:0] ModeOfb = 3'd4;
-  localparam logic [2:0] ModeCcm = 3'd5;
+  localparam logic [3:0] ModeEcb  = 4'd0;
+  localparam logic [3:0] ModeCbc  = 4'd1;
+  localparam logic [3:0] ModeCtr  = 4'd2;
+  localparam logic [3:0] ModeCfb  = 4'd3;
+  localparam logic [3:0] ModeOfb  = 4'd4;
+  localparam logic [3:0] ModeCcm  = 4'd5;
+  localparam logic [3:0] ModeGcm  = 4'd6;
+  localparam logic [3:0] ModeCmac = 4'd7;
 
   typedef enum logic [1:0] {
     StIdle,  // waiting for a command
@@ -103,6 +108,26 @@ module ak_mode_stream (
     return d & m;
   endfunction
 
+  // CMAC padding (SP 800-38B): a 1 bit after the first n bytes (n < 16), then zeros
+  function automatic logic [127:0] pad80(input logic [127:0] d, input logic [4:0] n);
+    logic [127:0] r;
+    r = d;
+    for (int i = 0; i < 16; i++) begin
+      if (i == int'(n)) r[127-8*i -: 8] = 8'h80;
+    end
+    return r;
+  endfunction
+
+  // CMAC subkey step (SP 800-38B 6.1): shift left, fold 0x87 in when the top bit was set
+  function automatic logic [127:0] dbl(input logic [127:0] v);
+    return {v[126:0], 1'b0} ^ {120'h0, v[127] ? 8'h87 : 8'h00};
+  endfunction
+
+  // GCM's inc32 (SP 800-38D 6.2): the last 32 bits count modulo 2^32
+  function automatic logic [127:0] inc32(input logic [127:0] v);
+    return {v[127:32], v[31:0] + 32'd1};
+  endfunction
+
   // bytes of the next beat of a part with `left` bytes to go: min(16, left)
   function automatic logic [4:0] beat_bytes(input logic [31:0] left);
     return (left >= 32'd16) ? 5'd16 : left[4:0];
@@ -112,7 +137,7 @@ module ak_mode_stream (
   // Declarations
   // ------------------------------------------------------------------------------
   st_e          st_q, st_d;
-  logic [2:0]   mode_q, mode_d;
+  logic [3:0]   mode_q, mode_d;
   logic         dec_q, dec_d;
   logic         err_q, err_d;
   logic         pass_q, pass_d;
@@ -124,7 +149,12 @@ module ak_mode_stream (
   logic [127:0] rtag_q, rtag_d;
   logic [31:0]  pay_left_q, pay_left_d;  // payload beats whose result is not yet out
   logic         flush_q, flush_d;      // CCM: the last formatted AAD block is pending
-  logic [47:0]  carry_q, carry_d;      // CCM: AAD bytes carried into the next block
+  logic [47:0]  carry_q, carry_d;      // CCM: AAD bytes carried into the next block;
+                                       // GCM: the IV's length in bits
+  logic [31:0]  iv_left_q, iv_left_d;  // GCM: IV bytes still to come in (IV not 12 bytes)
+  logic         ivlen_need_q, ivlen_need_d;  // GCM: the IV's length block not yet pushed
+  logic         glen_need_q, glen_need_d;    // GCM: the final length block not yet pushed
+  logic [127:0] glen_q, glen_d;        // GCM: [len(A)]_64 || [len(C)]_64, in bits
 
   // data lane
   logic         nxt_v_q, nxt_v_d;      // next beat, waiting for its request
@@ -139,16 +169,31 @@ module ak_mode_stream (
   logic [1:0]   c_cnt_q, c_cnt_d;
   logic [127:0] chain_q, chain_d;      // IV / chaining value / counter block
   logic [1:0]   d_cnt_q, d_cnt_d;      // data-lane blocks in the core (S0 included)
-  logic         s0_need_q, s0_need_d;  // CCM: E(Ctr0) not yet requested
-  logic         s0_fly_q, s0_fly_d;    // ... it is the block in the core
+  logic         s0_need_q, s0_need_d;  // CCM: E(Ctr0), GCM: E(J0) not yet requested
+  logic         s0_fly_q, s0_fly_d;    // ... it is the oldest block in the core (after H)
   logic [127:0] s0_q, s0_d;
+  logic         h_need_q, h_need_d;    // GCM: H = E(0), CMAC: L = E(0) not yet requested
+  logic         h_fly_q, h_fly_d;      // ... it is the oldest block in the core
+  logic         h_ok_q, h_ok_d;        // ... it is back, in h_q
+  logic [127:0] h_q, h_d;
+  logic         j0_ok_q, j0_ok_d;      // GCM: J0 is known (in chain_q until S0 is sent)
 
   // MAC lane
   logic [127:0] y_q, y_d;
   logic         m_busy_q, m_busy_d;
   logic [31:0]  mac_left_q, mac_left_d;  // MAC blocks whose result is not yet back
-  logic [127:0] mb0_q, mb0_d, mb1_q, mb1_d;  // MAC input FIFO (mb0 the head)
+  // MAC input FIFO (mb_q[0] the head): three blocks, so one GCM encryption stream on
+  // a two-block core keeps both blocks in flight while GHASH takes the third
+  localparam int MbDepth = 3;
+  logic [127:0] mb_q [MbDepth];
+  logic [127:0] mb_d [MbDepth];
   logic [1:0]   mb_cnt_q, mb_cnt_d;
+  logic         mb_full;
+  logic [31:0]  mreq_left_q, mreq_left_d;  // CMAC: MAC blocks not yet sent to the core
+  logic         k2_q, k2_d;            // CMAC: the last block is padded (subkey K2)
+  // GHASH (GCM): y_q is the hash, mb the blocks to hash
+  logic [31:0]  giv_left_q, giv_left_d;  // GHASH blocks of J0 (IV, length) not yet started
+  logic         gj0_q, gj0_d;          // the product under way is J0
 
   // output FIFO (of[0] the head); of_t marks the CCM tag beat
   localparam int OfDepth = 4;
@@ -159,8 +204,8 @@ module ak_mode_stream (
   logic [2:0]   of_cnt_q, of_cnt_d;
 
   logic         cmd_fire, in_fire, out_fire, sts_fire;
-  logic         is_ccm, chained_ok;
-  logic         in_aad, in_pay, in_tag;  // kind of the next input beat
+  logic         is_ccm, is_gcm, is_cmac, has_tag, chained_ok;
+  logic         in_iv, in_aad, in_pay, in_tag;  // kind of the next input beat
   logic [4:0]   in_n;
   logic [127:0] in_masked;
   logic         d_rsp, m_rsp, d_fire, m_fire;
@@ -176,6 +221,12 @@ module ak_mode_stream (
   logic         of_push_tag;
   logic [127:0] tag_calc;
   logic         ccm_done;
+  logic         m_last;                // CMAC: the MAC block offered is the last one
+  logic [127:0] subkey;                // CMAC: K1 or K2 of the last block
+  logic         gh_start, gh_ready, gh_done;
+  logic [127:0] gh_z, gh_y;            // product; hash to combine with the next block
+  logic         glen_push, ivlen_push;   // a length block may be pushed
+  logic         glen_taken, ivlen_taken; // ... and is pushed now
 
   // command checks and CCM blocks
   logic [3:0]   c_q;                   // q = 15 - nonce_len
@@ -185,6 +236,8 @@ module ak_mode_stream (
   logic [127:0] c_b0, c_ctr0;
   logic         c_p6;
   logic [31:0]  c_aad_blocks, c_pay_blocks;
+  logic         c_iv12;                // GCM: 12-byte IV, J0 = IV || 0^31 || 1
+  logic [31:0]  c_iv_blocks, c_mac_blocks;
 
   // ------------------------------------------------------------------------------
   // Command: checks, CCM B0 and Ctr0 (SP 800-38C A.2, A.3)
@@ -205,6 +258,10 @@ module ak_mode_stream (
                 ((c_q == 4'd2) && (cmd_msg_len_i[31:16] != 16'h0)) ||
                 ((c_q == 4'd3) && (cmd_msg_len_i[31:24] != 8'h0));
       end
+      // GCM: an IV of at least one byte, a tag of 4..16 bytes; CMAC: a tag of 4..16
+      ModeGcm:  c_err = (cmd_iv_len_i == 32'd0) || (cmd_tag_len_i < 5'd4) ||
+                        (cmd_tag_len_i > 5'd16);
+      ModeCmac: c_err = (cmd_tag_len_i < 5'd4) || (cmd_tag_len_i > 5'd16);
       default: c_err = 1'b1;
     endcase
   end
@@ -219,28 +276,51 @@ module ak_mode_stream (
                         ((({1'b0, cmd_aad_len_i[3:0]} + (c_p6 ? 5'd6 : 5'd2)) > 5'd16) ?
                          32'd2 : 32'd1);
   assign c_pay_blocks = {4'd0, cmd_msg_len_i[31:4]} + {31'd0, cmd_msg_len_i[3:0] != 4'd0};
+  assign c_iv12       = (cmd_iv_len_i == 32'd12);
+  // GCM, IV not 12 bytes: its blocks and one length block give J0
+  assign c_iv_blocks  = c_iv12 ? 32'd0 :
+                        {4'd0, cmd_iv_len_i[31:4]} + {31'd0, cmd_iv_len_i[3:0] != 4'd0} + 32'd1;
+  // blocks of the MAC flow: CCM B0, formatted AAD, payload; GCM the GHASH blocks (J0's,
+  // AAD, ciphertext, the length block); CMAC the message, at least one block
+  always_comb begin : cmd_mac_blocks
+    unique case (cmd_mode_i)
+      ModeGcm:  c_mac_blocks = c_iv_blocks + {4'd0, cmd_aad_len_i[31:4]} +
+                               {31'd0, cmd_aad_len_i[3:0] != 4'd0} + c_pay_blocks + 32'd1;
+      ModeCmac: c_mac_blocks = (cmd_msg_len_i == 32'd0) ? 32'd1 : c_pay_blocks;
+      default:  c_mac_blocks = 32'd1 + c_aad_blocks + c_pay_blocks;
+    endcase
+  end
 
   // ------------------------------------------------------------------------------
   // Handshakes
   // ------------------------------------------------------------------------------
   assign is_ccm      = (mode_q == ModeCcm);
+  assign is_gcm      = (mode_q == ModeGcm);
+  assign is_cmac     = (mode_q == ModeCmac);
+  assign has_tag     = is_ccm || is_gcm || is_cmac;
   assign cmd_ready_o = (st_q == StIdle);
   assign cmd_fire    = cmd_valid_i && cmd_ready_o;
   assign idle_o      = (st_q == StIdle);
 
-  assign in_aad = (aad_left_q != 32'd0);
-  assign in_pay = !in_aad && (msg_left_q != 32'd0);
-  assign in_tag = !in_aad && !in_pay && rtag_need_q;
-  assign in_n   = in_aad ? beat_bytes(aad_left_q) : in_tag ? tlen_q : beat_bytes(msg_left_q);
+  assign mb_full = (mb_cnt_q == 2'(MbDepth));
+  assign in_iv  = (iv_left_q != 32'd0);
+  assign in_aad = !in_iv && (aad_left_q != 32'd0);
+  assign in_pay = !in_iv && !in_aad && (msg_left_q != 32'd0);
+  assign in_tag = !in_iv && !in_aad && !in_pay && rtag_need_q;
+  assign in_n   = in_iv ? beat_bytes(iv_left_q) : in_aad ? beat_bytes(aad_left_q) :
+                  in_tag ? tlen_q : beat_bytes(msg_left_q);
   assign in_masked = keep_bytes(in_data_i, in_n);
 
   always_comb begin : input_ready
     in_ready_o = 1'b0;
     if (st_q == StRun) begin
-      if (err_q)       in_ready_o = in_aad || in_pay || in_tag;  // drop the beats
-      else if (in_aad) in_ready_o = (mb_cnt_q != 2'd2);
-      else if (in_pay) in_ready_o = !nxt_v_q && !flush_q &&
-                                    (!(is_ccm && !dec_q) || (mb_cnt_q != 2'd2));
+      if (err_q)       in_ready_o = in_iv || in_aad || in_pay || in_tag;  // drop the beats
+      else if (in_iv)  in_ready_o = (!mb_full);
+      else if (in_aad) in_ready_o = (!mb_full) && !ivlen_need_q;
+      else if (in_pay && is_cmac) in_ready_o = (!mb_full);
+      else if (in_pay) in_ready_o = !nxt_v_q && !flush_q && !ivlen_need_q &&
+                                    (!((is_ccm && !dec_q) || (is_gcm && dec_q)) ||
+                                     (!mb_full));
       else if (in_tag) in_ready_o = 1'b1;
     end
   end
@@ -262,7 +342,7 @@ module ak_mode_stream (
   // ------------------------------------------------------------------------------
   assign d_rsp     = rsp_valid_i[0];
   assign m_rsp     = rsp_valid_i[1];
-  assign d_rsp_pay = d_rsp && !s0_fly_q;
+  assign d_rsp_pay = d_rsp && !s0_fly_q && !h_fly_q;
 
   // Chained flows (CBC and CFB encryption, OFB) need a block's result for the next
   // block: one block in the core, the chaining value is updated when the result
@@ -293,21 +373,27 @@ module ak_mode_stream (
     unique case (mode_q)
       ModeCbc, ModeCfb: chain_req = nxt_q;  // decryption: this ciphertext
       ModeEcb:          chain_req = chain_q;
+      ModeGcm:          chain_req = inc32(chain_q);  // S0 = E(J0), then inc32
       default:          chain_req = chain_q + 128'd1;  // CTR, CCM (and S0)
     endcase
   end
 
-  // a new data-lane block: S0 first (CCM), then one per payload beat; room for its
-  // result in the output FIFO (and, CCM decryption, for its plaintext in the MAC FIFO)
+  // a new data-lane block: H (GCM) or L (CMAC) first, S0 (CCM; GCM once J0 is
+  // known), then one per payload beat; room for its result in the output FIFO (and,
+  // CCM decryption / GCM encryption, for it in the MAC FIFO)
   always_comb begin : data_request
     req_valid_o[0] = 1'b0;
     if (st_q == StRun && !err_q && (d_cnt_q - {1'b0, d_rsp} < d_lim)) begin
-      if (s0_need_q) begin
+      if (h_need_q) begin
         req_valid_o[0] = 1'b1;
+      end else if (s0_need_q) begin
+        req_valid_o[0] = !is_gcm || j0_ok_q;
       end else if (nxt_v_q) begin
+        // (GCM: a block GHASH takes from the MAC FIFO now frees its place)
         req_valid_o[0] = ({1'b0, of_cnt_q} + {2'b0, d_cnt_q} < 4'(OfDepth)) &&
-                         (!(is_ccm && dec_q) ||
-                          ({1'b0, mb_cnt_q} + {1'b0, d_cnt_q} < 3'd2));
+                         (!((is_ccm && dec_q) || (is_gcm && !dec_q)) ||
+                          ({1'b0, mb_cnt_q} - {2'b0, gh_start} + {1'b0, d_cnt_q} <
+                           3'(MbDepth)));
       end
     end
   end
@@ -323,34 +409,93 @@ module ak_mode_stream (
         req0_data_o    = dec_q ? nxt_q : (nxt_q ^ chain_now);
         req0_decrypt_o = dec_q;
       end
-      default: req0_data_o = chain_now;  // CTR, CFB, OFB, CCM: E(chaining value)
+      default: req0_data_o = chain_now;  // CTR, CFB, OFB, CCM, GCM: E(chaining value)
     endcase
+    if (h_need_q) req0_data_o = '0;     // GCM's H, CMAC's L: E(0^128)
   end
   assign d_fire = req_valid_o[0] && req_ready_i[0];
 
   // ------------------------------------------------------------------------------
   // MAC lane (CCM)
   // ------------------------------------------------------------------------------
-  assign req_valid_o[1] = (st_q == StRun) && !err_q && (mb_cnt_q != 2'd0) &&
-                          (!m_busy_q || m_rsp);
-  assign req1_data_o    = (m_rsp ? rsp_data_i : y_q) ^ mb0_q;
+  // CMAC: the last block takes subkey K1 (complete) or K2 (padded), so it waits for L
+  assign m_last         = is_cmac && (mreq_left_q == 32'd1);
+  assign subkey         = k2_q ? dbl(dbl(h_q)) : dbl(h_q);
+  assign req_valid_o[1] = (st_q == StRun) && !err_q && (is_ccm || is_cmac) &&
+                          (mb_cnt_q != 2'd0) && (!m_busy_q || m_rsp) && (!m_last || h_ok_q);
+  assign req1_data_o    = (m_rsp ? rsp_data_i : y_q) ^ mb_q[0] ^ (m_last ? subkey : '0);
   assign m_fire         = req_valid_o[1] && req_ready_i[1];
+
+  // ------------------------------------------------------------------------------
+  // GHASH (GCM): y = (y ^ X) * H over J0's blocks (IV not 12 bytes; then y = 0 again),
+  // the AAD, the ciphertext and the length block, from the MAC FIFO
+  // ------------------------------------------------------------------------------
+  // the hash the next block is combined with: the product finishing now, or y_q; a
+  // finishing J0 product restarts the hash at 0
+  assign gh_y     = gh_done ? (gj0_q ? '0 : gh_z) : y_q;
+  assign gh_start = (st_q == StRun) && !err_q && is_gcm && h_ok_q && (mb_cnt_q != 2'd0) &&
+                    gh_ready;
+
+  ak_gf128_mul #(.DigitBits(GhashDigitBits)) u_ghash (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .start_i (gh_start),
+    .ready_o (gh_ready),
+    .a_i     (gh_y ^ mb_q[0]),
+    .b_i     (h_q),
+    .done_o  (gh_done),
+    .z_o     (gh_z)
+  );
 
   // formatted AAD block of this beat: carry || the first 16-p bytes of the beat
   assign fmt_block = p6_q ? {carry_q, in_masked[127:48]} : {carry_q[15:0], in_masked[127:16]};
 
-  // at most one MAC block is pushed per cycle (B0, AAD, the AAD flush, then payload)
+  // GCM's length blocks: the IV's after its last beat, the final one after the last
+  // ciphertext block (encryption: when its result has left the core)
+  assign ivlen_push = ivlen_need_q && !in_iv && (!mb_full);
+  assign glen_push  = glen_need_q && !ivlen_need_q && !in_iv && !in_aad &&
+                      (msg_left_q == 32'd0) && (dec_q || (pay_left_q == 32'd0)) &&
+                      (!mb_full);
+
+  // at most one MAC block is pushed per cycle (CCM: B0, AAD, the AAD flush, then
+  // payload; GCM: IV, its length, AAD, ciphertext, length; CMAC: the message)
   always_comb begin : mac_push
     mb_push      = 1'b0;
     mb_push_data = in_masked;
+    ivlen_taken  = 1'b0;
+    glen_taken   = 1'b0;
     if (cmd_fire && !c_err && cmd_mode_i == ModeCcm) begin
       mb_push      = 1'b1;
       mb_push_data = c_b0;
+    end else if (cmd_fire && !c_err && cmd_mode_i == ModeCmac && cmd_msg_len_i == 32'd0) begin
+      mb_push      = 1'b1;
+      mb_push_data = {8'h80, 120'h0};  // the empty message, padded
+    end else if (st_q == StRun && !err_q && is_cmac) begin
+      if (in_fire && in_pay) begin
+        mb_push      = 1'b1;
+        mb_push_data = (in_n == 5'd16) ? in_masked : pad80(in_masked, in_n);
+      end
+    end else if (st_q == StRun && !err_q && is_gcm) begin
+      if (in_fire && (in_iv || in_aad || (in_pay && dec_q))) begin
+        mb_push      = 1'b1;
+        mb_push_data = in_masked;
+      end else if (ivlen_push) begin
+        mb_push      = 1'b1;
+        mb_push_data = {80'h0, carry_q};
+        ivlen_taken  = 1'b1;
+      end else if (d_rsp_pay && !dec_q) begin
+        mb_push      = 1'b1;
+        mb_push_data = d_out;
+      end else if (glen_push) begin
+        mb_push      = 1'b1;
+        mb_push_data = glen_q;
+        glen_taken   = 1'b1;
+      end
     end else if (st_q == StRun && !err_q && is_ccm) begin
       if (in_fire && in_aad) begin
         mb_push      = 1'b1;
         mb_push_data = fmt_block;
-      end else if (flush_q && !in_aad && mb_cnt_q != 2'd2) begin
+      end else if (flush_q && !in_aad && !mb_full) begin
         mb_push      = 1'b1;
         mb_push_data = p6_q ? {carry_q, 80'h0} : {carry_q[15:0], 112'h0};
       end else if (in_fire && in_pay && !dec_q) begin
@@ -364,16 +509,16 @@ module ak_mode_stream (
   end
 
   always_comb begin : mac_fifo
-    mb0_d    = mb0_q;
-    mb1_d    = mb1_q;
+    mb_d     = mb_q;
     mb_cnt_d = mb_cnt_q;
-    if (m_fire) begin
-      mb0_d    = mb1_q;
+    if (m_fire || gh_start) begin
+      for (int i = 0; i < MbDepth - 1; i++) mb_d[i] = mb_q[i+1];
       mb_cnt_d = mb_cnt_d - 2'd1;
     end
     if (mb_push) begin
-      if (mb_cnt_d == 2'd0) mb0_d = mb_push_data;
-      else                  mb1_d = mb_push_data;
+      for (int i = 0; i < MbDepth; i++) begin
+        if (mb_cnt_d == 2'(i)) mb_d[i] = mb_push_data;
+      end
       mb_cnt_d = mb_cnt_d + 2'd1;
     end
   end
@@ -381,9 +526,10 @@ module ak_mode_stream (
   // ------------------------------------------------------------------------------
   // Output FIFO: payload results, then the CCM tag
   // ------------------------------------------------------------------------------
+  // the tag: CCM MSB_t(Y_r ^ S0), GCM MSB_t(GHASH ^ E(J0)), CMAC MSB_t(Y_n) (s0_q = 0)
   assign tag_calc = keep_bytes(y_q ^ s0_q, tlen_q);
-  assign ccm_done = is_ccm && (mac_left_q == 32'd0) && !m_busy_q && (pay_left_q == 32'd0) &&
-                    !s0_need_q && (d_cnt_q == 2'd0);
+  assign ccm_done = has_tag && (mac_left_q == 32'd0) && !m_busy_q && (pay_left_q == 32'd0) &&
+                    !s0_need_q && !h_need_q && (d_cnt_q == 2'd0);
 
   always_comb begin : out_push
     of_push      = 1'b0;
@@ -432,7 +578,7 @@ module ak_mode_stream (
       cn_d[0] = cn_q[1];
       c_cnt_d = c_cnt_d - 2'd1;
     end
-    if (d_fire && !s0_need_q) begin
+    if (d_fire && !s0_need_q && !h_need_q) begin
       if (c_cnt_d == 2'd0) begin
         cx_d[0] = (mode_q == ModeCbc) ? chain_q : nxt_q;
         cn_d[0] = nxt_n_q;
@@ -448,9 +594,10 @@ module ak_mode_stream (
   // Message state
   // ------------------------------------------------------------------------------
   // every beat is in and every result is out (CCM: the tag too, or it was compared)
-  assign chained_ok = (aad_left_q == 32'd0) && (msg_left_q == 32'd0) && !rtag_need_q &&
+  assign chained_ok = (iv_left_q == 32'd0) && (aad_left_q == 32'd0) &&
+                      (msg_left_q == 32'd0) && !rtag_need_q &&
                       (err_q || ((pay_left_q == 32'd0) && (d_cnt_q == 2'd0) && !s0_need_q &&
-                                 (!is_ccm || !flush_q)));
+                                 !h_need_q && (!is_ccm || !flush_q)));
 
   always_comb begin : message
     st_d        = st_q;
@@ -478,6 +625,19 @@ module ak_mode_stream (
     y_d         = y_q;
     m_busy_d    = m_busy_q;
     mac_left_d  = mac_left_q;
+    iv_left_d    = iv_left_q;
+    ivlen_need_d = ivlen_need_q;
+    glen_need_d  = glen_need_q;
+    glen_d       = glen_q;
+    h_need_d     = h_need_q;
+    h_fly_d      = h_fly_q;
+    h_ok_d       = h_ok_q;
+    h_d          = h_q;
+    j0_ok_d      = j0_ok_q;
+    mreq_left_d  = mreq_left_q;
+    k2_d         = k2_q;
+    giv_left_d   = giv_left_q;
+    gj0_d        = gj0_q;
 
     unique case (st_q)
       StIdle: begin
@@ -489,36 +649,61 @@ module ak_mode_stream (
           pass_d      = !c_err;
           tlen_d      = cmd_tag_len_i;
           p6_d        = c_p6;
-          aad_left_d  = (cmd_mode_i == ModeCcm) ? cmd_aad_len_i : 32'd0;
+          aad_left_d  = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm)) ?
+                        cmd_aad_len_i : 32'd0;
           msg_left_d  = cmd_msg_len_i;
-          rtag_need_d = (cmd_mode_i == ModeCcm) && cmd_decrypt_i;
-          pay_left_d  = c_pay_blocks;
+          rtag_need_d = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm) ||
+                         (cmd_mode_i == ModeCmac)) && cmd_decrypt_i;
+          pay_left_d  = (cmd_mode_i == ModeCmac) ? 32'd0 : c_pay_blocks;
           flush_d     = 1'b0;
-          carry_d     = c_p6 ? {16'hfffe, cmd_aad_len_i} : {32'h0, cmd_aad_len_i[15:0]};
+          if (cmd_mode_i == ModeGcm) carry_d = {13'h0, cmd_iv_len_i, 3'b000};
+          else carry_d = c_p6 ? {16'hfffe, cmd_aad_len_i} : {32'h0, cmd_aad_len_i[15:0]};
           nxt_v_d     = 1'b0;
-          chain_d     = (cmd_mode_i == ModeCcm) ? c_ctr0 : cmd_iv_i;
+          unique case (cmd_mode_i)
+            ModeCcm: chain_d = c_ctr0;
+            ModeGcm: chain_d = c_iv12 ? {cmd_iv_i[127:32], 32'd1} : '0;
+            default: chain_d = cmd_iv_i;
+          endcase
           d_cnt_d     = 2'd0;
-          s0_need_d   = (cmd_mode_i == ModeCcm) && !c_err;
+          s0_need_d   = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm)) && !c_err;
           s0_fly_d    = 1'b0;
           s0_d        = '0;
           y_d         = '0;
           m_busy_d    = 1'b0;
-          mac_left_d  = 32'd1 + c_aad_blocks + c_pay_blocks;
+          mac_left_d  = c_mac_blocks;
+          // GCM and CMAC
+          iv_left_d    = ((cmd_mode_i == ModeGcm) && !c_iv12) ? cmd_iv_len_i : 32'd0;
+          ivlen_need_d = (cmd_mode_i == ModeGcm) && !c_iv12 && !c_err;
+          glen_need_d  = (cmd_mode_i == ModeGcm) && !c_err;
+          glen_d       = {29'd0, cmd_aad_len_i, 3'b000, 29'd0, cmd_msg_len_i, 3'b000};
+          h_need_d     = ((cmd_mode_i == ModeGcm) || (cmd_mode_i == ModeCmac)) && !c_err;
+          h_fly_d      = 1'b0;
+          h_ok_d       = 1'b0;
+          h_d          = '0;
+          j0_ok_d      = c_iv12;
+          mreq_left_d  = c_mac_blocks;
+          k2_d         = (cmd_msg_len_i[3:0] != 4'd0) || (cmd_msg_len_i == 32'd0);
+          giv_left_d   = ((cmd_mode_i == ModeGcm) && !c_iv12) ? c_iv_blocks : 32'd0;
+          gj0_d        = 1'b0;
         end
       end
 
       StRun: begin
         // input beats
         if (in_fire) begin
-          if (in_aad) begin
+          if (in_iv) begin
+            iv_left_d = iv_left_q - {27'd0, in_n};
+          end else if (in_aad) begin
             aad_left_d = aad_left_q - {27'd0, in_n};
-            carry_d    = p6_q ? in_masked[47:0] : {32'h0, in_masked[15:0]};
-            // the last AAD beat: one more block if prefix + its bytes exceed 16
-            if (aad_left_q <= 32'd16)
-              flush_d = ({1'b0, in_n} + (p6_q ? 6'd6 : 6'd2)) > 6'd16;
+            if (is_ccm) begin
+              carry_d = p6_q ? in_masked[47:0] : {32'h0, in_masked[15:0]};
+              // the last AAD beat: one more block if prefix + its bytes exceed 16
+              if (aad_left_q <= 32'd16)
+                flush_d = ({1'b0, in_n} + (p6_q ? 6'd6 : 6'd2)) > 6'd16;
+            end
           end else if (in_pay) begin
             msg_left_d = msg_left_q - {27'd0, in_n};
-            nxt_v_d    = !err_q;
+            nxt_v_d    = !err_q && !is_cmac;  // CMAC: the beat goes to the MAC FIFO only
             nxt_d      = in_masked;
             nxt_n_d    = in_n;
           end else begin
@@ -527,11 +712,17 @@ module ak_mode_stream (
           end
         end
         if (mb_push && flush_q && !in_aad) flush_d = 1'b0;
+        if (ivlen_taken) ivlen_need_d = 1'b0;
+        if (glen_taken)  glen_need_d  = 1'b0;
 
         // data lane
         if (d_rsp) begin
           if (chained) chain_d = chain_rsp;
-          if (s0_fly_q) begin
+          if (h_fly_q) begin
+            h_d     = rsp_data_i;
+            h_ok_d  = 1'b1;
+            h_fly_d = 1'b0;
+          end else if (s0_fly_q) begin
             s0_d     = rsp_data_i;
             s0_fly_d = 1'b0;
           end else begin
@@ -539,11 +730,15 @@ module ak_mode_stream (
           end
         end
         if (d_fire) begin
-          if (!chained) chain_d = chain_req;
-          if (s0_need_q) begin
+          if (h_need_q) begin
+            h_need_d = 1'b0;
+            h_fly_d  = 1'b1;
+          end else if (s0_need_q) begin
+            if (!chained) chain_d = chain_req;
             s0_need_d = 1'b0;
             s0_fly_d  = 1'b1;
           end else begin
+            if (!chained) chain_d = chain_req;
             nxt_v_d = 1'b0;
           end
         end
@@ -555,11 +750,30 @@ module ak_mode_stream (
           m_busy_d   = 1'b0;
           mac_left_d = mac_left_q - 32'd1;
         end
-        if (m_fire) m_busy_d = 1'b1;
+        if (m_fire) begin
+          m_busy_d    = 1'b1;
+          mreq_left_d = mreq_left_q - 32'd1;
+        end
+
+        // GHASH (GCM)
+        if (gh_done) begin
+          mac_left_d = mac_left_q - 32'd1;
+          m_busy_d   = 1'b0;
+          y_d        = gh_y;
+          if (gj0_q) begin
+            chain_d = gh_z;  // J0
+            j0_ok_d = 1'b1;
+          end
+        end
+        if (gh_start) begin
+          m_busy_d   = 1'b1;
+          gj0_d      = (giv_left_q == 32'd1);
+          if (giv_left_q != 32'd0) giv_left_d = giv_left_q - 32'd1;
+        end
 
         // end of the message
         if (chained_ok) begin
-          if (err_q || !is_ccm) begin
+          if (err_q || !has_tag) begin
             st_d = StSts;
           end else if (ccm_done) begin
             if (dec_q) begin
@@ -599,6 +813,10 @@ module ak_mode_stream (
       pay_left_q  <= 32'd0;
       flush_q     <= 1'b0;
       carry_q     <= 48'd0;
+      iv_left_q    <= 32'd0;
+      ivlen_need_q <= 1'b0;
+      glen_need_q  <= 1'b0;
+      glen_q       <= '0;
     end else begin
       st_q        <= st_d;
       mode_q      <= mode_d;
@@ -614,6 +832,10 @@ module ak_mode_stream (
       pay_left_q  <= pay_left_d;
       flush_q     <= flush_d;
       carry_q     <= carry_d;
+      iv_left_q    <= iv_left_d;
+      ivlen_need_q <= ivlen_need_d;
+      glen_need_q  <= glen_need_d;
+      glen_q       <= glen_d;
     end
   end
 
@@ -630,6 +852,11 @@ module ak_mode_stream (
       s0_need_q <= 1'b0;
       s0_fly_q  <= 1'b0;
       s0_q      <= '0;
+      h_need_q  <= 1'b0;
+      h_fly_q   <= 1'b0;
+      h_ok_q    <= 1'b0;
+      h_q       <= '0;
+      j0_ok_q   <= 1'b0;
     end else begin
       nxt_v_q   <= nxt_v_d;
       nxt_q     <= nxt_d;
@@ -642,6 +869,11 @@ module ak_mode_stream (
       s0_need_q <= s0_need_d;
       s0_fly_q  <= s0_fly_d;
       s0_q      <= s0_d;
+      h_need_q  <= h_need_d;
+      h_fly_q   <= h_fly_d;
+      h_ok_q    <= h_ok_d;
+      h_q       <= h_d;
+      j0_ok_q   <= j0_ok_d;
     end
   end
 
@@ -650,16 +882,22 @@ module ak_mode_stream (
       y_q        <= '0;
       m_busy_q   <= 1'b0;
       mac_left_q <= 32'd0;
-      mb0_q      <= '0;
-      mb1_q      <= '0;
+      mb_q       <= '{default: '0};
       mb_cnt_q   <= 2'd0;
+      mreq_left_q <= 32'd0;
+      k2_q        <= 1'b0;
+      giv_left_q  <= 32'd0;
+      gj0_q       <= 1'b0;
     end else begin
       y_q        <= y_d;
       m_busy_q   <= m_busy_d;
       mac_left_q <= mac_left_d;
-      mb0_q      <= mb0_d;
-      mb1_q      <= mb1_d;
+      mb_q       <= mb_d;
       mb_cnt_q   <= mb_cnt_d;
+      mreq_left_q <= mreq_left_d;
+      k2_q        <= k2_d;
+      giv_left_q  <= giv_left_d;
+      gj0_q       <= gj0_d;
     end
   end
 

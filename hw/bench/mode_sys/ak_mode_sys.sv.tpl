@@ -19,8 +19,8 @@ module ak_mode_sys (
   input  logic key_valid_i, output logic key_ready_o, input logic [255:0] key_i,
   input  logic [1:0] key_len_i,
   input  logic [${s_msb}:0] cmd_valid_i, output logic [${s_msb}:0] cmd_ready_o,
-  input  logic [${s_msb}:0][2:0] cmd_mode_i, input logic [${s_msb}:0] cmd_decrypt_i,
-  input  logic [${s_msb}:0][127:0] cmd_iv_i,
+  input  logic [${s_msb}:0][3:0] cmd_mode_i, input logic [${s_msb}:0] cmd_decrypt_i,
+  input  logic [${s_msb}:0][127:0] cmd_iv_i, input logic [${s_msb}:0][31:0] cmd_iv_len_i,
   input  logic [${s_msb}:0][3:0] cmd_nonce_len_i,
   input  logic [${s_msb}:0][4:0] cmd_tag_len_i,
   input  logic [${s_msb}:0][31:0] cmd_aad_len_i,
@@ -40,7 +40,8 @@ module ak_mode_sys (
 
   ak_mode_engine #(.Streams(${streams})) u_engine (
     .clk_i, .rst_ni, .key_valid_i, .key_ready_o, .key_i, .key_len_i,
-    .cmd_valid_i, .cmd_ready_o, .cmd_mode_i, .cmd_decrypt_i, .cmd_iv_i, .cmd_nonce_len_i,
+    .cmd_valid_i, .cmd_ready_o, .cmd_mode_i, .cmd_decrypt_i, .cmd_iv_i, .cmd_iv_len_i,
+    .cmd_nonce_len_i,
     .cmd_tag_len_i, .cmd_aad_len_i, .cmd_msg_len_i, .in_valid_i, .in_ready_o, .in_data_i,
     .out_valid_o, .out_ready_i, .out_data_o, .out_tag_o,
     .sts_valid_o, .sts_ready_i, .sts_pass_o, .sts_error_o,

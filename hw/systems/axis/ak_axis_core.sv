@@ -497,9 +497,10 @@ module ak_axis_core
     .key_len_i        (key_len_q),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
-    .cmd_mode_i       (mode_q),
+    .cmd_mode_i       ({1'b0, mode_q}),  // modes 0..5 (GCM/CMAC not offered here)
     .cmd_decrypt_i    (dec_q),
     .cmd_iv_i         (chain_q),
+    .cmd_iv_len_i     (32'd12),
     .cmd_nonce_len_i  (4'd0),
     .cmd_tag_len_i    (5'd0),
     .cmd_aad_len_i    (32'd0),

@@ -145,7 +145,7 @@ module ak_cipher_ahb
   logic [1:0]                        key_len_q, key_len_d;
   logic [255:0]                      key;
   logic [Streams-1:0]                cmd_valid, cmd_ready;
-  logic [Streams-1:0][2:0]           cmd_mode;
+  logic [Streams-1:0][3:0]           cmd_mode;  // modes 0..5 (GCM/CMAC not offered here)
   logic [Streams-1:0]                cmd_dec;
   logic [Streams-1:0][127:0]         cmd_iv;
   logic [Streams-1:0][3:0]           cmd_nlen;
@@ -176,6 +176,7 @@ module ak_cipher_ahb
     .cmd_mode_i       (cmd_mode),
     .cmd_decrypt_i    (cmd_dec),
     .cmd_iv_i         (cmd_iv),
+    .cmd_iv_len_i     ({Streams{32'd12}}),
     .cmd_nonce_len_i  (cmd_nlen),
     .cmd_tag_len_i    (cmd_tlen),
     .cmd_aad_len_i    (cmd_alen),
@@ -359,7 +360,9 @@ module ak_cipher_ahb
   // a pending key goes first: a command waits for it (the engine takes the key only
   // while every stream is idle, so a command taken first would run on the old key)
   assign cmd_valid = pend_q & {Streams{!key_pend_q}};
-  assign cmd_mode  = mode_q;
+  for (genvar s = 0; s < Streams; s++) begin : g_cmd_mode
+    assign cmd_mode[s] = {1'b0, mode_q[s]};
+  end
   assign cmd_dec   = dec_q;
   assign cmd_iv    = iv_q;
   assign cmd_nlen  = nlen_q;

@@ -528,9 +528,10 @@ module ak_coproc #(
     .key_len_i        (e_key_len),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
-    .cmd_mode_i       (e_mode),
+    .cmd_mode_i       ({1'b0, e_mode}),  // modes 0..5 (GCM/CMAC not offered yet)
     .cmd_decrypt_i    (e_dec),
     .cmd_iv_i         (e_iv),
+    .cmd_iv_len_i     (32'd12),
     .cmd_nonce_len_i  (nlen_q),
     .cmd_tag_len_i    (tlen_q),
     .cmd_aad_len_i    (e_aad_len),

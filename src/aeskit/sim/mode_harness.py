@@ -32,7 +32,10 @@ from aeskit.sim.verilated_exe import (
 
 MODE_CPP = Path(__file__).with_name("modes") / "ak_mode_harness.cpp"
 #: mode codes of cmd_mode_i
-MODE_CODE: dict[str, int] = {"ecb": 0, "cbc": 1, "ctr": 2, "cfb": 3, "ofb": 4, "ccm": 5}
+MODE_CODE: dict[str, int] = {"ecb": 0, "cbc": 1, "ctr": 2, "cfb": 3, "ofb": 4, "ccm": 5,
+                             "gcm": 6, "cmac": 7}
+#: modes whose command has a tag (generated, or compared on decryption / verification)
+TAG_MODES = ("ccm", "gcm", "cmac")
 STREAMS = 2
 #: the manifest of the harness top (its template, and the engine as a dependency)
 SYS = "aeskit:bench:mode_sys"
@@ -92,13 +95,17 @@ class Message:
     mode: str
     decrypt: bool
     data: bytes = b""
-    #: IV (CBC/CFB/OFB), initial counter block (CTR) or nonce (CCM, 7..13 bytes)
+    #: IV (CBC/CFB/OFB; GCM: any length >= 1), initial counter block (CTR) or nonce
+    #: (CCM, 7..13 bytes)
     iv: bytes = bytes(16)
     aad: bytes = b""
     tag_len: int = 0
-    #: CCM decryption: the received tag
+    #: CCM/GCM decryption, CMAC verification (decrypt=True): the received tag
     tag: bytes = b""
     stream: int = 0
+    #: a raw cmd_mode_i code sent instead of ``mode``'s (to drive the illegal codes 8..15;
+    #: framing still follows ``mode``)
+    mode_code: int | None = None
     # filled in by ModeHarness.run
     out: bytes = b""
     out_tag: bytes = b""
@@ -109,15 +116,21 @@ class Message:
     beats_out: list[tuple[int, bytes]] = field(default_factory=list)
 
     def command_line(self) -> str:
-        ccm = self.mode == "ccm"
+        ccm, gcm = self.mode == "ccm", self.mode == "gcm"
+        tagged = self.mode in TAG_MODES
         nonce_len = len(self.iv) if ccm else 0
-        iv = self.iv.ljust(16, b"\0")[:16]
-        beats = (_pad_beats(self.aad) if ccm else []) + _pad_beats(self.data)
-        if ccm and self.decrypt:
+        iv_len = len(self.iv) if gcm else 12
+        # GCM: a 12-byte IV rides in the command, any other length in beats of its own
+        iv_beats = _pad_beats(self.iv) if gcm and iv_len != 12 else []
+        iv = self.iv.ljust(16, b"\0")[:16] if not iv_beats else bytes(16)
+        aad = self.aad if ccm or gcm else b""
+        beats = iv_beats + _pad_beats(aad) + _pad_beats(self.data)
+        if tagged and self.decrypt:
             beats.append(self.tag.ljust(16, b"\0")[:16])
-        head = (f"msg {self.stream} {MODE_CODE[self.mode]} {int(self.decrypt)} {iv.hex()} "
-                f"{nonce_len} {self.tag_len if ccm else 0} {len(self.aad) if ccm else 0} "
-                f"{len(self.data)} {len(beats)}\n")
+        code = MODE_CODE[self.mode] if self.mode_code is None else self.mode_code
+        head = (f"msg {self.stream} {code} {int(self.decrypt)} {iv.hex()} "
+                f"{nonce_len} {self.tag_len if tagged else 0} {len(aad)} "
+                f"{len(self.data)} {iv_len} {len(beats)}\n")
         return head + "".join(b.hex() + "\n" for b in beats)
 
 
@@ -171,7 +184,8 @@ class ModeHarness(LineProcess):
 
 
 class TagMismatch(Exception):
-    """CCM decryption: the engine's tag compare failed (no plaintext is returned)."""
+    """CCM/GCM decryption or CMAC/GMAC verification: the engine's tag compare failed
+    (no plaintext is returned)."""
 
 
 class RtlModes:
@@ -219,6 +233,32 @@ class RtlModes:
             raise TagMismatch("CCM tag mismatch: the message is not authentic")
         return m.out
 
+    def gcm_encrypt(self, iv: bytes, data: bytes, aad: bytes, tag_len: int) -> bytes:
+        """GCM (SP 800-38D): ciphertext || tag. GMAC is this with empty ``data``."""
+        m = self.run(Message("gcm", False, data, iv=iv, aad=aad, tag_len=tag_len))
+        return m.out + m.out_tag
+
+    def gcm_decrypt(self, iv: bytes, data_and_tag: bytes, aad: bytes, tag_len: int) -> bytes:
+        """GCM decryption of ciphertext || tag; TagMismatch (and no plaintext) when the
+        hardware's tag compare fails."""
+        if len(data_and_tag) < tag_len:
+            raise TagMismatch("input shorter than the tag")
+        data, tag = data_and_tag[:-tag_len], data_and_tag[-tag_len:]
+        m = self.run(Message("gcm", True, data, iv=iv, aad=aad, tag_len=tag_len, tag=tag))
+        if not m.passed:
+            raise TagMismatch("GCM tag mismatch: the message is not authentic")
+        return m.out
+
+    def cmac(self, message: bytes, tag_len: int) -> bytes:
+        """CMAC (SP 800-38B) of ``message``: the first ``tag_len`` bytes."""
+        return self.run(Message("cmac", False, message, tag_len=tag_len)).out_tag
+
+    def cmac_verify(self, message: bytes, tag: bytes) -> None:
+        """Compare ``tag`` with the CMAC of ``message`` in hardware; TagMismatch if not."""
+        m = self.run(Message("cmac", True, message, tag_len=len(tag), tag=tag))
+        if not m.passed:
+            raise TagMismatch("CMAC tag mismatch: the message is not authentic")
+
 
 def measure_cycles_per_block(h: ModeHarness, mode: str, *, decrypt: bool = False,
                              streams: int = 1, blocks: tuple[int, int] = (8, 24)) -> float:
@@ -234,10 +274,11 @@ def measure_cycles_per_block(h: ModeHarness, mode: str, *, decrypt: bool = False
     for n in (blocks[0],) + tuple(blocks):
         msgs = []
         for s in range(streams):
-            iv = rng.randbytes(13) if mode == "ccm" else rng.randbytes(16)
+            iv = rng.randbytes({"ccm": 13, "gcm": 12}.get(mode, 16))
             data = rng.randbytes(16 * n)
-            msgs.append(Message(mode, decrypt, data, iv=iv, tag_len=8 if mode == "ccm" else 0,
-                                tag=bytes(8), stream=s))
+            tag_len = {"ccm": 8, "gcm": 16, "cmac": 16}.get(mode, 0)
+            msgs.append(Message(mode, decrypt, data, iv=iv, tag_len=tag_len,
+                                tag=bytes(tag_len), stream=s))
         h.run(msgs)
         spans.append(max(m.sts_cycle for m in msgs) - min(m.cmd_cycle for m in msgs))
     return (spans[2] - spans[1]) / (streams * (blocks[1] - blocks[0]))

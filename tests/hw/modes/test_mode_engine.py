@@ -158,7 +158,7 @@ class EngineTB:
                 if all(a is not None for a in act):
                     d.key_valid_i.value = 1  # offered while both streams are busy
             cmd_v = cmd_mode = cmd_dec = cmd_nl = cmd_tl = 0
-            iv_v = aad_v = len_v = in_v = in_d = 0
+            iv_v = ivl_v = aad_v = len_v = in_v = in_d = 0
             out_r = sts_r = 0
             fires = []
             for s in (0, 1):
@@ -188,9 +188,10 @@ class EngineTB:
                 if act[s] is None and pend[s] and self._f("cmd_ready_o", s, 1):
                     m = pend[s][0]
                     cmd_v |= 1 << s
-                    cmd_mode |= MODE_CODE[m["mode"]] << (3 * s)
+                    cmd_mode |= MODE_CODE[m["mode"]] << (4 * s)
                     cmd_dec |= int(m["dec"]) << s
                     iv_v |= int.from_bytes(m["iv"].ljust(16, b"\0"), "big") << (128 * s)
+                    ivl_v |= 12 << (32 * s)
                     cmd_nl |= (len(m["iv"]) if m["mode"] == "ccm" else 0) << (4 * s)
                     cmd_tl |= m["tag_len"] << (5 * s)
                     aad_v |= len(m["aad"]) << (32 * s)
@@ -209,6 +210,7 @@ class EngineTB:
             d.cmd_mode_i.value = cmd_mode
             d.cmd_decrypt_i.value = cmd_dec
             d.cmd_iv_i.value = iv_v
+            d.cmd_iv_len_i.value = ivl_v
             d.cmd_nonce_len_i.value = cmd_nl
             d.cmd_tag_len_i.value = cmd_tl
             d.cmd_aad_len_i.value = aad_v

@@ -165,7 +165,8 @@ async def cocotb_initial_state(dut) -> None:
     latency, _ = _claims()
     lat = max(latency.values())
     inputs = {n: 0 for n in ("key_valid_i", "key_i", "key_len_i", "cmd_valid_i", "cmd_mode_i",
-                             "cmd_decrypt_i", "cmd_iv_i", "cmd_nonce_len_i", "cmd_tag_len_i",
+                             "cmd_decrypt_i", "cmd_iv_i", "cmd_iv_len_i", "cmd_nonce_len_i",
+                             "cmd_tag_len_i",
                              "cmd_aad_len_i", "cmd_msg_len_i", "in_valid_i", "in_data_i")}
     inputs.update(out_ready_i=3, sts_ready_i=3)
     await sr.initial_snapshot(dut, inputs, (

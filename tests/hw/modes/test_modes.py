@@ -42,20 +42,6 @@ CORES = ["pipe2", "round"]
 NR = {128: 10, 192: 12, 256: 14}
 
 
-@pytest.fixture(scope="module")
-def harnesses():
-    opened: dict[str, ModeHarness] = {}
-
-    def get(name: str) -> ModeHarness:
-        if name not in opened:
-            opened[name] = ModeHarness(name)
-        return opened[name]
-
-    yield get
-    for h in opened.values():
-        h.close()
-
-
 def _by_key(records):
     groups: OrderedDict[bytes, list] = OrderedDict()
     for r in records:

@@ -6,7 +6,8 @@
 // Protocol (text lines on stdin, answers on stdout):
 //   reset                               -> "ok"
 //   key <len_code> <64 hex>             -> "ok <cycles of the key handshake>"
-//   msg <s> <mode> <dec> <iv 32 hex> <nonce_len> <tag_len> <aad_len> <msg_len> <nbeats>
+//   msg <s> <mode> <dec> <iv 32 hex> <nonce_len> <tag_len> <aad_len> <msg_len> <iv_len>
+//       <nbeats>
 //       then nbeats lines of 32 hex     (queued on stream s; no answer)
 //   run <gap_pct> <stall_pct> <seed>    -> per message, in the order queued:
 //       "m <s> <pass> <err> <nout> <cmd_cycle> <sts_cycle>" then nout lines
@@ -41,7 +42,7 @@ struct Blk {
 
 struct Msg {
   int stream, mode, dec, nonce_len, tag_len;
-  uint32_t aad_len, msg_len;
+  uint32_t aad_len, msg_len, iv_len;
   Blk iv;
   std::vector<Blk> beats;
   // results
@@ -120,13 +121,14 @@ class Harness {
         set_field(top_->cmd_valid_i, s, 1, cmd);
         if (cmd) {
           Msg* m = q[s].front();
-          set_field(top_->cmd_mode_i, 3 * s, 3, m->mode);
+          set_field(top_->cmd_mode_i, 4 * s, 4, m->mode);
           set_field(top_->cmd_decrypt_i, s, 1, m->dec);
           for (int i = 0; i < 4; ++i) top_->cmd_iv_i[4 * s + i] = m->iv.w[i];
           set_field(top_->cmd_nonce_len_i, 4 * s, 4, m->nonce_len);
           set_field(top_->cmd_tag_len_i, 5 * s, 5, m->tag_len);
           set_field(top_->cmd_aad_len_i, 32 * s, 32, m->aad_len);
           set_field(top_->cmd_msg_len_i, 32 * s, 32, m->msg_len);
+          set_field(top_->cmd_iv_len_i, 32 * s, 32, m->iv_len);
         }
         // input beats of the active message, held until taken
         bool have = act[s] && beat[s] < act[s]->beats.size();
@@ -250,13 +252,15 @@ int main() {
     } else if (!std::strcmp(cmd, "msg")) {
       Msg m;
       char iv[40];
-      unsigned long nbeats, aad, len;
-      if (std::sscanf(line.c_str(), "msg %d %d %d %34s %d %d %lu %lu %lu", &m.stream, &m.mode,
-                      &m.dec, iv, &m.nonce_len, &m.tag_len, &aad, &len, &nbeats) != 9)
+      unsigned long nbeats, aad, len, ivl;
+      if (std::sscanf(line.c_str(), "msg %d %d %d %34s %d %d %lu %lu %lu %lu", &m.stream,
+                      &m.mode, &m.dec, iv, &m.nonce_len, &m.tag_len, &aad, &len, &ivl,
+                      &nbeats) != 10)
         fail("bad msg command");
       if (m.stream < 0 || m.stream > 1) fail("stream must be 0 or 1");
       m.aad_len = static_cast<uint32_t>(aad);
       m.msg_len = static_cast<uint32_t>(len);
+      m.iv_len = static_cast<uint32_t>(ivl);
       parse_hex(iv, m.iv.w, 4);
       m.beats.resize(nbeats);
       for (unsigned long i = 0; i < nbeats; ++i) {
