@@ -81,7 +81,7 @@ class _CryptJob:
 def _prepare_crypt(args: argparse.Namespace, decrypt: bool) -> _CryptJob:
     """Check every argument, path and the input's length; raise CryptInputError,
     UnknownCoreError or PathError before anything is built, simulated or written."""
-    from aeskit.sim.filecrypt import CryptInputError, check_args, parse_hex
+    from aeskit.sim.filecrypt import AAD_MODES, TAG_MODES, CryptInputError, check_args, parse_hex
 
     check_input(args.input)
     check_output(args.output, overwrite=args.force)
@@ -91,10 +91,13 @@ def _prepare_crypt(args: argparse.Namespace, decrypt: bool) -> _CryptJob:
     key = parse_hex(args.key, "--key")
     iv = parse_hex(args.iv, "--iv") if args.iv is not None else None
     nonce = parse_hex(args.nonce, "--nonce") if args.nonce is not None else None
-    for option, value in (("--tag-len", args.tag_len), ("--aad-file", args.aad_file)):
-        if value is not None and args.mode != "ccm":
-            raise CryptInputError(f"{option} is for CCM, not {args.mode.upper()}")
-    tag_len = args.tag_len if args.tag_len is not None else (16 if args.mode == "ccm" else None)
+    for option, value, modes in (("--tag-len", args.tag_len, TAG_MODES),
+                                 ("--aad-file", args.aad_file, AAD_MODES)):
+        if value is not None and args.mode not in modes:
+            raise CryptInputError(f"{option} is for {', '.join(m.upper() for m in modes)}, "
+                                  f"not {args.mode.upper()}")
+    tag_len = args.tag_len if args.tag_len is not None else (16 if args.mode in TAG_MODES
+                                                             else None)
     aad = read_input(args.aad_file, "AAD file") if args.aad_file is not None else b""
     data = read_input(args.input)
     check_args(core, args.mode, key, iv, decrypt, len(data), nonce=nonce, tag_len=tag_len,
@@ -114,9 +117,9 @@ def _run_crypt(args: argparse.Namespace, job: _CryptJob, out: OutputFile) -> int
                              **job.extra)
     except TagMismatch:
         src = _shown(args.input, "standard input")
-        print(f"aeskit: error: CCM authentication failed: the tag of {src} does not match "
-              f"(wrong key, nonce, associated data or tag length, or the data was "
-              f"modified); nothing written", file=sys.stderr)
+        print(f"aeskit: error: {job.mode.upper()} authentication failed: the tag of {src} "
+              f"does not match (wrong key, IV or nonce, associated data or tag length, or "
+              f"the data was modified); nothing written", file=sys.stderr)
         return 1
     dt = time.monotonic() - t0
     if args.check:
@@ -269,18 +272,34 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_primitives(args: argparse.Namespace) -> int:
+    from aeskit.report import gf128_table
     from aeskit.report.primitive_table import VARIANTS, collect, render_table
 
+    sbox_known = [v.name for v in VARIANTS]
+    gf_known = gf128_table.variant_names()
     try:
-        names = (_name_list(args.only, "--only", [v.name for v in VARIANTS], "variant")
+        names = (_name_list(args.only, "--only", sbox_known + gf_known, "variant")
                  if args.only is not None else None)
     except ValueError as exc:
         return _error(exc)
-    rows = collect(progress=_progress, force=args.fresh, jobs=args.jobs, names=names)
+    sbox_names = None if names is None else [n for n in names if n in sbox_known]
+    gf_names = None if names is None else [n for n in names if n in gf_known]
+    rows = (collect(progress=_progress, force=args.fresh, jobs=args.jobs, names=sbox_names)
+            if sbox_names != [] else [])
+    # the GF(2^128) multipliers: a table of their own (aeskit.report.gf128_table)
+    gf_rows = (gf128_table.collect(progress=_progress, force=args.fresh, names=gf_names)
+               if gf_names != [] else [])
     keys = ("name", "kind", "proven", "ge", "depth", "lut4", "fmax")
-    print(json.dumps([{k: r[k] for k in keys} for r in rows], indent=2) if args.json
-          else render_table(rows), end="" if not args.json else "\n")
-    return 0 if all(r["proven"] is not False for r in rows) else 1
+    if args.json:
+        print(json.dumps([{k: r[k] for k in keys} for r in rows]
+                         + [{"kind": "gf128", "ge": None, "depth": None, **r} for r in gf_rows],
+                         indent=2))
+    else:
+        text = render_table(rows) if rows else ""
+        if gf_rows:
+            text += ("\n" if text else "") + gf128_table.render_table(gf_rows)
+        print(text, end="")
+    return 0 if all(r["proven"] is not False for r in (*rows, *gf_rows)) else 1
 
 
 def cmd_asbus(args: argparse.Namespace) -> int:
@@ -373,13 +392,18 @@ def _add_crypt_parser(sub: Any, name: str) -> None:
     s.add_argument("--core", default="round", help="the core (aeskit cores)")
     s.add_argument("--mode", default="ecb", choices=MODES, help="the block cipher mode")
     s.add_argument("--key", required=True, help="hex, 32/48/64 digits (required)")
-    s.add_argument("--iv", help="hex, 32 digits: CBC/CBC-CS/CFB/OFB IV or CTR initial counter "
-                                "block (default: none; ECB and CCM take none)")
+    s.add_argument("--iv", help="hex: 32 digits for the CBC/CBC-CS/CFB/OFB IV or the CTR "
+                                "initial counter block; GCM/GMAC: any length of at least 1 "
+                                "byte, 24 digits usual (default: none; ECB, CCM and CMAC take "
+                                "none)")
     s.add_argument("--nonce", help="CCM: hex, 7..13 bytes (14..26 digits) (default: none)")
-    s.add_argument("--aad-file", metavar="F", help="CCM: associated data (default: none)")
+    s.add_argument("--aad-file", metavar="F",
+                   help="CCM, GCM: associated data (default: none)")
     s.add_argument("--tag-len", type=int, metavar="N",
-                   help="CCM: tag bytes, 4..16 even; encrypt appends the tag to OUT, decrypt "
-                        "expects it at the end of IN (default: 16)")
+                   help="CCM: tag bytes, 4..16 even; GCM, GMAC, CMAC: 4..16. encrypt "
+                        "appends the tag to OUT (GMAC, CMAC: OUT is the tag); decrypt "
+                        "expects it at the end of IN and writes nothing unless it matches "
+                        "(GMAC, CMAC: OUT is the authenticated data) (default: 16)")
     s.add_argument("--check", action="store_true",
                    help="compare with OpenSSL (nothing written on a mismatch)")
     s.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
@@ -439,7 +463,8 @@ def _add_synth_parsers(sub: Any) -> None:
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("primitives", help="S-box/linear-map variants: proofs, GE, depth, "
-                                          "ECP5 LUT4 and Fmax of a registered 16-lane instance",
+                                          "ECP5 LUT4 and Fmax of a registered 16-lane instance; "
+                                          "GF(2^128) multipliers: proofs, cycles, LUT4, FF, Fmax",
                        formatter_class=_HelpFormatter)
     s.add_argument("--json", action="store_true", help="machine-readable list")
     s.add_argument("--only", metavar="LIST", help="comma-separated variant names "

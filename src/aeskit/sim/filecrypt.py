@@ -16,6 +16,15 @@ through the Verilator model of the mode engine (hw/modes) driving the chosen cor
   4..16 (even). Encryption returns ciphertext || tag; decryption takes
   ciphertext || tag, the engine compares the tag in hardware, and a mismatch raises
   :class:`TagMismatch` -- no plaintext is returned.
+* ``gcm`` (SP 800-38D): ``iv`` of any length >= 1 byte (12 bytes is the fast path; any
+  other length goes through GHASH in the engine), ``aad`` any length, ``tag_len``
+  4..16. Encryption returns ciphertext || tag; decryption takes ciphertext || tag and
+  raises :class:`TagMismatch` on a mismatch -- no plaintext is returned.
+* ``gmac``: GCM with the data as associated data and no payload. "Encryption"
+  returns the tag; "decryption" takes data || tag and returns the data only if the
+  hardware finds the tag authentic.
+* ``cmac`` (SP 800-38B): no IV, ``tag_len`` 4..16. "Encryption" returns the tag;
+  "decryption" takes message || tag and returns the message only if authentic.
 """
 
 from __future__ import annotations
@@ -26,11 +35,18 @@ from aeskit.hw.registry import CoreSpec
 from aeskit.model import CCM_NONCE_LENGTHS, CCM_TAG_LENGTHS
 from aeskit.sim.mode_harness import Message, RtlModes, TagMismatch
 
-MODES = ("ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3", "ctr", "cfb", "ofb", "ccm")
+MODES = ("ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3", "ctr", "cfb", "ofb", "ccm", "gcm",
+         "gmac", "cmac")
+#: modes with a tag (CCM, GCM, GMAC, CMAC): --tag-len, default 16 bytes
+TAG_MODES = ("ccm", "gcm", "gmac", "cmac")
+#: modes with associated data (--aad-file)
+AAD_MODES = ("ccm", "gcm")
+#: tag lengths of GCM, GMAC and CMAC in bytes
+MAC_TAG_LENGTHS = tuple(range(4, 17))
 #: modes that need the core's decryption when decrypting
 _DEC_MODES = ("ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3")
 
-__all__ = ["MODES", "CryptInputError", "TagMismatch", "check_args", "crypt_bytes",
+__all__ = ["MODES", "TAG_MODES", "AAD_MODES", "CryptInputError", "TagMismatch", "check_args", "crypt_bytes",
            "parse_hex", "reference_crypt"]
 
 
@@ -80,8 +96,27 @@ def check_args(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, decrypt:
         if aad_len >= 1 << 32:
             raise CryptInputError("CCM associated data must be shorter than 4 GiB")
         return
-    if nonce is not None or aad_len:
-        raise CryptInputError(f"--nonce and --aad-file are for CCM, not {mode.upper()}")
+    if nonce is not None:
+        raise CryptInputError(f"--nonce is for CCM, not {mode.upper()}")
+    if aad_len and mode not in AAD_MODES:
+        raise CryptInputError(f"--aad-file is for CCM and GCM, not {mode.upper()}")
+    if mode in ("gcm", "gmac", "cmac"):
+        name = mode.upper()
+        if mode == "cmac" and iv is not None:
+            raise CryptInputError("CMAC takes no --iv")
+        if mode != "cmac" and (iv is None or not iv):
+            raise CryptInputError(f"{name} needs --iv (any length of at least 1 byte; "
+                                  f"12 bytes, 24 hex digits, is the usual one)")
+        if mode != "cmac" and len(iv or b"") >= 1 << 28:
+            raise CryptInputError(f"{name} IV must be shorter than 256 MiB")
+        if tag_len not in MAC_TAG_LENGTHS:
+            raise CryptInputError(f"{name} --tag-len must be 4..16, got {tag_len}")
+        if decrypt and length < tag_len:
+            raise CryptInputError(f"{name} input ({length} bytes) is shorter than the "
+                                  f"{tag_len}-byte tag")
+        if length >= 1 << 32 or aad_len >= 1 << 32:
+            raise CryptInputError("inputs of 4 GiB or more are not supported")
+        return
     if mode == "ecb":
         if iv is not None:
             raise CryptInputError("ECB takes no IV")
@@ -122,6 +157,27 @@ def _cbc_cs(eng: RtlModes, variant: int, iv: bytes, data: bytes, decrypt: bool) 
     return eng.crypt("cbc", True, head + c_prev + c_last, iv)[:len(data)]
 
 
+def _mac_mode(eng: RtlModes, mode: str, iv: bytes | None, data: bytes, decrypt: bool,
+              aad: bytes, tag_len: int) -> bytes:
+    """GCM, GMAC and CMAC through the engine (see the module docstring)."""
+    if mode == "gcm":
+        assert iv is not None
+        if decrypt:
+            return eng.gcm_decrypt(iv, data, aad, tag_len)
+        return eng.gcm_encrypt(iv, data, aad, tag_len)
+    body, tag = (data[:len(data) - tag_len], data[len(data) - tag_len:]) if decrypt else (data, b"")
+    if mode == "gmac":
+        assert iv is not None
+        if decrypt:
+            eng.gcm_decrypt(iv, tag, body, tag_len)  # TagMismatch unless authentic
+            return body
+        return eng.gcm_encrypt(iv, b"", data, tag_len)
+    if decrypt:
+        eng.cmac_verify(body, tag)
+        return body
+    return eng.cmac(data, tag_len)
+
+
 #: highest stall/gap percentage of the harnesses: a cycle stalls when a draw of 0..99
 #: is below it, so 100 stalls every cycle (the run never ends)
 STALL_MAX = 99
@@ -149,6 +205,9 @@ def crypt_bytes(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, data: b
             if decrypt:
                 return eng.ccm_decrypt(nonce, data, aad, tag_len)
             return eng.ccm_encrypt(nonce, data, aad, tag_len)
+        if mode in ("gcm", "gmac", "cmac"):
+            assert tag_len is not None
+            return _mac_mode(eng, mode, iv, data, decrypt, aad, tag_len)
         if mode.startswith("cbc-cs"):
             assert iv is not None
             return _cbc_cs(eng, int(mode[-1]), iv, data, decrypt)
@@ -186,6 +245,9 @@ def reference_crypt(mode: str, key: bytes, iv: bytes | None, data: bytes, decryp
         assert nonce is not None and tag_len is not None
         a = AESCCM(key, tag_length=tag_len)
         return a.decrypt(nonce, data, aad) if decrypt else a.encrypt(nonce, data, aad)
+    if mode in ("gcm", "gmac", "cmac"):
+        assert tag_len is not None
+        return _reference_mac(mode, key, iv, data, decrypt, aad, tag_len)
     if mode.startswith("cbc-cs"):
         from aeskit.model import cbc_cs_decrypt, cbc_cs_encrypt
 
@@ -201,3 +263,53 @@ def reference_crypt(mode: str, key: bytes, iv: bytes | None, data: bytes, decryp
     c = Cipher(algorithms.AES(key), m)
     op = c.decryptor() if decrypt else c.encryptor()
     return op.update(data) + op.finalize()
+
+
+def _reference_mac(mode: str, key: bytes, iv: bytes | None, data: bytes, decrypt: bool,
+                   aad: bytes, tag_len: int) -> bytes:
+    """GCM, GMAC and CMAC through OpenSSL; a bad tag raises ``cryptography``'s
+    InvalidTag (or InvalidSignature for CMAC). OpenSSL's GCM takes IVs of 8 bytes or
+    more only: for a shorter IV the golden model (``aeskit.model.gcm``) is the
+    reference."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+    body, tag = (data[:len(data) - tag_len], data[len(data) - tag_len:]) if decrypt else (data, b"")
+    if mode == "cmac":
+        from cryptography.hazmat.primitives.cmac import CMAC
+
+        c = CMAC(algorithms.AES(key))
+        c.update(body)
+        full = c.finalize()
+        if decrypt:
+            from cryptography.exceptions import InvalidSignature
+
+            if full[:tag_len] != tag:
+                raise InvalidSignature("CMAC tag mismatch")
+            return body
+        return full[:tag_len]
+    assert iv is not None
+    payload, assoc = (b"", body) if mode == "gmac" else (body, aad)
+    if len(iv) < 8:
+        return _model_gcm(key, iv, payload, assoc, decrypt, tag, tag_len, body, mode)
+    if decrypt:
+        d = Cipher(algorithms.AES(key), modes.GCM(iv, tag, min_tag_length=4)).decryptor()
+        d.authenticate_additional_data(assoc)
+        out = d.update(payload) + d.finalize()
+        return body if mode == "gmac" else out
+    e = Cipher(algorithms.AES(key), modes.GCM(iv, min_tag_length=4)).encryptor()
+    e.authenticate_additional_data(assoc)
+    ct = e.update(payload) + e.finalize()
+    return ct + e.tag[:tag_len]
+
+
+def _model_gcm(key: bytes, iv: bytes, payload: bytes, assoc: bytes, decrypt: bool, tag: bytes,
+               tag_len: int, body: bytes, mode: str) -> bytes:
+    """GCM/GMAC through the golden model, for IVs OpenSSL refuses (1..7 bytes)."""
+    from aeskit.model import AES
+    from aeskit.model.gcm import gcm_decrypt, gcm_encrypt
+
+    if decrypt:
+        out = gcm_decrypt(AES(key), iv, payload, assoc, tag)
+        return body if mode == "gmac" else out
+    ct, t = gcm_encrypt(AES(key), iv, payload, assoc, tag_len)
+    return ct + t
