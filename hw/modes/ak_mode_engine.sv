@@ -1,7 +1,8 @@
-// ak_mode_engine: the aeskit mode engine -- ECB, CBC, CTR, CFB-128, OFB and CCM
-// (NIST SP 800-38A/38C), encryption and decryption, for Streams independent message
-// streams, on top of ANY core of the registry, which it drives through the core
-// contract ports (core_*; docs/core-contract.md). See docs/modes.md.
+// ak_mode_engine: the aeskit mode engine -- ECB, CBC, CTR, CFB-128, OFB, CCM, GCM/GMAC,
+// CMAC and XTS (NIST SP 800-38A/B/C/D/E, IEEE 1619), encryption and decryption, for
+// Streams independent message streams, on top of ANY core of the registry, which it
+// drives through the core contract ports (core_*; docs/core-contract.md). See
+// docs/modes.md.
 //
 // Structure. One ak_mode_stream per stream; each has two request lanes (0: the
 // mode's cipher calls, CCM's CTR flow; 1: CCM's CBC-MAC flow) with at most one
@@ -17,7 +18,10 @@
 //
 // Key. key_* is passed to the core's key port while every stream is idle (between
 // messages); all streams share the key. The core's key setup then delays the
-// streams' first blocks (the core holds in_ready low).
+// streams' first blocks (the core holds in_ready low). key_i and key2_i (XTS's tweak
+// key) are also kept in registers: for an XTS data unit the engine drains the core,
+// loads K2, lets only that stream's tweak block in, and loads K1 back (two key setups
+// per data unit; other streams stall meanwhile, nothing is lost).
 //
 // Per-stream ports are packed arrays indexed by stream: stream s uses
 // cmd_iv_i[s], in_data_i[s], ... (bits [128*s +: 128] of the flat vector).
@@ -30,6 +34,7 @@
 // Parameters:
 //   Streams       number of independent streams (>= 1, checked at elaboration).
 //   CoreTagWidth  width of the core's tag ports (derived; >= log2(2*Streams)).
+//   GhashDigitBits  GCM's GHASH multiplier digit per stream (128/D cycles per block).
 
 `default_nettype none
 
@@ -44,6 +49,7 @@ module ak_mode_engine #(
   input  logic                            key_valid_i,
   output logic                            key_ready_o,
   input  logic [255:0]                    key_i,
+  input  logic [255:0]                    key2_i,
   input  logic [1:0]                      key_len_i,
   // per stream: command
   input  logic [Streams-1:0]              cmd_valid_i,
@@ -87,6 +93,8 @@ module ak_mode_engine #(
 );
 
   localparam int Lanes = 2 * Streams;
+  // blocks a stream can have in the core: two on its data lane, one on its MAC lane
+  localparam int FlyW  = $clog2(3 * Streams + 1);
 
   if (Streams < 1) begin : g_bad_streams
     $fatal(1, "ak_mode_engine: Streams must be >= 1, got %0d", Streams);
@@ -98,6 +106,9 @@ module ak_mode_engine #(
   logic [Lanes-1:0]        req_valid, req_ready, rsp_valid, req_dec;
   logic [Lanes-1:0][127:0] req_data;
   logic [Streams-1:0]      idle;
+  logic [Streams-1:0]      tk_req, tk_gnt;
+  logic [1:0]              klen_q;    // length code of the loaded keys
+  logic [Lanes-1:0]        lane_ok;   // lanes the arbiter may grant now
 
   // ------------------------------------------------------------------------------
   // Streams
@@ -134,20 +145,13 @@ module ak_mode_engine #(
       .req1_data_o    (req_data[2*s+1]),
       .rsp_valid_i    (rsp_valid[2*s +: 2]),
       .rsp_data_i     (core_out_data_i),
+      .key_len_i      (klen_q),
+      .tk_req_o       (tk_req[s]),
+      .tk_gnt_i       (tk_gnt[s]),
       .idle_o         (idle[s])
     );
     assign req_dec[2*s+1] = 1'b0;  // CBC-MAC: always the forward cipher
   end
-
-  // ------------------------------------------------------------------------------
-  // Key: only between messages
-  // ------------------------------------------------------------------------------
-  logic all_idle;
-  assign all_idle         = &idle;
-  assign core_key_valid_o = key_valid_i && all_idle;
-  assign key_ready_o      = core_key_ready_i && all_idle;
-  assign core_key_o       = key_i;
-  assign core_key_len_o   = key_len_i;
 
   // ------------------------------------------------------------------------------
   // Arbiter: round robin over the lanes; an offered request stays granted until taken
@@ -167,7 +171,7 @@ module ak_mode_engine #(
     end else begin
       for (int k = Lanes - 1; k >= 0; k--) begin
         // lane (rr + k) mod Lanes; the loop runs down so the nearest valid lane wins
-        if (req_valid[(int'(rr_q) + k) % Lanes]) begin
+        if (req_valid[(int'(rr_q) + k) % Lanes] && lane_ok[(int'(rr_q) + k) % Lanes]) begin
           grant = CoreTagWidth'((int'(rr_q) + k) % Lanes);
           any   = 1'b1;
         end
@@ -206,6 +210,105 @@ module ak_mode_engine #(
       rr_q    <= rr_d;
       grant_q <= grant_d;
       lock_q  <= lock_d;
+    end
+  end
+
+  // ------------------------------------------------------------------------------
+  // Keys: loaded by the user only between messages; kept (key_i, key2_i) for XTS,
+  // whose tweak E_K2(i) is made by swapping K2 into the core and K1 back:
+  //   KIdle  -> KDrain (a stream asks; no new block enters the core until it is
+  //   empty) -> KLoad2 (K2 into the core) -> KTweak (only that stream's data lane:
+  //   its tweak block, until the result is back) -> KLoad1 (K1 back) -> KIdle.
+  // Other streams stall meanwhile (their blocks in flight drain first); nothing is lost.
+  // ------------------------------------------------------------------------------
+  typedef enum logic [2:0] {KIdle, KDrain, KLoad2, KTweak, KLoad1} kst_e;
+  kst_e                   kst_q, kst_d;
+  logic [Streams-1:0]     ksel_q, ksel_d;     // the stream served (one-hot)
+  logic [255:0]           key1_q, key1_d, key2_q, key2_d;
+  logic [1:0]             klen_d;
+  logic                   ksent_q, ksent_d;   // the tweak block has entered the core
+  logic [FlyW-1:0]        fly_q, fly_d;       // blocks in the core
+  logic                   all_idle, user_key_fire, core_in_fire, core_out_fire;
+
+  assign all_idle         = &idle;
+  assign key_ready_o      = core_key_ready_i && all_idle;
+  assign user_key_fire    = key_valid_i && key_ready_o;
+  assign core_key_valid_o = (key_valid_i && all_idle) || (kst_q == KLoad2) || (kst_q == KLoad1);
+  assign core_key_o       = (kst_q == KLoad2) ? key2_q : (kst_q == KLoad1) ? key1_q : key_i;
+  assign core_key_len_o   = ((kst_q == KLoad2) || (kst_q == KLoad1)) ? klen_q : key_len_i;
+  assign core_in_fire     = core_in_valid_o && core_in_ready_i;
+  assign core_out_fire    = core_out_valid_i;  // core_out_ready_o is 1
+
+  for (genvar s = 0; s < Streams; s++) begin : g_tk_gnt
+    assign tk_gnt[s] = (kst_q == KTweak) && ksel_q[s];
+  end
+
+  always_comb begin : key_fsm
+    kst_d   = kst_q;
+    ksel_d  = ksel_q;
+    key1_d  = key1_q;
+    key2_d  = key2_q;
+    klen_d  = klen_q;
+    ksent_d = ksent_q;
+    fly_d   = fly_q + FlyW'(core_in_fire) - FlyW'(core_out_fire);
+    if (user_key_fire) begin
+      key1_d = key_i;
+      key2_d = key2_i;
+      klen_d = key_len_i;
+    end
+    unique case (kst_q)
+      KIdle: begin
+        if (|tk_req) begin
+          kst_d  = KDrain;
+          ksel_d = tk_req & ~(tk_req - 1'b1);  // the lowest stream asking
+        end
+      end
+      KDrain:  if (!lock_q && fly_q == '0) kst_d = KLoad2;
+      KLoad2: begin
+        if (core_key_ready_i) begin
+          kst_d   = KTweak;
+          ksent_d = 1'b0;
+        end
+      end
+      KTweak: begin
+        if (core_in_fire) ksent_d = 1'b1;
+        if (ksent_q && fly_q == '0) kst_d = KLoad1;
+      end
+      KLoad1:  if (core_key_ready_i) kst_d = KIdle;
+      default: kst_d = KIdle;
+    endcase
+  end
+
+  // lanes the arbiter may grant: all, except while a tweak is made (then only the
+  // served stream's data lane, in KTweak until its tweak block is taken)
+  always_comb begin : lane_mask
+    lane_ok = '1;
+    if (kst_q != KIdle) begin
+      lane_ok = '0;
+      for (int s = 0; s < Streams; s++) begin
+        // the tweak block only: nothing after it until K1 is back
+        if (kst_q == KTweak && ksel_q[s] && !ksent_q) lane_ok[2*s] = 1'b1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : key_regs
+    if (!rst_ni) begin
+      kst_q   <= KIdle;
+      ksel_q  <= '0;
+      key1_q  <= '0;
+      key2_q  <= '0;
+      klen_q  <= 2'd0;
+      ksent_q <= 1'b0;
+      fly_q   <= '0;
+    end else begin
+      kst_q   <= kst_d;
+      ksel_q  <= ksel_d;
+      key1_q  <= key1_d;
+      key2_q  <= key2_d;
+      klen_q  <= klen_d;
+      ksent_q <= ksent_d;
+      fly_q   <= fly_d;
     end
   end
 

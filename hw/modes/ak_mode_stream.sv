@@ -1,10 +1,16 @@
 // ak_mode_stream: one stream (one message at a time) of the aeskit mode engine:
-// ECB, CBC, CTR, CFB-128, OFB and CCM (NIST SP 800-38C), encryption and decryption,
-// over any core of the core contract (docs/core-contract.md), reached through two
-// request lanes that ak_mode_engine arbitrates onto the core:
+// ECB, CBC, CTR, CFB-128, OFB, CCM (NIST SP 800-38C), GCM/GMAC (SP 800-38D), CMAC
+// (SP 800-38B) and XTS-AES (IEEE 1619), encryption and decryption, over any core of
+// the core contract (docs/core-contract.md), reached through two request lanes that
+// ak_mode_engine arbitrates onto the core:
 //   lane 0, the data lane: the block cipher call of the mode (CCM: the CTR flow,
-//           including S0 = E(Ctr0) first),
-//   lane 1, the MAC lane (CCM only): the CBC-MAC flow, Y_i = E(Y_{i-1} ^ B_i).
+//           including S0 = E(Ctr0) first; GCM: H = E(0), S0 = E(J0), then CTR with
+//           inc32; CMAC: L = E(0); XTS: the tweak E_K2(i) while the engine has K2 in
+//           the core (tk_req_o / tk_gnt_i), then E_K1(P ^ T) per block),
+//   lane 1, the MAC lane (CCM, CMAC): the CBC-MAC flow, Y_i = E(Y_{i-1} ^ B_i).
+// GCM's GHASH runs beside the lanes on ak_gf128_mul (GhashDigitBits, 128/D cycles per
+// block) over the MAC FIFO (three blocks: J0's blocks for an IV of other than 12
+// bytes, AAD, ciphertext, the length block).
 // The MAC lane and the chained flows (CBC/CFB encryption, OFB) have one block in the
 // core, the independent flows (ECB, CBC/CFB decryption, CTR) up to two; CCM's CTR lane
 // one. So the two CCM flows run interleaved on a core holding two blocks and
@@ -12,22 +18,29 @@
 // The user interface is documented in docs/modes.md; in short:
 //
 //   command  cmd_valid_i/cmd_ready_o: mode (0 ECB, 1 CBC, 2 CTR, 3 CFB-128, 4 OFB,
-//            5 CCM), decrypt, iv (IV; CTR: the initial counter block; CCM: the nonce,
-//            left-aligned, byte N0 in [127:120]), nonce_len (CCM, 7..13), tag_len
-//            (CCM, 4..16 even), aad_len and msg_len in bytes (aad_len CCM only).
-//   input    in_valid_i/in_ready_o/in_data_i: ceil(aad_len/16) AAD beats, then
-//            ceil(msg_len/16) payload beats, then (CCM decryption) one beat with the
-//            received tag; each part starts in a fresh beat, a short last beat holds
-//            its bytes in the high end (byte 0 in [127:120]); the rest is ignored.
+//            5 CCM, 6 GCM, 7 CMAC, 8 XTS; 9..15 illegal), decrypt (CMAC: verify), iv
+//            (IV; CTR: the initial counter block; CCM: the nonce, left-aligned, byte
+//            N0 in [127:120]; GCM: a 12-byte IV in [127:32]; XTS: the tweak i),
+//            iv_len (GCM IV bytes, >= 1), nonce_len (CCM, 7..13), tag_len (CCM 4..16
+//            even; GCM, CMAC 4..16), aad_len and msg_len in bytes (aad_len CCM/GCM
+//            only; XTS: msg_len in BITS, >= 128).
+//   input    in_valid_i/in_ready_o/in_data_i: (GCM, iv_len != 12) ceil(iv_len/16) IV
+//            beats, ceil(aad_len/16) AAD beats, then the payload beats (XTS:
+//            ceil(bits/128)), then (CCM/GCM decryption, CMAC verification) one beat
+//            with the received tag; each part starts in a fresh beat, a short last
+//            beat holds its bytes (XTS: bits) in the high end (byte 0 in
+//            [127:120]); the rest is ignored.
 //   output   out_valid_o/out_ready_i/out_data_o/out_tag_o: one beat per payload
-//            beat (short last beat: unused low bytes zero), then (CCM encryption) one
-//            beat with the tag (out_tag_o high, unused low bytes zero).
+//            beat (short last beat: unused low bytes/bits zero; CMAC: none), then
+//            (CCM/GCM encryption, CMAC generation) one beat with the tag (out_tag_o
+//            high, unused low bytes zero).
 //   status   sts_valid_o/sts_ready_i/sts_pass_o/sts_error_o: one per command, after
 //            its last output beat: sts_error_o for an illegal command (its beats are
 //            still consumed and dropped, nothing is output), sts_pass_o = 1 unless a
-//            CCM tag compare failed (decryption) or the command was illegal.
-// CCM decryption streams the plaintext out before the verdict; a consumer must hold
-// it until sts_pass_o (the drivers never hand out plaintext of a failed message).
+//            tag compare failed (CCM/GCM decryption, CMAC verification) or the
+//            command was illegal.
+// CCM and GCM decryption stream the plaintext out before the verdict; a consumer must
+// hold it until sts_pass_o (the drivers never hand out plaintext of a failed message).
 //
 // Timing: the response of a lane is used in the cycle it leaves the core (chain
 // values and the next request are computed combinationally from it), so a chained
@@ -38,7 +51,11 @@
 // room reserved for its result, so results are always taken from the core. Every
 // register is reset by rst_ni. Byte order: FIPS-197 everywhere, byte 0 in [127:120].
 //
-// Parameters: none.
+// XTS ciphertext stealing works to the bit: the last whole block before a partial
+// one is held (its result kept here), the partial block is combined with the held
+// result's tail, and the held result's head is output last.
+//
+// Parameters: GhashDigitBits (1, 4, 8, 16, 32, 128): GCM's GHASH multiplier digit.
 
 `default_nettype none
 
@@ -80,6 +97,11 @@ module ak_mode_stream #(
   output logic [127:0] req1_data_o,
   input  logic [1:0]   rsp_valid_i,
   input  logic [127:0] rsp_data_i,
+  // XTS: the tweak E_K2(i) needs K2 in the core (ak_mode_engine swaps it in); the
+  // length code of the loaded keys (XTS-AES has 128- and 256-bit keys only)
+  input  logic [1:0]   key_len_i,
+  output logic         tk_req_o,
+  input  logic         tk_gnt_i,
   output logic         idle_o
 );
 
@@ -91,6 +113,7 @@ module ak_mode_stream #(
   localparam logic [3:0] ModeCcm  = 4'd5;
   localparam logic [3:0] ModeGcm  = 4'd6;
   localparam logic [3:0] ModeCmac = 4'd7;
+  localparam logic [3:0] ModeXts  = 4'd8;
 
   typedef enum logic [1:0] {
     StIdle,  // waiting for a command
@@ -115,6 +138,21 @@ module ak_mode_stream #(
     for (int i = 0; i < 16; i++) begin
       if (i == int'(n)) r[127-8*i -: 8] = 8'h80;
     end
+    return r;
+  endfunction
+
+  // keep the first n bits (1..128) of a block, clear the others
+  function automatic logic [127:0] keep_bits(input logic [127:0] d, input logic [7:0] n);
+    return d & ~({128{1'b1}} >> n);
+  endfunction
+
+  // XTS: multiply a tweak by alpha (IEEE 1619 5.2): the 16 bytes are a little-endian
+  // integer (byte 0 in [127:120] the least significant), shifted left by one; a carry
+  // out of byte 15 folds 0x87 into byte 0
+  function automatic logic [127:0] alpha(input logic [127:0] t);
+    logic [127:0] r;
+    for (int k = 1; k < 16; k++) r[127-8*k -: 8] = {t[126-8*k -: 7], t[127-8*(k-1)]};
+    r[127:120] = {t[126:120], 1'b0} ^ (t[7] ? 8'h87 : 8'h00);
     return r;
   endfunction
 
@@ -204,9 +242,24 @@ module ak_mode_stream #(
   logic [2:0]   of_cnt_q, of_cnt_d;
 
   logic         cmd_fire, in_fire, out_fire, sts_fire;
-  logic         is_ccm, is_gcm, is_cmac, has_tag, chained_ok;
+  logic         is_ccm, is_gcm, is_cmac, is_xts, has_tag, chained_ok;
   logic         in_iv, in_aad, in_pay, in_tag;  // kind of the next input beat
   logic [4:0]   in_n;
+  logic [7:0]   in_nb;                 // XTS: bits of the beat (1..128)
+  logic [31:0]  x_left_after;          // XTS: payload bits left after this beat
+  logic [127:0] x_tw;                  // XTS: the tweak of the block offered now
+  // XTS ciphertext stealing: the last whole block before a partial one is "held"
+  // (its result stays here), the partial one is "final" (its bits || the held
+  // result's tail); the held result's head is output after the final's result
+  logic         nxt_hold_q, nxt_hold_d, nxt_fin_q, nxt_fin_d;
+  logic [7:0]   nxt_nb_q, nxt_nb_d;
+  logic         cxh_q [2];
+  logic         cxh_d [2];
+  logic         cxf_q [2];
+  logic         cxf_d [2];
+  logic [127:0] xh_q, xh_d;
+  logic         xh_ok_q, xh_ok_d, xh_out_q, xh_out_d;
+  logic [7:0]   xb_q, xb_d;            // bits of the final (partial) block
   logic [127:0] in_masked;
   logic         d_rsp, m_rsp, d_fire, m_fire;
   logic         d_rsp_pay;             // a payload result leaves the core now
@@ -262,6 +315,8 @@ module ak_mode_stream #(
       ModeGcm:  c_err = (cmd_iv_len_i == 32'd0) || (cmd_tag_len_i < 5'd4) ||
                         (cmd_tag_len_i > 5'd16);
       ModeCmac: c_err = (cmd_tag_len_i < 5'd4) || (cmd_tag_len_i > 5'd16);
+      // XTS: a data unit of at least one block (its length in bits); AES-128/256 keys
+      ModeXts:  c_err = (cmd_msg_len_i < 32'd128) || (key_len_i == 2'd1);
       default: c_err = 1'b1;
     endcase
   end
@@ -297,10 +352,12 @@ module ak_mode_stream #(
   assign is_ccm      = (mode_q == ModeCcm);
   assign is_gcm      = (mode_q == ModeGcm);
   assign is_cmac     = (mode_q == ModeCmac);
+  assign is_xts      = (mode_q == ModeXts);
   assign has_tag     = is_ccm || is_gcm || is_cmac;
   assign cmd_ready_o = (st_q == StIdle);
   assign cmd_fire    = cmd_valid_i && cmd_ready_o;
   assign idle_o      = (st_q == StIdle);
+  assign tk_req_o    = (st_q == StRun) && !err_q && is_xts && h_need_q;
 
   assign mb_full = (mb_cnt_q == 2'(MbDepth));
   assign in_iv  = (iv_left_q != 32'd0);
@@ -309,7 +366,9 @@ module ak_mode_stream #(
   assign in_tag = !in_iv && !in_aad && !in_pay && rtag_need_q;
   assign in_n   = in_iv ? beat_bytes(iv_left_q) : in_aad ? beat_bytes(aad_left_q) :
                   in_tag ? tlen_q : beat_bytes(msg_left_q);
-  assign in_masked = keep_bytes(in_data_i, in_n);
+  assign in_nb     = (msg_left_q >= 32'd128) ? 8'd128 : msg_left_q[7:0];
+  assign in_masked = is_xts ? keep_bits(in_data_i, in_nb) : keep_bytes(in_data_i, in_n);
+  assign x_left_after = msg_left_q - {24'd0, in_nb};
 
   always_comb begin : input_ready
     in_ready_o = 1'b0;
@@ -353,6 +412,9 @@ module ak_mode_stream #(
   assign chained = (mode_q == ModeOfb) ||
                    (((mode_q == ModeCbc) || (mode_q == ModeCfb)) && !dec_q);
   assign d_lim   = (chained || is_ccm) ? 2'd1 : 2'd2;
+  // XTS: the tweak of the block offered: T_j; decryption's held block takes T_(j+1)
+  // (and the final one T_j after it)
+  assign x_tw    = (nxt_hold_q && dec_q) ? alpha(chain_q) : chain_q;
 
   // result of the payload block leaving the core now, and (chained flows) the next
   // chaining value
@@ -363,6 +425,7 @@ module ak_mode_stream #(
       ModeEcb: d_out = rsp_data_i;
       ModeCbc: d_out = dec_q ? (rsp_data_i ^ cx_q[0]) : rsp_data_i;
       ModeCfb: chain_rsp = rsp_data_i ^ cx_q[0];            // the ciphertext
+      ModeXts: d_out = rsp_data_i ^ cx_q[0];                // whole blocks
       default: ;
     endcase
   end
@@ -374,6 +437,7 @@ module ak_mode_stream #(
       ModeCbc, ModeCfb: chain_req = nxt_q;  // decryption: this ciphertext
       ModeEcb:          chain_req = chain_q;
       ModeGcm:          chain_req = inc32(chain_q);  // S0 = E(J0), then inc32
+      ModeXts:          chain_req = (nxt_hold_q && dec_q) ? chain_q : alpha(chain_q);
       default:          chain_req = chain_q + 128'd1;  // CTR, CCM (and S0)
     endcase
   end
@@ -385,9 +449,15 @@ module ak_mode_stream #(
     req_valid_o[0] = 1'b0;
     if (st_q == StRun && !err_q && (d_cnt_q - {1'b0, d_rsp} < d_lim)) begin
       if (h_need_q) begin
-        req_valid_o[0] = 1'b1;
+        req_valid_o[0] = !is_xts || tk_gnt_i;  // XTS: while K2 is in the core
       end else if (s0_need_q) begin
         req_valid_o[0] = !is_gcm || j0_ok_q;
+      end else if (nxt_v_q && is_xts) begin
+        // XTS: T_0 is back; the final block waits for the held result and room for
+        // its result and the held head
+        req_valid_o[0] = h_ok_q && (!nxt_fin_q || xh_ok_q) &&
+                         ({1'b0, of_cnt_q} + {2'b0, d_cnt_q} + {3'b0, nxt_fin_q} <
+                          4'(OfDepth));
       end else if (nxt_v_q) begin
         // (GCM: a block GHASH takes from the MAC FIFO now frees its place)
         req_valid_o[0] = ({1'b0, of_cnt_q} + {2'b0, d_cnt_q} < 4'(OfDepth)) &&
@@ -409,9 +479,19 @@ module ak_mode_stream #(
         req0_data_o    = dec_q ? nxt_q : (nxt_q ^ chain_now);
         req0_decrypt_o = dec_q;
       end
+      ModeXts: begin
+        // the final block: its bits || the held result's tail
+        req0_data_o    = (nxt_fin_q ? (nxt_q | (xh_q & ({128{1'b1}} >> nxt_nb_q))) : nxt_q) ^
+                         x_tw;
+        req0_decrypt_o = dec_q;
+      end
       default: req0_data_o = chain_now;  // CTR, CFB, OFB, CCM, GCM: E(chaining value)
     endcase
-    if (h_need_q) req0_data_o = '0;     // GCM's H, CMAC's L: E(0^128)
+    // GCM's H, CMAC's L: E(0^128); XTS's tweak E_K2(i), encrypting with K2
+    if (h_need_q) begin
+      req0_data_o    = is_xts ? chain_q : '0;
+      req0_decrypt_o = 1'b0;
+    end
   end
   assign d_fire = req_valid_o[0] && req_ready_i[0];
 
@@ -536,8 +616,11 @@ module ak_mode_stream #(
     of_push_data = d_out;
     of_push_tag  = 1'b0;
     if (st_q == StRun && !err_q) begin
-      if (d_rsp_pay) begin
-        of_push = 1'b1;
+      if (d_rsp_pay && !(is_xts && cxh_q[0])) begin
+        of_push = 1'b1;  // (XTS: a held result is not output now)
+      end else if (xh_out_q) begin
+        of_push      = 1'b1;  // XTS: the held result's head, the partial last beat
+        of_push_data = keep_bits(xh_q, xb_q);
       end else if (chained_ok && ccm_done && !dec_q && of_cnt_q != 3'(OfDepth)) begin
         of_push      = 1'b1;
         of_push_data = tag_calc;
@@ -572,19 +655,24 @@ module ak_mode_stream #(
   always_comb begin : xor_fifo
     cx_d    = cx_q;
     cn_d    = cn_q;
+    cxh_d   = cxh_q;
+    cxf_d   = cxf_q;
     c_cnt_d = c_cnt_q;
     if (d_rsp_pay) begin
-      cx_d[0] = cx_q[1];
-      cn_d[0] = cn_q[1];
-      c_cnt_d = c_cnt_d - 2'd1;
+      cx_d[0]  = cx_q[1];
+      cn_d[0]  = cn_q[1];
+      cxh_d[0] = cxh_q[1];
+      cxf_d[0] = cxf_q[1];
+      c_cnt_d  = c_cnt_d - 2'd1;
     end
     if (d_fire && !s0_need_q && !h_need_q) begin
-      if (c_cnt_d == 2'd0) begin
-        cx_d[0] = (mode_q == ModeCbc) ? chain_q : nxt_q;
-        cn_d[0] = nxt_n_q;
-      end else begin
-        cx_d[1] = (mode_q == ModeCbc) ? chain_q : nxt_q;
-        cn_d[1] = nxt_n_q;
+      for (int i = 0; i < 2; i++) begin
+        if (c_cnt_d == 2'(i)) begin
+          cx_d[i]  = (mode_q == ModeCbc) ? chain_q : is_xts ? x_tw : nxt_q;
+          cn_d[i]  = nxt_n_q;
+          cxh_d[i] = is_xts && nxt_hold_q;
+          cxf_d[i] = is_xts && nxt_fin_q;
+        end
       end
       c_cnt_d = c_cnt_d + 2'd1;
     end
@@ -595,7 +683,7 @@ module ak_mode_stream #(
   // ------------------------------------------------------------------------------
   // every beat is in and every result is out (CCM: the tag too, or it was compared)
   assign chained_ok = (iv_left_q == 32'd0) && (aad_left_q == 32'd0) &&
-                      (msg_left_q == 32'd0) && !rtag_need_q &&
+                      (msg_left_q == 32'd0) && !rtag_need_q && !xh_out_q &&
                       (err_q || ((pay_left_q == 32'd0) && (d_cnt_q == 2'd0) && !s0_need_q &&
                                  !h_need_q && (!is_ccm || !flush_q)));
 
@@ -638,6 +726,13 @@ module ak_mode_stream #(
     k2_d         = k2_q;
     giv_left_d   = giv_left_q;
     gj0_d        = gj0_q;
+    nxt_hold_d   = nxt_hold_q;
+    nxt_fin_d    = nxt_fin_q;
+    nxt_nb_d     = nxt_nb_q;
+    xh_d         = xh_q;
+    xh_ok_d      = xh_ok_q;
+    xh_out_d     = xh_out_q;
+    xb_d         = xb_q;
 
     unique case (st_q)
       StIdle: begin
@@ -654,7 +749,12 @@ module ak_mode_stream #(
           msg_left_d  = cmd_msg_len_i;
           rtag_need_d = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm) ||
                          (cmd_mode_i == ModeCmac)) && cmd_decrypt_i;
-          pay_left_d  = (cmd_mode_i == ModeCmac) ? 32'd0 : c_pay_blocks;
+          unique case (cmd_mode_i)
+            ModeCmac: pay_left_d = 32'd0;
+            ModeXts:  pay_left_d = {7'd0, cmd_msg_len_i[31:7]} +
+                                   {31'd0, cmd_msg_len_i[6:0] != 7'd0};  // bits
+            default:  pay_left_d = c_pay_blocks;
+          endcase
           flush_d     = 1'b0;
           if (cmd_mode_i == ModeGcm) carry_d = {13'h0, cmd_iv_len_i, 3'b000};
           else carry_d = c_p6 ? {16'hfffe, cmd_aad_len_i} : {32'h0, cmd_aad_len_i[15:0]};
@@ -676,7 +776,8 @@ module ak_mode_stream #(
           ivlen_need_d = (cmd_mode_i == ModeGcm) && !c_iv12 && !c_err;
           glen_need_d  = (cmd_mode_i == ModeGcm) && !c_err;
           glen_d       = {29'd0, cmd_aad_len_i, 3'b000, 29'd0, cmd_msg_len_i, 3'b000};
-          h_need_d     = ((cmd_mode_i == ModeGcm) || (cmd_mode_i == ModeCmac)) && !c_err;
+          h_need_d     = ((cmd_mode_i == ModeGcm) || (cmd_mode_i == ModeCmac) ||
+                          (cmd_mode_i == ModeXts)) && !c_err;
           h_fly_d      = 1'b0;
           h_ok_d       = 1'b0;
           h_d          = '0;
@@ -685,6 +786,10 @@ module ak_mode_stream #(
           k2_d         = (cmd_msg_len_i[3:0] != 4'd0) || (cmd_msg_len_i == 32'd0);
           giv_left_d   = ((cmd_mode_i == ModeGcm) && !c_iv12) ? c_iv_blocks : 32'd0;
           gj0_d        = 1'b0;
+          nxt_hold_d   = 1'b0;
+          nxt_fin_d    = 1'b0;
+          xh_ok_d      = 1'b0;
+          xh_out_d     = 1'b0;
         end
       end
 
@@ -702,8 +807,13 @@ module ak_mode_stream #(
                 flush_d = ({1'b0, in_n} + (p6_q ? 6'd6 : 6'd2)) > 6'd16;
             end
           end else if (in_pay) begin
-            msg_left_d = msg_left_q - {27'd0, in_n};
+            msg_left_d = is_xts ? x_left_after : msg_left_q - {27'd0, in_n};
             nxt_v_d    = !err_q && !is_cmac;  // CMAC: the beat goes to the MAC FIFO only
+            // XTS: a whole beat followed by a partial one is held; a partial one is final
+            nxt_hold_d = is_xts && (in_nb == 8'd128) && (x_left_after != 32'd0) &&
+                         (x_left_after < 32'd128);
+            nxt_fin_d  = is_xts && (in_nb != 8'd128);
+            nxt_nb_d   = in_nb;
             nxt_d      = in_masked;
             nxt_n_d    = in_n;
           end else begin
@@ -722,13 +832,20 @@ module ak_mode_stream #(
             h_d     = rsp_data_i;
             h_ok_d  = 1'b1;
             h_fly_d = 1'b0;
+            if (is_xts) chain_d = rsp_data_i;  // T_0 = E_K2(i)
           end else if (s0_fly_q) begin
             s0_d     = rsp_data_i;
             s0_fly_d = 1'b0;
           end else begin
             pay_left_d = pay_left_q - 32'd1;
+            if (is_xts && cxh_q[0]) begin
+              xh_d    = d_out;
+              xh_ok_d = 1'b1;
+            end
+            if (is_xts && cxf_q[0]) xh_out_d = 1'b1;
           end
         end
+        if (xh_out_q && of_push && !d_rsp_pay) xh_out_d = 1'b0;
         if (d_fire) begin
           if (h_need_q) begin
             h_need_d = 1'b0;
@@ -740,6 +857,7 @@ module ak_mode_stream #(
           end else begin
             if (!chained) chain_d = chain_req;
             nxt_v_d = 1'b0;
+            if (nxt_fin_q) xb_d = nxt_nb_q;
           end
         end
         d_cnt_d = d_cnt_q - {1'b0, d_rsp} + {1'b0, d_fire};
@@ -857,6 +975,15 @@ module ak_mode_stream #(
       h_ok_q    <= 1'b0;
       h_q       <= '0;
       j0_ok_q   <= 1'b0;
+      nxt_hold_q <= 1'b0;
+      nxt_fin_q  <= 1'b0;
+      nxt_nb_q   <= 8'd0;
+      cxh_q      <= '{default: 1'b0};
+      cxf_q      <= '{default: 1'b0};
+      xh_q       <= '0;
+      xh_ok_q    <= 1'b0;
+      xh_out_q   <= 1'b0;
+      xb_q       <= 8'd0;
     end else begin
       nxt_v_q   <= nxt_v_d;
       nxt_q     <= nxt_d;
@@ -874,6 +1001,15 @@ module ak_mode_stream #(
       h_ok_q    <= h_ok_d;
       h_q       <= h_d;
       j0_ok_q   <= j0_ok_d;
+      nxt_hold_q <= nxt_hold_d;
+      nxt_fin_q  <= nxt_fin_d;
+      nxt_nb_q   <= nxt_nb_d;
+      cxh_q      <= cxh_d;
+      cxf_q      <= cxf_d;
+      xh_q       <= xh_d;
+      xh_ok_q    <= xh_ok_d;
+      xh_out_q   <= xh_out_d;
+      xb_q       <= xb_d;
     end
   end
 

@@ -98,12 +98,14 @@ def _prepare_crypt(args: argparse.Namespace, decrypt: bool) -> _CryptJob:
                                   f"not {args.mode.upper()}")
     tag_len = args.tag_len if args.tag_len is not None else (16 if args.mode in TAG_MODES
                                                              else None)
+    tweak = parse_hex(args.tweak, "--tweak") if args.tweak is not None else None
     aad = read_input(args.aad_file, "AAD file") if args.aad_file is not None else b""
     data = read_input(args.input)
+    xts = {"tweak": tweak, "data_unit": args.data_unit, "unit_size": args.unit_size}
     check_args(core, args.mode, key, iv, decrypt, len(data), nonce=nonce, tag_len=tag_len,
-               aad_len=len(aad))
+               aad_len=len(aad), **xts)
     return _CryptJob(core, args.mode, key, iv, data, decrypt,
-                     {"nonce": nonce, "aad": aad, "tag_len": tag_len})
+                     {"nonce": nonce, "aad": aad, "tag_len": tag_len, **xts})
 
 
 def _run_crypt(args: argparse.Namespace, job: _CryptJob, out: OutputFile) -> int:
@@ -391,7 +393,8 @@ def _add_crypt_parser(sub: Any, name: str) -> None:
                                    f"core in simulation", formatter_class=_HelpFormatter)
     s.add_argument("--core", default="round", help="the core (aeskit cores)")
     s.add_argument("--mode", default="ecb", choices=MODES, help="the block cipher mode")
-    s.add_argument("--key", required=True, help="hex, 32/48/64 digits (required)")
+    s.add_argument("--key", required=True,
+                   help="hex, 32/48/64 digits; XTS: K1 || K2, 64 or 128 digits (required)")
     s.add_argument("--iv", help="hex: 32 digits for the CBC/CBC-CS/CFB/OFB IV or the CTR "
                                 "initial counter block; GCM/GMAC: any length of at least 1 "
                                 "byte, 24 digits usual (default: none; ECB, CCM and CMAC take "
@@ -404,6 +407,14 @@ def _add_crypt_parser(sub: Any, name: str) -> None:
                         "appends the tag to OUT (GMAC, CMAC: OUT is the tag); decrypt "
                         "expects it at the end of IN and writes nothing unless it matches "
                         "(GMAC, CMAC: OUT is the authenticated data) (default: 16)")
+    s.add_argument("--tweak", help="XTS: hex, 32 digits: the tweak; the whole input is one "
+                                   "data unit (default: none)")
+    s.add_argument("--data-unit", type=int, metavar="N",
+                   help="XTS: the first data unit's number (tweak = N as 16 little-endian "
+                        "bytes); the input is cut into --unit-size units numbered N, N+1, ... "
+                        "(default: none)")
+    s.add_argument("--unit-size", type=int, metavar="B",
+                   help="XTS with --data-unit: bytes per data unit, >= 16 (default: 512)")
     s.add_argument("--check", action="store_true",
                    help="compare with OpenSSL (nothing written on a mismatch)")
     s.add_argument("--force", action="store_true", help="overwrite OUT if it exists")

@@ -17,6 +17,7 @@
 module ak_mode_sys (
   input  logic clk_i, input logic rst_ni,
   input  logic key_valid_i, output logic key_ready_o, input logic [255:0] key_i,
+  input  logic [255:0] key2_i,
   input  logic [1:0] key_len_i,
   input  logic [${s_msb}:0] cmd_valid_i, output logic [${s_msb}:0] cmd_ready_o,
   input  logic [${s_msb}:0][3:0] cmd_mode_i, input logic [${s_msb}:0] cmd_decrypt_i,
@@ -39,7 +40,7 @@ module ak_mode_sys (
   logic [${tag_msb}:0] ci_tag, co_tag;
 
   ak_mode_engine #(.Streams(${streams})) u_engine (
-    .clk_i, .rst_ni, .key_valid_i, .key_ready_o, .key_i, .key_len_i,
+    .clk_i, .rst_ni, .key_valid_i, .key_ready_o, .key_i, .key2_i, .key_len_i,
     .cmd_valid_i, .cmd_ready_o, .cmd_mode_i, .cmd_decrypt_i, .cmd_iv_i, .cmd_iv_len_i,
     .cmd_nonce_len_i,
     .cmd_tag_len_i, .cmd_aad_len_i, .cmd_msg_len_i, .in_valid_i, .in_ready_o, .in_data_i,

@@ -494,6 +494,7 @@ module ak_axis_core
     .key_valid_i      (e_key_valid),
     .key_ready_o      (e_key_ready),
     .key_i            (key_regs & key_mask),
+    .key2_i           ('0),  // XTS not offered here
     .key_len_i        (key_len_q),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),

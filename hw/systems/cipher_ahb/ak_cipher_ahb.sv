@@ -170,6 +170,7 @@ module ak_cipher_ahb
     .key_valid_i      (key_valid),
     .key_ready_o      (key_ready),
     .key_i            (key),
+    .key2_i           ('0),  // XTS not offered here
     .key_len_i        (key_len_q),
     .cmd_valid_i      (cmd_valid),
     .cmd_ready_o      (cmd_ready),

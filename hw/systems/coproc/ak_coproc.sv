@@ -525,6 +525,7 @@ module ak_coproc #(
     .key_valid_i      (e_key_valid),
     .key_ready_o      (e_key_ready),
     .key_i            (e_key),
+    .key2_i           ('0),  // XTS not offered here
     .key_len_i        (e_key_len),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),

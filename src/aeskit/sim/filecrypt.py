@@ -25,6 +25,13 @@ through the Verilator model of the mode engine (hw/modes) driving the chosen cor
   hardware finds the tag authentic.
 * ``cmac`` (SP 800-38B): no IV, ``tag_len`` 4..16. "Encryption" returns the tag;
   "decryption" takes message || tag and returns the message only if authentic.
+* ``xts`` (IEEE 1619 / SP 800-38E, XTS-AES-128 and -256): the key is K1 || K2 (32 or
+  64 bytes). Either ``tweak`` (16 bytes: the whole input is one data unit) or
+  ``data_unit`` (the first data unit's sequence number, as 16 little-endian bytes;
+  the input is cut into units of ``unit_size`` bytes, the last one possibly shorter,
+  unit k taking number ``data_unit + k``). Every unit is at least 16 bytes; a partial
+  last block is ciphertext stealing, done in the engine. The engine swaps K2 into
+  the core for each unit's tweak and K1 back.
 """
 
 from __future__ import annotations
@@ -36,7 +43,9 @@ from aeskit.model import CCM_NONCE_LENGTHS, CCM_TAG_LENGTHS
 from aeskit.sim.mode_harness import Message, RtlModes, TagMismatch
 
 MODES = ("ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3", "ctr", "cfb", "ofb", "ccm", "gcm",
-         "gmac", "cmac")
+         "gmac", "cmac", "xts")
+#: XTS's default data unit (a disk sector)
+XTS_UNIT_SIZE = 512
 #: modes with a tag (CCM, GCM, GMAC, CMAC): --tag-len, default 16 bytes
 TAG_MODES = ("ccm", "gcm", "gmac", "cmac")
 #: modes with associated data (--aad-file)
@@ -44,7 +53,7 @@ AAD_MODES = ("ccm", "gcm")
 #: tag lengths of GCM, GMAC and CMAC in bytes
 MAC_TAG_LENGTHS = tuple(range(4, 17))
 #: modes that need the core's decryption when decrypting
-_DEC_MODES = ("ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3")
+_DEC_MODES = ("ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3", "xts")
 
 __all__ = ["MODES", "TAG_MODES", "AAD_MODES", "CryptInputError", "TagMismatch", "check_args", "crypt_bytes",
            "parse_hex", "reference_crypt"]
@@ -67,9 +76,17 @@ def parse_hex(text: str, what: str) -> bytes:
 
 def check_args(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, decrypt: bool,
                length: int, *, nonce: bytes | None = None, tag_len: int | None = None,
-               aad_len: int = 0) -> None:
+               aad_len: int = 0, tweak: bytes | None = None, data_unit: int | None = None,
+               unit_size: int | None = None) -> None:
     if mode not in MODES:
         raise CryptInputError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+    if mode == "xts":
+        _check_xts(core, key, iv, decrypt, length, nonce, tag_len, aad_len, tweak, data_unit,
+                   unit_size)
+        return
+    if tweak is not None or data_unit is not None or unit_size is not None:
+        raise CryptInputError(f"--tweak, --data-unit and --unit-size are for XTS, not "
+                              f"{mode.upper()}")
     if len(key) not in (16, 24, 32):
         raise CryptInputError(f"key must be 16, 24 or 32 bytes (32, 48 or 64 hex digits), "
                               f"got {len(key)} bytes")
@@ -135,6 +152,56 @@ def check_args(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, decrypt:
         raise CryptInputError(f"core {core.name} cannot decrypt; {mode.upper()} decryption needs it")
 
 
+def _check_xts(core: CoreSpec, key: bytes, iv: bytes | None, decrypt: bool, length: int,
+               nonce: bytes | None, tag_len: int | None, aad_len: int, tweak: bytes | None,
+               data_unit: int | None, unit_size: int | None) -> None:
+    if len(key) not in (32, 64):
+        raise CryptInputError(f"XTS key must be K1 || K2, 32 or 64 bytes (64 or 128 hex "
+                              f"digits), got {len(key)} bytes")
+    if len(key) * 4 not in core.key_sizes:
+        raise CryptInputError(f"core {core.name} does not support {len(key) * 4}-bit keys")
+    for option, value in (("--iv", iv), ("--nonce", nonce), ("--tag-len", tag_len)):
+        if value is not None:
+            raise CryptInputError(f"XTS takes no {option} (use --tweak or --data-unit)")
+    if aad_len:
+        raise CryptInputError("XTS takes no --aad-file")
+    if (tweak is None) == (data_unit is None):
+        raise CryptInputError("XTS needs exactly one of --tweak (16 bytes, 32 hex digits) and "
+                              "--data-unit (the first data unit's number)")
+    if tweak is not None:
+        if len(tweak) != 16:
+            raise CryptInputError(f"--tweak must be 16 bytes (32 hex digits), got {len(tweak)}")
+        if unit_size is not None:
+            raise CryptInputError("--unit-size goes with --data-unit (--tweak makes the whole "
+                                  "input one data unit)")
+        size = length
+    else:
+        assert data_unit is not None
+        if not 0 <= data_unit < 1 << 128:
+            raise CryptInputError(f"--data-unit must be 0 .. 2^128-1, got {data_unit}")
+        size = XTS_UNIT_SIZE if unit_size is None else unit_size
+        if size < 16:
+            raise CryptInputError(f"--unit-size must be at least 16 bytes, got {size}")
+    if length < 16 or (length % size and length % size < 16):
+        raise CryptInputError(f"XTS data units must be at least 16 bytes; the input of {length} "
+                              f"bytes leaves a unit of {length % size or length} bytes")
+    if size >= 1 << 24:
+        raise CryptInputError("XTS data units must be shorter than 16 MiB")
+    if decrypt and not core.decrypt:
+        raise CryptInputError(f"core {core.name} cannot decrypt; XTS decryption needs it")
+
+
+def _xts_units(data: bytes, tweak: bytes | None, data_unit: int | None,
+               unit_size: int | None) -> list[tuple[bytes, bytes]]:
+    """(tweak, unit) pairs of an input, as the module docstring says."""
+    if tweak is not None:
+        return [(tweak, data)]
+    assert data_unit is not None
+    size = XTS_UNIT_SIZE if unit_size is None else unit_size
+    return [(((data_unit + k) % (1 << 128)).to_bytes(16, "little"), data[i:i + size])
+            for k, i in enumerate(range(0, len(data), size))]
+
+
 def _cbc_cs(eng: RtlModes, variant: int, iv: bytes, data: bytes, decrypt: bool) -> bytes:
     """CBC-CS1/2/3 with all block work in the engine (see the module docstring)."""
     n = -(-len(data) // 16)
@@ -186,7 +253,9 @@ STALL_MAX = 99
 def crypt_bytes(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, data: bytes,
                 decrypt: bool, *, nonce: bytes | None = None, aad: bytes = b"",
                 tag_len: int | None = None, progress: Callable[[str], None] | None = None,
-                stall_pct: int = 0, gap_pct: int = 0, seed: int = 1) -> bytes:
+                stall_pct: int = 0, gap_pct: int = 0, seed: int = 1,
+                tweak: bytes | None = None, data_unit: int | None = None,
+                unit_size: int | None = None) -> bytes:
     """Run ``data`` through the mode engine on ``core`` in ``mode``; return the result.
 
     ``stall_pct``/``gap_pct``: 0 .. :data:`STALL_MAX` (the harness stalls a cycle when a
@@ -197,7 +266,13 @@ def crypt_bytes(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, data: b
         if not 0 <= pct <= STALL_MAX:
             raise ValueError(f"{name} must be 0..{STALL_MAX}, got {pct}")
     check_args(core, mode, key, iv, decrypt, len(data), nonce=nonce, tag_len=tag_len,
-               aad_len=len(aad))
+               aad_len=len(aad), tweak=tweak, data_unit=data_unit, unit_size=unit_size)
+    if mode == "xts":
+        half = len(key) // 2
+        with RtlModes(core, key[:half], progress, key2=key[half:]) as eng:
+            eng.gap_pct, eng.stall_pct, eng.seed = gap_pct, stall_pct, seed
+            return b"".join(eng.xts(decrypt, t, unit)
+                            for t, unit in _xts_units(data, tweak, data_unit, unit_size))
     with RtlModes(core, key, progress) as eng:
         eng.gap_pct, eng.stall_pct, eng.seed = gap_pct, stall_pct, seed
         if mode == "ccm":
@@ -233,7 +308,8 @@ class _OpenSSLBlock:
 
 def reference_crypt(mode: str, key: bytes, iv: bytes | None, data: bytes, decrypt: bool, *,
                     nonce: bytes | None = None, aad: bytes = b"",
-                    tag_len: int | None = None) -> bytes:
+                    tag_len: int | None = None, tweak: bytes | None = None,
+                    data_unit: int | None = None, unit_size: int | None = None) -> bytes:
     """The same operation through OpenSSL (``cryptography``), for ``--check``. CBC-CS,
     which OpenSSL lacks, is the golden model's byte reordering over OpenSSL's block
     cipher. CCM decryption with a bad tag raises ``cryptography``'s InvalidTag."""
@@ -248,6 +324,13 @@ def reference_crypt(mode: str, key: bytes, iv: bytes | None, data: bytes, decryp
     if mode in ("gcm", "gmac", "cmac"):
         assert tag_len is not None
         return _reference_mac(mode, key, iv, data, decrypt, aad, tag_len)
+    if mode == "xts":
+        out = []
+        for t, unit in _xts_units(data, tweak, data_unit, unit_size):
+            op = Cipher(algorithms.AES(key), modes.XTS(t))
+            f = op.decryptor() if decrypt else op.encryptor()
+            out.append(f.update(unit) + f.finalize())
+        return b"".join(out)
     if mode.startswith("cbc-cs"):
         from aeskit.model import cbc_cs_decrypt, cbc_cs_encrypt
 

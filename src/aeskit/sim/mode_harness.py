@@ -33,7 +33,7 @@ from aeskit.sim.verilated_exe import (
 MODE_CPP = Path(__file__).with_name("modes") / "ak_mode_harness.cpp"
 #: mode codes of cmd_mode_i
 MODE_CODE: dict[str, int] = {"ecb": 0, "cbc": 1, "ctr": 2, "cfb": 3, "ofb": 4, "ccm": 5,
-                             "gcm": 6, "cmac": 7}
+                             "gcm": 6, "cmac": 7, "xts": 8}
 #: modes whose command has a tag (generated, or compared on decryption / verification)
 TAG_MODES = ("ccm", "gcm", "cmac")
 STREAMS = 2
@@ -106,6 +106,9 @@ class Message:
     #: a raw cmd_mode_i code sent instead of ``mode``'s (to drive the illegal codes 8..15;
     #: framing still follows ``mode``)
     mode_code: int | None = None
+    #: XTS: the data unit's length in bits (default 8 * len(data)); ``data`` holds
+    #: ceil(bits / 8) bytes, the unused low bits of the last byte zero
+    bits: int | None = None
     # filled in by ModeHarness.run
     out: bytes = b""
     out_tag: bytes = b""
@@ -128,9 +131,12 @@ class Message:
         if tagged and self.decrypt:
             beats.append(self.tag.ljust(16, b"\0")[:16])
         code = MODE_CODE[self.mode] if self.mode_code is None else self.mode_code
+        # XTS counts its data unit in bits, every other mode in bytes
+        length = (8 * len(self.data) if self.bits is None else self.bits) \
+            if self.mode == "xts" else len(self.data)
         head = (f"msg {self.stream} {code} {int(self.decrypt)} {iv.hex()} "
                 f"{nonce_len} {self.tag_len if tagged else 0} {len(aad)} "
-                f"{len(self.data)} {iv_len} {len(beats)}\n")
+                f"{length} {iv_len} {len(beats)}\n")
         return head + "".join(b.hex() + "\n" for b in beats)
 
 
@@ -144,13 +150,19 @@ class ModeHarness(LineProcess):
                          f"mode harness for {self.core.name}")
         self.key_size: int | None = None
 
-    def load_key(self, key: bytes) -> int:
+    def load_key(self, key: bytes, key2: bytes | None = None) -> int:
+        """Load ``key`` (and ``key2``, XTS's tweak key, of the same size; zero if None)."""
         size = len(key) * 8
         if size not in KEY_LEN_CODE:
             raise ValueError(f"key must be 16, 24 or 32 bytes, got {len(key)}")
         if size not in self.core.key_sizes:
             raise ValueError(f"core {self.core.name} does not support {size}-bit keys")
-        self._send(f"key {KEY_LEN_CODE[size]} {(key + bytes(32 - len(key))).hex()}\n")
+        if key2 is not None and len(key2) != len(key):
+            raise ValueError(f"the two XTS keys must have the same size, got {len(key)} and "
+                             f"{len(key2)} bytes")
+        k2 = (key2 or b"") + bytes(32 - len(key2 or b""))
+        self._send(f"key {KEY_LEN_CODE[size]} {(key + bytes(32 - len(key))).hex()} "
+                   f"{k2.hex()}\n")
         self.key_size = size
         return int(self._readline().split()[1])
 
@@ -163,7 +175,7 @@ class ModeHarness(LineProcess):
         for m in messages:
             if m.mode not in MODE_CODE:
                 raise ValueError(f"unknown mode {m.mode!r}")
-            if m.decrypt and m.mode in ("ecb", "cbc") and not self.core.decrypt:
+            if m.decrypt and m.mode in ("ecb", "cbc", "xts") and not self.core.decrypt:
                 raise ValueError(f"core {self.core.name} cannot decrypt")
         self._send("".join(m.command_line() for m in messages) +
                    f"run {gap_pct} {stall_pct} {seed}\n")
@@ -192,9 +204,10 @@ class RtlModes:
     """Message-level modes through the RTL engine on one core (one key)."""
 
     def __init__(self, core: CoreSpec | str, key: bytes,
-                 progress: Callable[[str], None] | None = None) -> None:
+                 progress: Callable[[str], None] | None = None,
+                 key2: bytes | None = None) -> None:
         self.h = ModeHarness(core, progress)
-        self.h.load_key(key)
+        self.h.load_key(key, key2)
         #: random input gaps / output stalls (percent) and their seed
         self.gap_pct = 0
         self.stall_pct = 0
@@ -248,6 +261,11 @@ class RtlModes:
         if not m.passed:
             raise TagMismatch("GCM tag mismatch: the message is not authentic")
         return m.out
+
+    def xts(self, decrypt: bool, tweak: bytes, data: bytes, bits: int | None = None) -> bytes:
+        """XTS-AES (IEEE 1619) of one data unit of ``bits`` bits (default 8 * len(data));
+        the keys are the ones given at construction (``key`` = K1, ``key2`` = K2)."""
+        return self.run(Message("xts", decrypt, data, iv=tweak, bits=bits)).out
 
     def cmac(self, message: bytes, tag_len: int) -> bytes:
         """CMAC (SP 800-38B) of ``message``: the first ``tag_len`` bytes."""

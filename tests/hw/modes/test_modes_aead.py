@@ -1,5 +1,6 @@
-"""GCM/GMAC and CMAC on the mode engine (hw/modes: ak_mode_stream's GHASH unit and
-MAC lane), on ``pipe2`` and ``round``, through the compiled harness.
+"""GCM/GMAC, CMAC and XTS on the mode engine (hw/modes: ak_mode_stream's GHASH unit,
+MAC lane and tweak/stealing logic; ak_mode_engine's K2/K1 swap), on ``pipe2`` and
+``round``, through the compiled harness.
 
 * every record of the six CAVP GCM files (gcmEncryptExtIV128/192/256: 23,625
   encryptions; gcmDecrypt128/192/256: 23,625 decryptions, 11,908 of them FAIL records
@@ -8,13 +9,18 @@ MAC lane), on ``pipe2`` and ``round``, through the compiled harness.
   illegal command in the engine);
 * the SP 800-38B CMAC examples and Wycheproof aes_cmac_test (generation and
   verification in hardware; keys of sizes AES lacks are refused before the run);
+* every record of the four CAVP XTSGenAES files (4,000: XTS-AES-128/256, hex tweaks
+  and data-unit sequence numbers, encryption and decryption, data units of 128, 130,
+  140, 200, 250, 256 and 384 bits -- ciphertext stealing to the bit);
 * random differential tests against OpenSSL (``cryptography``: GCM with IVs of 8 bytes
-  or more, CMAC) and the golden model (``aeskit.model.gcm``: IVs of 1..7 bytes, which
-  OpenSSL refuses), corrupted ciphertexts, tags and AAD, both streams busy with
-  random input gaps and output stalls, CCM/CTR messages interleaved;
+  or more, CMAC, XTS of whole bytes) and the golden model (``aeskit.model``: GCM IVs of
+  1..7 bytes, which OpenSSL refuses; XTS units of any bit length), corrupted
+  ciphertexts, tags and AAD, both streams busy (XTS on both: their tweak phases
+  interleave with the other stream's blocks) with random input gaps and output
+  stalls, CCM/CTR messages interleaved;
 * exact cycles per block from the core's latency and interval and GHASH's 128/D;
 * illegal commands: GCM with an empty IV or a tag outside 4..16, CMAC with a tag
-  outside 4..16, mode codes 8..15.
+  outside 4..16, XTS with a data unit under 128 bits, mode codes 9..15.
 """
 
 from __future__ import annotations
@@ -30,10 +36,11 @@ from aeskit.hw import get_core
 from aeskit.model import AES
 from aeskit.model import gcm as G
 from aeskit.model import modes as M
+from aeskit.model import xts as X
 from aeskit.sim.mode_harness import Message, ModeHarness, RtlModes, TagMismatch, \
     measure_cycles_per_block
 from aeskit.vectors.catalog import (cmac_vectors, gcm_vectors, wycheproof_cmac_vectors,
-                                    wycheproof_gcm_vectors)
+                                    wycheproof_gcm_vectors, xts_vectors)
 
 CORES = ["pipe2", "round"]
 #: the engine's default GhashDigitBits: GHASH takes 128/16 = 8 cycles per block
@@ -142,6 +149,26 @@ def test_cmac_vectors(harnesses: Harnesses, core: str) -> None:
     assert (ran, refused) == (12 + 306, 5)
 
 
+@pytest.mark.parametrize("core", CORES)
+def test_xts_cavp(harnesses: Harnesses, core: str) -> None:
+    """Every XTSGenAES record (the key is K1 || K2; the sequence-number files' tweak is
+    the number as 16 little-endian bytes)."""
+    h = harnesses(core)
+    records = xts_vectors()
+    assert len(records) == 4000
+    bits_seen = set()
+    for v in records:
+        n = len(v.key) // 2
+        h.load_key(v.key[:n], v.key[n:])
+        tweak = v.tweak if v.tweak is not None else X.xts_tweak_from_seqno(v.seqno)
+        src, want = (v.ciphertext, v.plaintext) if v.decrypt else (v.plaintext, v.ciphertext)
+        m = Message("xts", v.decrypt, src, iv=tweak, bits=v.data_unit_len)
+        h.run([m])
+        assert not m.error and m.out == want, f"{v.file}:{v.line}"
+        bits_seen.add(v.data_unit_len)
+    assert bits_seen == {128, 130, 140, 200, 250, 256, 384}
+
+
 # ----------------------------------------------------------------------------------
 # random differential
 # ----------------------------------------------------------------------------------
@@ -151,10 +178,32 @@ def _flip(data: bytes, rng: random.Random) -> bytes:
     return bytes(b)
 
 
-def _random_message(rng: random.Random, key: bytes, stream: int) -> tuple[Message, tuple]:
-    """A random GCM, GMAC, CMAC (or, as traffic beside them, CTR/CCM) message and its
-    expected (out, out_tag, passed), from OpenSSL or the golden model."""
-    kind = rng.choice(["gcm", "gcm", "gcm", "gmac", "cmac", "cmac", "ctr", "ccm"])
+def _xts_message(rng: random.Random, key: bytes, key2: bytes, stream: int) -> tuple[Message, tuple]:
+    """A random XTS data unit (whole bytes or any bit length >= 128) and its result."""
+    dec = rng.random() < 0.5
+    bits = rng.choice([128, 256, 8 * rng.randint(16, 80), rng.randint(128, 700)])
+    data = bytearray(rng.randbytes(-(-bits // 8)))
+    if bits % 8:
+        data[-1] &= (0xFF << (8 - bits % 8)) & 0xFF  # the unused low bits are zero
+    tweak = rng.randbytes(16)
+    if bits % 8 == 0:
+        c = Cipher(algorithms.AES(key + key2), modes.XTS(tweak))
+        op = c.decryptor() if dec else c.encryptor()
+        out = op.update(bytes(data)) + op.finalize()
+    else:
+        f = X.xts_decrypt if dec else X.xts_encrypt
+        out = f(AES(key), AES(key2), tweak, bytes(data), bits)
+    return Message("xts", dec, bytes(data), iv=tweak, bits=bits, stream=stream), (out, b"", True)
+
+
+def _random_message(rng: random.Random, key: bytes, key2: bytes,
+                    stream: int) -> tuple[Message, tuple]:
+    """A random GCM, GMAC, CMAC, XTS (or, as traffic beside them, CTR/CCM) message and
+    its expected (out, out_tag, passed), from OpenSSL or the golden model."""
+    kind = rng.choice(["gcm", "gcm", "gcm", "gmac", "cmac", "cmac", "xts", "xts", "ctr", "ccm"])
+    if kind == "xts" and len(key) != 24:  # XTS-AES: 128- and 256-bit keys only
+        return _xts_message(rng, key, key2, stream)
+    kind = "ctr" if kind == "xts" else kind
     dec = rng.random() < 0.5
     tl = rng.randint(4, 16)
     data = rng.randbytes(rng.choice([0, 1, 15, 16, 17, 31, 32, 33, rng.randint(0, 200)]))
@@ -202,8 +251,10 @@ def _random_run(h: ModeHarness, seed: int, messages: int) -> None:
     done = 0
     while done < messages:
         key = rng.randbytes(rng.choice([16, 24, 32]))
-        h.load_key(key)
-        batch = [_random_message(rng, key, rng.randint(0, 1)) for _ in range(rng.randint(1, 16))]
+        key2 = rng.randbytes(len(key))
+        h.load_key(key, key2)
+        batch = [_random_message(rng, key, key2, rng.randint(0, 1))
+                 for _ in range(rng.randint(1, 16))]
         gap, stall = rng.choice([(0, 0), (0, 50), (50, 0), (30, 30), (70, 70)])
         h.run([m for m, _ in batch], gap_pct=gap, stall_pct=stall, seed=rng.getrandbits(31))
         for m, (out, tag, ok) in batch:
@@ -256,16 +307,21 @@ def test_cycles_per_block(harnesses: Harnesses, core: str) -> None:
     GHASH's g = 128/D cycles per block: GCM is CTR with GHASH beside it, two blocks in
     the core per stream, max(L/2, I, g); two streams (each its own GHASH) max(L/4, I,
     g/2). CMAC is a chained flow (CBC-MAC), one block in the core: max(L, I); two
-    streams max(L, 2I)/2. Both directions alike (decryption compares the tag)."""
+    streams max(L, 2I)/2. XTS's blocks are independent: max(L/2, I), two streams
+    max(L/4, I) (its tweak, two key loads per data unit, cancels in the slope). Both
+    directions alike (decryption compares the tag)."""
     spec = get_core(core)
     h = harnesses(core)
     g = GHASH_CYCLES
     for ks in (128, 192, 256):
-        h.load_key(bytes(range(ks // 8)))
+        h.load_key(bytes(range(ks // 8)), bytes(range(1, ks // 8 + 1)))
         lat, itv = spec.latency[ks], spec.interval[ks]
         for dec in (False, True):
             for mode, exp1, exp2 in (("gcm", max(lat / 2, itv, g), max(lat / 4, itv, g / 2)),
-                                     ("cmac", max(lat, itv), max(lat, 2 * itv) / 2)):
+                                     ("cmac", max(lat, itv), max(lat, 2 * itv) / 2),
+                                     ("xts", max(lat / 2, itv), max(lat / 4, itv))):
+                if mode == "xts" and ks == 192:
+                    continue  # XTS-AES has 128- and 256-bit keys (illegal: test_illegal_*)
                 one = measure_cycles_per_block(h, mode, decrypt=dec, streams=1)
                 two = measure_cycles_per_block(h, mode, decrypt=dec, streams=2)
                 assert (one, two) == (exp1, exp2), (mode, dec, ks, one, two, exp1, exp2)
@@ -285,17 +341,22 @@ def test_illegal_commands(harnesses: Harnesses, core: str) -> None:
         Message("gcm", False, bytes(20), iv=bytes(40), aad=bytes(5), tag_len=17),  # tag 17
         Message("cmac", False, bytes(33), tag_len=3),
         Message("cmac", True, bytes(33), tag_len=17, tag=bytes(17)),
-        Message("ecb", False, bytes(32), mode_code=8),
+        Message("xts", False, bytes(16), iv=bytes(16), bits=127),
+        Message("xts", True, b"", iv=bytes(16), bits=0),
+        Message("ecb", False, bytes(32), mode_code=9),
         Message("ecb", False, bytes(32), mode_code=15),
     ]
     good = Message("gcm", False, bytes(range(48)), iv=bytes(12), tag_len=16, stream=0)
+    xts192 = Message("xts", False, bytes(32), iv=bytes(16), stream=1)
     msgs = []
     for i, m in enumerate(bad):
         m.stream = i % 2
         msgs.append(m)
     msgs.append(good)
     h.run(msgs, gap_pct=20, stall_pct=20, seed=9)
-    for m in bad:
+    h.load_key(bytes(24), bytes(24))  # XTS-AES has no 192-bit variant
+    h.run([xts192])
+    for m in bad + [xts192]:
         assert m.error and not m.passed and m.beats_out == [], m
     ct, tag = _ossl_gcm(key, bytes(12), bytes(range(48)), b"", 16)
     assert not good.error and (good.out, good.out_tag) == (ct, tag)

@@ -5,7 +5,8 @@
 //
 // Protocol (text lines on stdin, answers on stdout):
 //   reset                               -> "ok"
-//   key <len_code> <64 hex>             -> "ok <cycles of the key handshake>"
+//   key <len_code> <64 hex> [<64 hex>]  -> "ok <cycles of the key handshake>"
+//                                          (the second key: key2_i, XTS's tweak key)
 //   msg <s> <mode> <dec> <iv 32 hex> <nonce_len> <tag_len> <aad_len> <msg_len> <iv_len>
 //       <nbeats>
 //       then nbeats lines of 32 hex     (queued on stream s; no answer)
@@ -81,11 +82,12 @@ class Harness {
     tick();
   }
 
-  uint64_t load_key(int len_code, const uint32_t key[8]) {
+  uint64_t load_key(int len_code, const uint32_t key[8], const uint32_t key2[8]) {
     idle_inputs();
     top_->key_valid_i = 1;
     top_->key_len_i = static_cast<uint8_t>(len_code);
     for (int i = 0; i < 8; ++i) top_->key_i[i] = key[i];
+    for (int i = 0; i < 8; ++i) top_->key2_i[i] = key2[i];
     uint64_t waited = 0;
     for (;;) {
       top_->eval();
@@ -244,11 +246,13 @@ int main() {
       std::printf("ok\n");
     } else if (!std::strcmp(cmd, "key")) {
       int len_code;
-      char hex[80];
-      if (std::sscanf(line.c_str(), "key %d %70s", &len_code, hex) != 2) fail("bad key command");
-      uint32_t key[8];
+      char hex[80], hex2[80] = {0};
+      int n = std::sscanf(line.c_str(), "key %d %70s %70s", &len_code, hex, hex2);
+      if (n != 2 && n != 3) fail("bad key command");
+      uint32_t key[8], key2[8] = {0};
       parse_hex(hex, key, 8);
-      std::printf("ok %llu\n", static_cast<unsigned long long>(h.load_key(len_code, key)));
+      if (n == 3) parse_hex(hex2, key2, 8);
+      std::printf("ok %llu\n", static_cast<unsigned long long>(h.load_key(len_code, key, key2)));
     } else if (!std::strcmp(cmd, "msg")) {
       Msg m;
       char iv[40];
