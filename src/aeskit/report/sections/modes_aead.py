@@ -1,0 +1,342 @@
+"""GCM/GMAC, XTS and CMAC on the mode engine (issue 15, "Measure and report").
+
+Measured through the RTL mode engine (``aeskit.sim.mode_harness``, the compiled
+Verilator harness) on ``round``, ``pipe2`` and ``ttable_unrolled``, the same way
+:mod:`aeskit.report.sections.paper001` measures ECB..CCM, and cached by the same hash
+of the engine sources:
+
+* cycles per 16-byte block, one stream and two streams together, for GCM
+  encrypt/decrypt, XTS encrypt/decrypt (AES-128 and AES-256 only) and CMAC
+  generate/verify, for every key size of the core;
+* cycles per message (command to status, one stream, AES-128, the second of two
+  identical runs so that key setup is not in it) of a 512-byte XTS data unit, a
+  1,500-byte GCM packet with 20 bytes of AAD and a 64-byte CMAC message, beside CTR's
+  for the same payload: the difference is the mode's cost per message (H = E(0) and
+  E(J0) plus GHASH of the AAD and lengths for GCM, the tweak E2(i) for XTS, L = E(0) and
+  the K1/K2 subkey for CMAC).
+
+The GHASH multipliers' LUT4, FF and Fmax are the ones ``aeskit primitives`` measured
+(:mod:`aeskit.report.gf128_table`), read from its cache only: this section never starts
+a synthesis.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from aeskit import BUILD_ROOT
+from aeskit.hw.catalog.gf128 import MUL_VARIANTS, cycles_per_product, mul_name
+from aeskit.report.render import misfit_note
+from aeskit.report.sections.paper001 import _fmt, _g, _hash
+from aeskit.synth.devices import DEFAULT_DEVICE
+
+TITLE = "GCM, GMAC, XTS and CMAC on the mode engine"
+ORDER = 16  # right after paper001 (15)
+
+#: cores whose mode-engine cycles are measured (one per core class)
+CORES = ("round", "pipe2", "ttable_unrolled")
+MODES = ("gcm", "xts", "cmac")
+MODE_NAME = {"gcm": "GCM", "xts": "XTS", "cmac": "CMAC", "ctr": "CTR"}
+#: (mode, decrypt) -> the direction's name in the tables
+DIRECTION = {("gcm", False): "encrypt", ("gcm", True): "decrypt",
+             ("xts", False): "encrypt", ("xts", True): "decrypt",
+             ("cmac", False): "generate", ("cmac", True): "verify"}
+#: XTS is defined for AES-128 and AES-256 only (IEEE 1619)
+XTS_KEY_SIZES = (128, 256)
+#: per-message measurement: mode -> (payload bytes, AAD bytes), all with AES-128
+MESSAGES: dict[str, tuple[int, int]] = {"xts": (512, 0), "gcm": (1500, 20), "cmac": (64, 0)}
+MSG_KEY_SIZE = 128
+#: what the per-message overhead of each mode is made of
+MSG_COST = {"gcm": "H = E(0) and E(J0), GHASH of the AAD and the length block, tag",
+            "xts": "two key setups (K2 into the core, K1 back) around the tweak E_K2(i)",
+            "cmac": "L = E(0) before the last block (K1/K2 are combinational)"}
+#: the engine's GHASH multiplier (ak_mode_engine GhashDigitBits default)
+GHASH_DIGIT_BITS = 16
+GHASH_KARATSUBA = False
+#: OpenTitan's documented GHASH rate (4 bits per cycle): cycles per 16-byte block
+OPENTITAN_GHASH_CYCLES = 32
+#: issue 15's target for GCM on ttable_unrolled
+TARGET_CORE = "ttable_unrolled"
+TARGET_GBPS = 20.0
+TARGET_CPB = 1.0
+CACHE_DIR = BUILD_ROOT / "modes_aead"
+#: bumped when what :func:`measure_aead` records changes (older caches are re-measured)
+CACHE_VERSION = 1
+
+
+def _key(mode: str, decrypt: bool) -> str:
+    return f"{mode}-{'dec' if decrypt else 'enc'}"
+
+
+def measure_aead(core: Any, key_sizes: list[int]) -> dict[str, Any]:
+    """``cpb``: mode/direction -> key size -> [one stream, two streams] cycles per
+    block; ``msg``: mode -> {bytes, aad, cycles, ctr} cycles per message (AES-128)."""
+    from aeskit.sim.mode_harness import Message, ModeHarness, measure_cycles_per_block
+
+    cpb: dict[str, dict[str, list[float]]] = {}
+    msg: dict[str, dict[str, int]] = {}
+    with ModeHarness(core) as h:
+        for ks in key_sizes:
+            # key2 is XTS's tweak key; GCM and CMAC ignore it
+            h.load_key(bytes(range(ks // 8)), bytes(range(100, 100 + ks // 8)))
+            for mode in MODES:
+                if mode == "xts" and ks not in XTS_KEY_SIZES:
+                    continue
+                for dec in (False, True):
+                    if dec and mode == "xts" and not core.decrypt:
+                        continue
+                    cpb.setdefault(_key(mode, dec), {})[str(ks)] = [
+                        measure_cycles_per_block(h, mode, decrypt=dec, streams=s)
+                        for s in (1, 2)]
+            if ks == MSG_KEY_SIZE:
+                msg = _measure_messages(h, Message)
+    return {"cpb": cpb, "msg": msg}
+
+
+def _measure_messages(h: Any, message: Callable[..., Any]) -> dict[str, dict[str, int]]:
+    """Command-to-status cycles of one message, the second of two identical runs."""
+
+    def cycles(make: Callable[[], Any]) -> int:
+        for _ in range(2):
+            m = make()
+            h.run([m])
+            if m.error:
+                raise RuntimeError(f"{m.mode} message flagged an error by the engine")
+        return m.sts_cycle - m.cmd_cycle
+
+    payload = {n: bytes((7 * i + 1) & 0xFF for i in range(n)) for n, _ in MESSAGES.values()}
+    makers: dict[str, Callable[[], Any]] = {
+        "xts": lambda: message("xts", False, payload[MESSAGES["xts"][0]], iv=bytes(range(16))),
+        "gcm": lambda: message("gcm", False, payload[MESSAGES["gcm"][0]], iv=bytes(range(12)),
+                               aad=bytes(range(MESSAGES["gcm"][1])), tag_len=16),
+        "cmac": lambda: message("cmac", False, payload[MESSAGES["cmac"][0]], tag_len=16),
+    }
+    out: dict[str, dict[str, int]] = {}
+    for mode, (n, aad) in MESSAGES.items():
+        ctr = cycles(lambda n=n: message("ctr", False, payload[n], iv=bytes(16)))
+        out[mode] = {"bytes": n, "aad": aad, "cycles": cycles(makers[mode]), "ctr": ctr}
+    # CMAC chains its blocks like CBC encryption: CBC's cycles tell chaining from L
+    out["cmac"]["cbc"] = cycles(
+        lambda: message("cbc", False, payload[MESSAGES["cmac"][0]], iv=bytes(16)))
+    return out
+
+
+def ghash_rows() -> tuple[list[dict[str, Any]], list[str]]:
+    """The GF(2^128) multiplier rows ``aeskit primitives`` has measured and cached
+    (in :func:`aeskit.report.gf128_table.measure`'s format), and the names of the
+    variants with no current cached result. Only ``synth.json`` files made from the
+    current bench sources by the current flow on the default device are used;
+    ``proven`` comes from the table's ``gf128.json`` when it is there."""
+    from aeskit.report import gf128_table
+    from aeskit.synth import DEVICE, FLOW_VERSION
+
+    table = gf128_table.OUT / "gf128.json"
+    proven: dict[str, Any] = {}
+    try:
+        proven = {r["name"]: r.get("proven") for r in json.loads(table.read_text())}
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    rows, missing = [], []
+    for d, k in MUL_VARIANTS:
+        name = mul_name(d, k)
+        try:
+            s = json.loads((gf128_table.OUT / name / "synth.json").read_text())
+        except (OSError, ValueError):
+            s = {}
+        if (not s or s.get("source_hash") != gf128_table.bench_design(d, k).source_hash()
+                or s.get("flow_version") != FLOW_VERSION or s.get("device") != DEVICE):
+            missing.append(name)
+            continue
+        cyc = cycles_per_product(d)
+        fmax = round(s["fmax_mhz"], 2) if s.get("fmax_mhz") else None
+        rows.append({"name": name, "digit_bits": d, "karatsuba": bool(k),
+                     "proven": proven.get(name), "cycles": cyc, "lut4": s.get("lut4"),
+                     "ff": s["ff"] - gf128_table.BENCH_FF if s.get("ff") is not None else None,
+                     "fmax": fmax, "mbps": round(128 * fmax / cyc, 1) if fmax else None})
+    return rows, missing
+
+
+def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
+            device: str = DEFAULT_DEVICE, *,
+            key_sizes: tuple[int, ...] | None = None) -> Any:
+    """Cycles of :func:`measure_aead` for the cores of :data:`CORES` among ``cores``
+    (``key_sizes``: only these, default every size of the core), cached per core in
+    ``build/modes_aead/`` by the engine-source hash of paper001; plus the cached GHASH
+    multiplier figures (:func:`ghash_rows`). ``device`` is unused: nothing is
+    synthesized here."""
+    del device
+    say = progress or (lambda _m: None)
+    ghash, missing = ghash_rows()
+    out: dict[str, Any] = {"cores": {}, "ghash": ghash, "ghash_missing": missing}
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    for core in cores:
+        if core.name not in CORES:
+            continue
+        sizes = [ks for ks in core.key_sizes if key_sizes is None or ks in key_sizes]
+        if not sizes:
+            continue
+        cache = CACHE_DIR / f"{core.name}_aead.json"
+        h = _hash(core)
+        data = json.loads(cache.read_text()) if cache.is_file() and not force else {}
+        if (data.get("hash") != h or data.get("version") != CACHE_VERSION
+                or not set(sizes) <= set(data.get("key_sizes", []))):
+            say(f"{core.name}: GCM/XTS/CMAC cycles on the mode engine (compiled harness)")
+            data = {"hash": h, "version": CACHE_VERSION, "key_sizes": sizes,
+                    **measure_aead(core, sizes)}
+            cache.write_text(json.dumps(data))
+        out["cores"][core.name] = {
+            "cpb": data["cpb"], "msg": data["msg"],
+            "latency": {str(k): v for k, v in core.latency.items()},
+            "interval": {str(k): v for k, v in core.interval.items()}}
+    return out
+
+
+def gbps(fmax_mhz: float | None, cycles_per_block: float | None) -> float | None:
+    """Gbit/s of 128-bit blocks at ``fmax_mhz`` and ``cycles_per_block``."""
+    if not fmax_mhz or not cycles_per_block:
+        return None
+    return 128.0 * fmax_mhz / cycles_per_block / 1000.0
+
+
+def _row(rows: list[dict[str, Any]], core: str, ks: int = 128) -> dict[str, Any]:
+    return next((r for r in rows if r.get("core") == core and r.get("key_size") == ks), {})
+
+
+def _cpb_table(name: str, cpb: dict[str, Any]) -> list[str]:
+    out = ["", f"**`{name}`**, cycles per 16-byte block, never stalled (one stream / two "
+           "streams together):", "",
+           "| mode | direction | AES-128 | AES-192 | AES-256 |",
+           "| --- | --- | ---: | ---: | ---: |"]
+    for mode in MODES:
+        for dec in (False, True):
+            cells = cpb.get(_key(mode, dec)) or {}
+            vals = [(f"{_g(cells[str(ks)][0])} / {_g(cells[str(ks)][1])}"
+                     if str(ks) in cells else "-") for ks in (128, 192, 256)]
+            out.append(f"| {MODE_NAME[mode]} | {DIRECTION[(mode, dec)]} | "
+                       + " | ".join(vals) + " |")
+    return out
+
+
+def _gcm_two(entry: dict[str, Any], ks: int = 128) -> float | None:
+    cell = ((entry.get("cpb") or {}).get("gcm-enc") or {}).get(str(ks))
+    return cell[1] if cell else None
+
+
+def render(rows: list[dict[str, Any]], data: Any) -> str:
+    data = data or {}
+    cores = data.get("cores") or {}
+    out = [
+        "The mode engine (docs/modes.md) runs GCM and GMAC (SP 800-38D; GMAC is GCM with",
+        "no payload), XTS-AES (IEEE 1619, two keys, ciphertext stealing) and CMAC",
+        "(SP 800-38B, K1/K2 derived in hardware) for two streams on any core of the",
+        "registry, beside ECB..CCM. GHASH runs on one `ak_gf128_mul` with "
+        f"DigitBits = {GHASH_DIGIT_BITS} ({cycles_per_product(GHASH_DIGIT_BITS)} cycles "
+        "per block), fed from the MAC FIFO; CMAC's CBC-MAC runs on the MAC lane.",
+        "Cycles are measured through the RTL (`aeskit.sim.mode_harness`).",
+    ]
+    if not cores:
+        out += ["", "Not measured (run the report without --no-synth)."]
+    for name in CORES:
+        if name in cores:
+            out += _cpb_table(name, cores[name].get("cpb") or {})
+
+    # per-message cycles
+    msg_lines = []
+    for name in CORES:
+        for mode, m in ((cores.get(name) or {}).get("msg") or {}).items():
+            what = f"{m['bytes']:,} bytes" + (f" + {m['aad']} AAD" if m.get("aad") else "")
+            cost = MSG_COST[mode]
+            if m.get("cbc") is not None and m["cbc"] != m["ctr"]:
+                cost += (f"; CBC-MAC chains its blocks: CBC encryption of the same bytes "
+                         f"takes {_fmt(m['cbc'])} (+{_fmt(m['cbc'] - m['ctr'])} of the "
+                         "overhead)")
+            msg_lines.append(f"| `{name}` | {MODE_NAME[mode]} | {what} | {_fmt(m['cycles'])} | "
+                             f"{_fmt(m['ctr'])} | {_fmt(m['cycles'] - m['ctr'])} | {cost} |")
+    if msg_lines:
+        out += ["", f"**Cycles per message** (AES-{MSG_KEY_SIZE}, one stream, command to "
+                "status, the second of two identical runs so key setup is not counted), "
+                "beside CTR on the same payload; the difference is the mode's cost per "
+                "message:", "",
+                "| core | mode | message | cycles | CTR cycles | overhead | made of |",
+                "| --- | --- | --- | ---: | ---: | ---: | --- |", *msg_lines]
+
+    # GCM throughput at Fmax
+    bound = cycles_per_product(GHASH_DIGIT_BITS)
+    gcm_lines = []
+    for name in CORES:
+        if name not in cores:
+            continue
+        r = _row(rows, name)
+        fmax, two = r.get("fmax_mhz"), _gcm_two(cores[name])
+        note = misfit_note(r)
+        gcm_lines.append(
+            f"| `{name}` | {_g(two) if two is not None else '-'} | "
+            f"{note or _fmt(fmax, 1)} | {_fmt(gbps(fmax, two), 2)} | "
+            f"{_fmt(gbps(fmax, bound), 2)} | {_fmt(gbps(fmax, OPENTITAN_GHASH_CYCLES), 2)} |")
+    if gcm_lines:
+        out += ["", "**GCM throughput at the core's Fmax** (AES-128, two streams, "
+                "Gbit/s = 128 x Fmax / cycles per block / 1000; the core's own Fmax from "
+                "the table above, not the engine's), beside the GHASH-only bounds at the "
+                f"same clock: the engine's multiplier ({bound} cycles per block) and "
+                f"OpenTitan's documented GHASH rate ({OPENTITAN_GHASH_CYCLES} cycles per "
+                "block, 4 bits per cycle):", "",
+                "| core | GCM cycles/block (two streams) | Fmax MHz | GCM Gbit/s | "
+                f"GHASH bound, {bound} cycles/block, Gbit/s | "
+                f"OpenTitan GHASH bound, {OPENTITAN_GHASH_CYCLES} cycles/block, Gbit/s |",
+                "| --- | ---: | ---: | ---: | ---: | ---: |", *gcm_lines]
+
+    # GHASH multiplier variants (aeskit primitives' cache)
+    from aeskit.report.gf128_table import render_table
+
+    ghash, missing = data.get("ghash") or [], data.get("ghash_missing")
+    if missing is None:
+        missing = [mul_name(d, k) for d, k in MUL_VARIANTS]
+    engine_mul = mul_name(GHASH_DIGIT_BITS, GHASH_KARATSUBA)
+    out += ["", "**GHASH multiplier variants** (`ak_gf128_mul`, hw/primitives/gf128; one "
+            "product per 16-byte GHASH block, so cycles per product are cycles per block; "
+            "ECP5 figures of the registered-input bench from `aeskit primitives`, "
+            f"docs/primitives/gf128.md). The engine uses `{engine_mul}`.", ""]
+    if ghash:
+        out.append(render_table(ghash).rstrip("\n"))
+    if missing:
+        cmd = f"`aeskit primitives --only {','.join(missing)}`"
+        out += ["", (f"Not measured yet: {', '.join(missing)}; measure them with {cmd}."
+                     if ghash else
+                     f"No cached figures of the multipliers; measure them with {cmd} "
+                     "(this section does not synthesize).")]
+
+    # issue 15's target
+    t = cores.get(TARGET_CORE)
+    out += ["", _target_sentence(t, _row(rows, TARGET_CORE))]
+    return "\n".join(out)
+
+
+def _target_sentence(entry: dict[str, Any] | None, row: dict[str, Any]) -> str:
+    head = (f"**Target (issue 15): GCM on `{TARGET_CORE}` at one block per cycle, "
+            f">= {TARGET_GBPS:g} Gbit/s.** ")
+    if not entry:
+        return head + f"Not measured here (`{TARGET_CORE}` was not in this report's cores)."
+    lat = (entry.get("latency") or {}).get("128")
+    itv = (entry.get("interval") or {}).get("128")
+    cell = ((entry.get("cpb") or {}).get("gcm-enc") or {}).get("128")
+    if not cell or lat is None or itv is None:
+        return head + "Not measured (no AES-128 GCM figures)."
+    one, two = cell
+    fmax = row.get("fmax_mhz")
+    g2 = gbps(fmax, two)
+    met = two <= TARGET_CPB and g2 is not None and g2 >= TARGET_GBPS
+    at_fmax = (f", {g2:.2f} Gbit/s at its Fmax of {fmax:.1f} MHz "
+               f"(one block per cycle would be {gbps(fmax, 1.0):.2f} Gbit/s)"
+               if g2 is not None else
+               f" ({misfit_note(row) or 'no Fmax in this report'}, so no Gbit/s)")
+    return head + (
+        ("Met" if met else "Not met") + ": the mode engine keeps two blocks per stream in "
+        f"the core, so on `{TARGET_CORE}` (L = {lat}, I = {itv}) GCM runs at "
+        f"max(L/2, I) = {_g(max(lat / 2, itv))} cycles per block for one stream; measured "
+        f"{_g(one)} cycles per block for one stream and {_g(two)} for two streams "
+        f"together{at_fmax}. "
+        + ("" if met else
+           "The target needs a dedicated pipelined GCM datapath with aggregated GHASH "
+           "(H, H^2, ..., H^k, as many powers as the multiplier's latency needs), which is "
+           "not built yet."))

@@ -1,0 +1,94 @@
+"""The report section "GCM, GMAC, XTS and CMAC on the mode engine" (issue 15):
+rendering from synthetic figures, and a real measurement on ``round``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aeskit.hw import get_core
+from aeskit.report.sections import modes_aead, paper001, section_modules
+
+
+def _entry(lat: int, itv: int, gcm: list[float]) -> dict:
+    cpb = {f"{m}-{d}": {"128": gcm if m == "gcm" else [10.0, 10.0]}
+           for m in modes_aead.MODES for d in ("enc", "dec")}
+    msg = {"xts": {"bytes": 512, "aad": 0, "cycles": 359, "ctr": 324},
+           "gcm": {"bytes": 1500, "aad": 20, "cycles": 981, "ctr": 944},
+           "cmac": {"bytes": 64, "aad": 0, "cycles": 54, "ctr": 44, "cbc": 44}}
+    return {"cpb": cpb, "msg": msg, "latency": {"128": lat}, "interval": {"128": itv}}
+
+
+def _data() -> dict:
+    ghash = [{"name": "gf128_mul_d16", "digit_bits": 16, "karatsuba": False, "proven": True,
+              "cycles": 8, "lut4": 2253, "ff": 373, "fmax": 120.5, "mbps": 1928.0}]
+    return {"cores": {"round": _entry(10, 10, [10.0, 10.0]),
+                      "ttable_unrolled": _entry(83, 1, [41.5, 20.75])},
+            "ghash": ghash, "ghash_missing": ["gf128_mul_d128"]}
+
+
+def test_section_follows_paper001() -> None:
+    mods = section_modules()
+    assert modes_aead in mods
+    assert mods.index(modes_aead) == mods.index(paper001) + 1
+    assert modes_aead.TITLE == "GCM, GMAC, XTS and CMAC on the mode engine"
+
+
+def test_render_tables_and_gbps() -> None:
+    rows = [{"core": "round", "key_size": 128, "fmax_mhz": 100.0, "does_not_fit": None},
+            {"core": "ttable_unrolled", "key_size": 128, "fmax_mhz": 83.0,
+             "does_not_fit": None}]
+    md = modes_aead.render(rows, _data())
+    assert "**`round`**, cycles per 16-byte block" in md
+    assert "| GCM | encrypt | 10 / 10 | - | - |" in md
+    assert "| CMAC | verify | 10 / 10 | - | - |" in md
+    assert "| `round` | XTS | 512 bytes | 359 | 324 | 35 |" in md
+    assert "| `round` | GCM | 1,500 bytes + 20 AAD | 981 | 944 | 37 |" in md
+    # GCM at Fmax: 128 * 100 / 10 / 1000 = 1.28 Gbit/s; GHASH bounds 1.6 and 0.4
+    assert "| `round` | 10 | 100.0 | 1.28 | 1.60 | 0.40 |" in md
+    # ttable_unrolled: 128 * 83 / 20.75 / 1000 = 0.512 Gbit/s
+    assert "| `ttable_unrolled` | 20.75 | 83.0 | 0.51 | 1.33 | 0.33 |" in md
+    assert "| gf128_mul_d16 | 16 | no | yes | 8 | 2253 | 373 | 120.5 | 1928.0 |" in md
+    assert "`aeskit primitives --only gf128_mul_d128`" in md
+    target = next(ln for ln in md.splitlines() if ln.startswith("**Target"))
+    assert "Not met" in target and "L = 83, I = 1" in target
+    assert "max(L/2, I) = 41.5" in target and "20.75 for two streams" in target
+    assert "aggregated GHASH" in target
+
+
+def test_render_without_figures() -> None:
+    """The report without synthesis calls render(rows, None); a misfit core has no
+    Gbit/s but its verdict."""
+    md = modes_aead.render([], None)
+    assert "Not measured" in md and "aeskit primitives --only" in md
+    rows = [{"core": "ttable_unrolled", "key_size": 128, "fmax_mhz": None,
+             "does_not_fit": "does not fit (needs 99 of 56 DP16KD)"}]
+    md = modes_aead.render(rows, _data())
+    assert "| `ttable_unrolled` | 20.75 | does not fit (needs 99 of 56 DP16KD) | - |" in md
+    assert "so no Gbit/s" in md
+
+
+def test_collect_on_round(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real measurement (compiled harness) on round, AES-128 only, cached in tmp."""
+    monkeypatch.setattr(modes_aead, "CACHE_DIR", tmp_path)
+    core = get_core("round")
+    data = modes_aead.collect([core, get_core("ueno")], None, True, key_sizes=(128,))
+    assert set(data["cores"]) == {"round"}
+    ent = data["cores"]["round"]
+    lat, itv = core.latency[128], core.interval[128]
+    # GCM at CTR's rate: max(L/2, I, 128/D) for one stream, max(L/4, I, 64/D) for two
+    assert ent["cpb"]["gcm-enc"]["128"] == [max(lat / 2, itv, 8), max(lat / 4, itv, 4)]
+    assert ent["cpb"]["gcm-dec"]["128"] == ent["cpb"]["gcm-enc"]["128"]
+    assert set(ent["cpb"]["xts-enc"]) == {"128"}
+    msg = ent["msg"]
+    assert msg["xts"]["cycles"] > msg["xts"]["ctr"] and msg["gcm"]["cycles"] > msg["gcm"]["ctr"]
+    assert msg["cmac"]["cycles"] > msg["cmac"]["ctr"]
+    assert (tmp_path / "round_aead.json").is_file()
+    # cached: a second call measures nothing
+    said: list[str] = []
+    assert modes_aead.collect([core], said.append, False, key_sizes=(128,))["cores"] == \
+        data["cores"]
+    assert not said
+    md = modes_aead.render([], data)
+    assert "| `round` | XTS | 512 bytes |" in md
