@@ -225,7 +225,7 @@ async def cocotb_gcm_pipe(dut) -> None:
 CASES = [
     # core, key bytes, CAVP sample step (1 = every record), random messages
     ("ttable_unrolled", 16, 15, 150),
-    ("tbox_unfolded", 16, 15, 150),
+    pytest.param("tbox_unfolded", 16, 15, 150, marks=pytest.mark.slow),
     pytest.param("ttable_unrolled", 16, 1, 2000, marks=pytest.mark.slow),
     pytest.param("ttable_unrolled_256", 32, 0, 300, marks=pytest.mark.slow),
 ]
