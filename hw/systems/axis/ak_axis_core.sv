@@ -498,7 +498,7 @@ module ak_axis_core
     .key_len_i        (key_len_q),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
-    .cmd_mode_i       ({1'b0, mode_q}),  // modes 0..5 (GCM/CMAC not offered here)
+    .cmd_mode_i       ((mode_q > 3'd5) ? 4'd15 : {1'b0, mode_q}),  // 6, 7: illegal, as before
     .cmd_decrypt_i    (dec_q),
     .cmd_iv_i         (chain_q),
     .cmd_iv_len_i     (32'd12),

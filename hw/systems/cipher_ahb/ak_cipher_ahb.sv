@@ -362,7 +362,8 @@ module ak_cipher_ahb
   // while every stream is idle, so a command taken first would run on the old key)
   assign cmd_valid = pend_q & {Streams{!key_pend_q}};
   for (genvar s = 0; s < Streams; s++) begin : g_cmd_mode
-    assign cmd_mode[s] = {1'b0, mode_q[s]};
+    // the engine's modes 0..5; the register's 6 and 7 stay illegal commands
+    assign cmd_mode[s] = (mode_q[s] > 3'd5) ? 4'd15 : {1'b0, mode_q[s]};
   end
   assign cmd_dec   = dec_q;
   assign cmd_iv    = iv_q;

@@ -529,7 +529,7 @@ module ak_coproc #(
     .key_len_i        (e_key_len),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
-    .cmd_mode_i       ({1'b0, e_mode}),  // modes 0..5 (GCM/CMAC not offered yet)
+    .cmd_mode_i       ((e_mode > 3'd5) ? 4'd15 : {1'b0, e_mode}),  // 6, 7: illegal, as before
     .cmd_decrypt_i    (e_dec),
     .cmd_iv_i         (e_iv),
     .cmd_iv_len_i     (32'd12),
