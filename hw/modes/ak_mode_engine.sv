@@ -35,12 +35,15 @@
 //   Streams       number of independent streams (>= 1, checked at elaboration).
 //   CoreTagWidth  width of the core's tag ports (derived; >= log2(2*Streams)).
 //   GhashDigitBits  GCM's GHASH multiplier digit per stream (128/D cycles per block).
+//   AeadModes     1: GCM/GMAC, CMAC and XTS; 0 leaves their logic (GHASH, the kept
+//                 keys, the swap) out and makes their commands illegal.
 
 `default_nettype none
 
 module ak_mode_engine #(
   parameter int Streams      = 2,
   parameter int GhashDigitBits = 16,
+  parameter bit AeadModes    = 1'b1,
   parameter int CoreTagWidth = (Streams > 1) ? $clog2(2 * Streams) : 1
 ) (
   input  logic                            clk_i,
@@ -114,7 +117,7 @@ module ak_mode_engine #(
   // Streams
   // ------------------------------------------------------------------------------
   for (genvar s = 0; s < Streams; s++) begin : g_stream
-    ak_mode_stream #(.GhashDigitBits(GhashDigitBits)) u_stream (
+    ak_mode_stream #(.GhashDigitBits(GhashDigitBits), .AeadModes(AeadModes)) u_stream (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
       .cmd_valid_i    (cmd_valid_i[s]),
@@ -251,14 +254,14 @@ module ak_mode_engine #(
     klen_d  = klen_q;
     ksent_d = ksent_q;
     fly_d   = fly_q + FlyW'(core_in_fire) - FlyW'(core_out_fire);
-    if (user_key_fire) begin
+    if (user_key_fire && AeadModes) begin  // kept for XTS's swap only
       key1_d = key_i;
       key2_d = key2_i;
       klen_d = key_len_i;
     end
     unique case (kst_q)
       KIdle: begin
-        if (|tk_req) begin
+        if (AeadModes && |tk_req) begin
           kst_d  = KDrain;
           ksel_d = tk_req & ~(tk_req - 1'b1);  // the lowest stream asking
         end

@@ -55,12 +55,15 @@
 // one is held (its result kept here), the partial block is combined with the held
 // result's tail, and the held result's head is output last.
 //
-// Parameters: GhashDigitBits (1, 4, 8, 16, 32, 128): GCM's GHASH multiplier digit.
+// Parameters: GhashDigitBits (1, 4, 8, 16, 32, 128): GCM's GHASH multiplier digit;
+//             AeadModes (1): GCM, CMAC and XTS; 0 leaves their logic out (their
+//             commands are then illegal).
 
 `default_nettype none
 
 module ak_mode_stream #(
-  parameter int GhashDigitBits = 16
+  parameter int GhashDigitBits = 16,
+  parameter bit AeadModes      = 1'b1
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -312,11 +315,11 @@ module ak_mode_stream #(
                 ((c_q == 4'd3) && (cmd_msg_len_i[31:24] != 8'h0));
       end
       // GCM: an IV of at least one byte, a tag of 4..16 bytes; CMAC: a tag of 4..16
-      ModeGcm:  c_err = (cmd_iv_len_i == 32'd0) || (cmd_tag_len_i < 5'd4) ||
+      ModeGcm:  c_err = !AeadModes || (cmd_iv_len_i == 32'd0) || (cmd_tag_len_i < 5'd4) ||
                         (cmd_tag_len_i > 5'd16);
-      ModeCmac: c_err = (cmd_tag_len_i < 5'd4) || (cmd_tag_len_i > 5'd16);
+      ModeCmac: c_err = !AeadModes || (cmd_tag_len_i < 5'd4) || (cmd_tag_len_i > 5'd16);
       // XTS: a data unit of at least one block (its length in bits); AES-128/256 keys
-      ModeXts:  c_err = (cmd_msg_len_i < 32'd128) || (key_len_i == 2'd1);
+      ModeXts:  c_err = !AeadModes || (cmd_msg_len_i < 32'd128) || (key_len_i == 2'd1);
       default: c_err = 1'b1;
     endcase
   end
@@ -350,9 +353,10 @@ module ak_mode_stream #(
   // Handshakes
   // ------------------------------------------------------------------------------
   assign is_ccm      = (mode_q == ModeCcm);
-  assign is_gcm      = (mode_q == ModeGcm);
-  assign is_cmac     = (mode_q == ModeCmac);
-  assign is_xts      = (mode_q == ModeXts);
+  // (constant 0 without AeadModes: their logic folds away)
+  assign is_gcm      = AeadModes && (mode_q == ModeGcm);
+  assign is_cmac     = AeadModes && (mode_q == ModeCmac);
+  assign is_xts      = AeadModes && (mode_q == ModeXts);
   assign has_tag     = is_ccm || is_gcm || is_cmac;
   assign cmd_ready_o = (st_q == StIdle);
   assign cmd_fire    = cmd_valid_i && cmd_ready_o;
@@ -516,16 +520,22 @@ module ak_mode_stream #(
   assign gh_start = (st_q == StRun) && !err_q && is_gcm && h_ok_q && (mb_cnt_q != 2'd0) &&
                     gh_ready;
 
-  ak_gf128_mul #(.DigitBits(GhashDigitBits)) u_ghash (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .start_i (gh_start),
-    .ready_o (gh_ready),
-    .a_i     (gh_y ^ mb_q[0]),
-    .b_i     (h_q),
-    .done_o  (gh_done),
-    .z_o     (gh_z)
-  );
+  if (AeadModes) begin : g_ghash
+    ak_gf128_mul #(.DigitBits(GhashDigitBits)) u_ghash (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .start_i (gh_start),
+      .ready_o (gh_ready),
+      .a_i     (gh_y ^ mb_q[0]),
+      .b_i     (h_q),
+      .done_o  (gh_done),
+      .z_o     (gh_z)
+    );
+  end else begin : g_no_ghash
+    assign gh_ready = 1'b0;
+    assign gh_done  = 1'b0;
+    assign gh_z     = '0;
+  end
 
   // formatted AAD block of this beat: carry || the first 16-p bytes of the beat
   assign fmt_block = p6_q ? {carry_q, in_masked[127:48]} : {carry_q[15:0], in_masked[127:16]};

@@ -162,6 +162,7 @@ module ak_cipher_ahb
   logic [CoreTagWidth-1:0]                   ci_tag, co_tag;
 
   ak_mode_engine #(
+    .AeadModes   (1'b0),  // the register map offers modes 0..5
     .Streams     (Streams),
     .CoreTagWidth(CoreTagWidth)
   ) u_engine (

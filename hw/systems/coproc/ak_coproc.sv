@@ -519,7 +519,8 @@ module ak_coproc #(
   logic eng_rst_n;
   assign eng_rst_n = rst_ni && eng_rst_nq;
 
-  ak_mode_engine #(.Streams(1), .CoreTagWidth(1)) u_engine (
+  // modes 0..5 (the register map's); AeadModes(0) leaves GCM/CMAC/XTS logic out
+  ak_mode_engine #(.Streams(1), .CoreTagWidth(1), .AeadModes(1'b0)) u_engine (
     .clk_i            (clk_i),
     .rst_ni           (eng_rst_n),
     .key_valid_i      (e_key_valid),

@@ -62,9 +62,11 @@ def _lint(top: str, files: list[Path], params: dict[str, int]) -> None:
     assert res.returncode == 0 and not warnings, out
 
 
+@pytest.mark.parametrize("aead", [1, 0])
 @pytest.mark.parametrize("streams", [1, 2])
-def test_engine_lint(streams: int) -> None:
-    _lint("ak_mode_engine", engine_paths(), {"Streams": streams})
+def test_engine_lint(streams: int, aead: int) -> None:
+    """Both builds: with GCM/CMAC/XTS (AeadModes = 1) and without (0, the systems')."""
+    _lint("ak_mode_engine", engine_paths(), {"Streams": streams, "AeadModes": aead})
 
 
 @pytest.mark.parametrize("core", CORES)
