@@ -57,6 +57,24 @@ def test_render_tables_and_gbps() -> None:
     assert "aggregated GHASH" in target
 
 
+def test_render_gcm_pipe_target() -> None:
+    """With ak_gcm_pipe synthesized: its row (one block per cycle) and the target
+    judged on it: 128 * 80 / 1000 = 10.24 Gbit/s, 20 Gbit/s needs 156 MHz."""
+    rows = [{"core": "ttable_unrolled", "key_size": 128, "fmax_mhz": 83.0,
+             "does_not_fit": None}]
+    data = {**_data(), "gcm_pipe": {"fmax_mhz": 80.0, "lut4": 25850, "ff": 23630, "ebr": 84}}
+    md = modes_aead.render(rows, data)
+    assert ("| `ak_gcm_pipe` on `ttable_unrolled` (docs/gcm_pipe.md; 25,850 LUT4, 23,630 FF, "
+            "84 EBR) | 1 | 80.0 | 10.24 |") in md
+    target = next(ln for ln in md.splitlines() if ln.startswith("**Target"))
+    assert "Not met" in target and "10.24 Gbit/s" in target and "needs 156 MHz" in target
+    assert "41.5 cycles per block for one stream, 20.75 for two" in target
+    data["gcm_pipe"]["fmax_mhz"] = 160.0
+    target = next(ln for ln in modes_aead.render(rows, data).splitlines()
+                  if ln.startswith("**Target"))
+    assert target.count("Met") == 1 and "20.48 Gbit/s" in target
+
+
 def test_render_without_figures() -> None:
     """The report without synthesis calls render(rows, None); a misfit core has no
     Gbit/s but its verdict."""
