@@ -93,19 +93,7 @@ module ak_gcm_pipe #(
     $fatal(1, "ak_gcm_pipe: FifoDepth must be a power of two >= 2, got %0d", FifoDepth);
   end
 
-  // keep the first n bytes (1..16) of a block, clear the others
-  function automatic logic [127:0] keep_bytes(input logic [127:0] d, input logic [4:0] n);
-    logic [127:0] m;
-    m = '1;
-    for (int i = 0; i < 16; i++) begin
-      if (i >= int'(n)) m[127-8*i -: 8] = 8'h00;
-    end
-    return d & m;
-  endfunction
-
-  function automatic logic [4:0] beat_bytes(input logic [31:0] left);
-    return (left >= 32'd16) ? 5'd16 : left[4:0];
-  endfunction
+  import ak_mode_pkg::keep_bytes, ak_mode_pkg::beat_bytes;
 
   typedef enum logic [2:0] {
     StNoKey,  // no key yet

@@ -1,0 +1,63 @@
+// ak_mode_pkg: the block-level helper functions of the mode logic, shared by
+// ak_mode_stream (the mode engine) and ak_gcm_pipe (GCM at one block per cycle): byte
+// and bit masks of partial blocks, CMAC's padding and doubling, XTS's alpha step,
+// GCM's inc32. All are combinational; byte order FIPS-197 / GCM, byte 0 of a block in
+// [127:120].
+
+`default_nettype none
+
+package ak_mode_pkg;
+
+  // keep the first n bytes (1..16) of a block, clear the others
+  function automatic logic [127:0] keep_bytes(input logic [127:0] d, input logic [4:0] n);
+    logic [127:0] m;
+    m = '1;
+    for (int i = 0; i < 16; i++) begin
+      if (i >= int'(n)) m[127-8*i -: 8] = 8'h00;
+    end
+    return d & m;
+  endfunction
+
+  // CMAC padding (SP 800-38B): a 1 bit after the first n bytes (n < 16), then zeros
+  function automatic logic [127:0] pad80(input logic [127:0] d, input logic [4:0] n);
+    logic [127:0] r;
+    r = d;
+    for (int i = 0; i < 16; i++) begin
+      if (i == int'(n)) r[127-8*i -: 8] = 8'h80;
+    end
+    return r;
+  endfunction
+
+  // keep the first n bits (1..128) of a block, clear the others
+  function automatic logic [127:0] keep_bits(input logic [127:0] d, input logic [7:0] n);
+    return d & ~({128{1'b1}} >> n);
+  endfunction
+
+  // XTS: multiply a tweak by alpha (IEEE 1619 5.2): the 16 bytes are a little-endian
+  // integer (byte 0 in [127:120] the least significant), shifted left by one; a carry
+  // out of byte 15 folds 0x87 into byte 0
+  function automatic logic [127:0] alpha(input logic [127:0] t);
+    logic [127:0] r;
+    for (int k = 1; k < 16; k++) r[127-8*k -: 8] = {t[126-8*k -: 7], t[127-8*(k-1)]};
+    r[127:120] = {t[126:120], 1'b0} ^ (t[7] ? 8'h87 : 8'h00);
+    return r;
+  endfunction
+
+  // CMAC subkey step (SP 800-38B 6.1): shift left, fold 0x87 in when the top bit was set
+  function automatic logic [127:0] dbl(input logic [127:0] v);
+    return {v[126:0], 1'b0} ^ {120'h0, v[127] ? 8'h87 : 8'h00};
+  endfunction
+
+  // GCM's inc32 (SP 800-38D 6.2): the last 32 bits count modulo 2^32
+  function automatic logic [127:0] inc32(input logic [127:0] v);
+    return {v[127:32], v[31:0] + 32'd1};
+  endfunction
+
+  // bytes of the next beat of a part with `left` bytes to go: min(16, left)
+  function automatic logic [4:0] beat_bytes(input logic [31:0] left);
+    return (left >= 32'd16) ? 5'd16 : left[4:0];
+  endfunction
+
+endpackage
+
+`default_nettype wire
