@@ -100,15 +100,16 @@ module ak_ghash_pipe #(
   logic [127:0]  y_q, y_d;
   logic          done_q, done_d;
   logic          adv;                // the pipeline moves
-  logic          fin;                // the entering block is among the last Stages
-  logic [IW-1:0] psel;               // its power: H^(psel+1)
+  // decoded from left/flush a cycle ahead (registers), off the enable's path:
+  logic          lz_q, lz_d;         // left == 0: no block to enter
+  logic          fnz_q, fnz_d;       // flush != 0
+  logic          fin_q, fin_d;       // the next block is among the last Stages
+  logic [IW-1:0] psel_q, psel_d;     // its power: H^(psel+1)
 
   assign ready_o = powers_ok && !run_q && !h_valid_i;
   assign done_o  = done_q;
   assign y_o     = y_q;
-  assign adv     = run_q && ((blk_valid_i && left_q != 32'd0) || (left_q == 32'd0 && flush_q != '0));
-  assign fin     = (left_q <= 32'(Stages));
-  assign psel    = fin ? IW'(left_q - 32'd1) : IW'(Stages - 1);
+  assign adv     = run_q && ((blk_valid_i && !lz_q) || (lz_q && fnz_q));
 
   // ------------------------------------------------------------------------------
   // Pipeline: stage s holds the inputs of Horner step s (z, the rest of a, the power b)
@@ -140,6 +141,10 @@ module ak_ghash_pipe #(
     flush_d = flush_q;
     y_d     = y_q;
     done_d  = 1'b0;
+    lz_d    = lz_q;
+    fnz_d   = fnz_q;
+    fin_d   = fin_q;
+    psel_d  = psel_q;
     if (start_i && ready_o) begin
       run_d   = 1'b1;
       left_d  = n_i;
@@ -157,6 +162,12 @@ module ak_ghash_pipe #(
         end
       end
     end
+    if ((start_i && ready_o) || adv) begin
+      lz_d   = (left_d == 32'd0);
+      fnz_d  = (flush_d != '0);
+      fin_d  = (left_d <= 32'(Stages));
+      psel_d = (left_d <= 32'(Stages)) ? IW'(left_d - 32'd1) : IW'(Stages - 1);
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : pipe_regs
@@ -169,9 +180,9 @@ module ak_ghash_pipe #(
     end else if (adv) begin
       sz_q[0] <= '0;
       sa_q[0] <= blk_i ^ fb;
-      sb_q[0] <= pow_q[psel];
-      sv_q[0] <= (left_q != 32'd0);
-      sf_q[0] <= fin;
+      sb_q[0] <= pow_q[psel_q];
+      sv_q[0] <= !lz_q;
+      sf_q[0] <= fin_q;
       for (int s = 1; s < Stages; s++) begin
         sz_q[s] <= zo[s-1];
         sa_q[s] <= sa_q[s-1];
@@ -192,6 +203,10 @@ module ak_ghash_pipe #(
       flush_q <= '0;
       y_q     <= '0;
       done_q  <= 1'b0;
+      lz_q    <= 1'b1;
+      fnz_q   <= 1'b0;
+      fin_q   <= 1'b0;
+      psel_q  <= '0;
     end else begin
       pow_q   <= pow_d;
       pj_q    <= pj_d;
@@ -201,6 +216,10 @@ module ak_ghash_pipe #(
       flush_q <= flush_d;
       y_q     <= y_d;
       done_q  <= done_d;
+      lz_q    <= lz_d;
+      fnz_q   <= fnz_d;
+      fin_q   <= fin_d;
+      psel_q  <= psel_d;
     end
   end
 
