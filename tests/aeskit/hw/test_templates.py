@@ -12,7 +12,8 @@ from aeskit.hw import manifest, templates
 #: (manifest, template module) of every bench template
 TEMPLATES = [("aeskit:bench:mode_sys", "ak_mode_sys"), ("aeskit:bench:lanes", "ak_lanes"),
              ("aeskit:bench:multi_instance", "ak_multi_instance"),
-             ("aeskit:bench:multi_instance", "ak_multi_instance_inst")]
+             ("aeskit:bench:multi_instance", "ak_multi_instance_inst"),
+             ("aeskit:bench:gcm_pipe_sys", "ak_gcm_pipe_sys")]
 
 
 def test_every_template_file_is_listed() -> None:
