@@ -23,6 +23,7 @@ from typing import Any
 from aeskit import BUILD_ROOT
 from aeskit.hw import manifest
 from aeskit.hw.catalog.gf128 import MUL_VARIANTS, cycles_per_product, mul_name
+from aeskit.report.primitive_table import _fmt  # the S-box table's cell format
 from aeskit.synth import Design, synthesize
 
 __all__ = ["BENCH_FF", "collect", "measure", "render_table", "variant_names"]
@@ -75,16 +76,6 @@ def collect(*, progress: Progress | None = None, force: bool = False, prove: boo
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "gf128.json").write_text(json.dumps(rows, indent=2))
     return rows
-
-
-def _fmt(v: Any) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, bool):
-        return "yes" if v else "NO"
-    if isinstance(v, float):
-        return f"{v:.1f}"
-    return str(v)
 
 
 def render_table(rows: list[dict[str, Any]]) -> str:
