@@ -27,4 +27,15 @@ if ! command -v berkeley-abc >/dev/null 2>&1; then
          "(sudo apt-get install berkeley-abc)" >&2
   fi
 fi
+# Chromium for the report's browser check (aeskit.report.browser): Debian's chromium
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[setup] installing Debian's chromium (report browser check)"
+    apt-get install -y -qq --no-install-recommends chromium >/dev/null \
+      || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+  else
+    echo "[setup] chromium is missing: the report's browser check needs it" \
+         "(sudo apt-get install --no-install-recommends chromium)" >&2
+  fi
+fi
 echo "[setup] done"

@@ -270,6 +270,10 @@ def cmd_report(args: argparse.Namespace) -> int:
                         seeds=seeds)
     except ValueError as exc:
         return _error(exc)
+    if args.check_browser:
+        from aeskit.report.browser import check_and_print
+
+        ok = check_and_print(out / "index.html", out / "screenshot.png") and ok
     return 0 if ok else 1
 
 
@@ -471,6 +475,10 @@ def _add_synth_parsers(sub: Any) -> None:
     s.add_argument("--sections", metavar="LIST",
                    help="comma-separated subset of the extra sections, by module name "
                         "(e.g. paper001,paper003; default: all)")
+    s.add_argument("--check-browser", action="store_true",
+                   help="then open index.html in headless Chromium (/usr/bin/chromium): "
+                        "every table and plot of report.json present, no failed loads, "
+                        "no console errors; screenshot.png beside it; exit 1 if not")
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("primitives", help="S-box/linear-map variants: proofs, GE, depth, "

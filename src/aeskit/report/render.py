@@ -1,4 +1,8 @@
-"""Render the report data as Markdown and as HTML with an SVG throughput-vs-area plot."""
+"""Render the report data as Markdown and as HTML: the results table, inline SVG plots
+(throughput against area with the Pareto front, Fmax over the placement seeds), the FPGA
+families section and the report sections. The HTML page is self-contained: no scripts,
+no external resources; its tables and plots carry ``data-aeskit`` names that
+:mod:`aeskit.report.layout` expects."""
 
 from __future__ import annotations
 
@@ -8,6 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from aeskit.report import families, layout, seeds
+from aeskit.report.provenance import measured
+from aeskit.report.svgplot import Point, throughput_area_svg
 from aeskit.synth.fit import Misfit
 
 COLUMNS: list[tuple[str, str, str]] = [
@@ -29,6 +36,7 @@ COLUMNS: list[tuple[str, str, str]] = [
     ("mbps", "Mbps", ".0f"),
     ("mbps_per_lut", "Mbps/LUT", ".3f"),
     ("kbps_per_ge", "kbps/GE", ".1f"),
+    ("provenance", "measured", "prov"),
 ]
 
 
@@ -49,6 +57,8 @@ def _cell(r: Mapping[str, Any], key: str, f: str) -> str:
         note = misfit_note(r)
         if note:
             return note
+    if f == "prov":
+        return measured(r)
     return _fmt(r.get(key), f)
 
 
@@ -86,6 +96,8 @@ def write_markdown(report: dict[str, Any], path: Path) -> None:
     for r in report["rows"]:
         cells = [_cell(r, k, f) for k, _, f in COLUMNS] + [_status(r)]
         lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", f"## {layout.SEEDS_TITLE}", "", seeds.seeds_markdown(report["rows"])]
+    lines += ["", f"## {families.TITLE}", "", families.families_markdown(report)]
     for sec in report.get("sections", []):
         lines += ["", f"## {sec['title']}", "", sec["markdown"]]
     errs = [(r["core"], e) for r in report["rows"] for e in r["errors"]]
@@ -101,43 +113,13 @@ def write_markdown(report: dict[str, Any], path: Path) -> None:
 
 def plot_svg(rows: list[dict[str, Any]], width: int = 640, height: int = 400) -> str:
     """Scatter plot: throughput (Mbps, log) against LUT4 (log), one point per core/key
-    with an Fmax (a design that does not fit its device has none and is left out)."""
-    pts = [(r["lut4"], r["mbps"], f"{r['core']}-{r['key_size']}") for r in rows
-           if r.get("lut4") and r.get("mbps") and r.get("fmax_mhz")]
-    m = 60
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="sans-serif" font-size="11">',
-           f'<rect width="{width}" height="{height}" fill="white"/>']
-    if not pts:
-        out.append(f'<text x="{m}" y="{height // 2}">no synthesized cores yet</text></svg>')
-        return "\n".join(out)
-    xs = [math.log10(p[0]) for p in pts]
-    ys = [math.log10(p[1]) for p in pts]
-    x0, x1 = math.floor(min(xs)), math.ceil(max(xs) + 1e-9)
-    y0, y1 = math.floor(min(ys)), math.ceil(max(ys) + 1e-9)
-    x1, y1 = max(x1, x0 + 1), max(y1, y0 + 1)
-
-    def sx(v: float) -> float:
-        return m + (v - x0) / (x1 - x0) * (width - 2 * m)
-
-    def sy(v: float) -> float:
-        return height - m - (v - y0) / (y1 - y0) * (height - 2 * m)
-
-    out.append(f'<line x1="{m}" y1="{height - m}" x2="{width - m}" y2="{height - m}" stroke="black"/>')
-    out.append(f'<line x1="{m}" y1="{m}" x2="{m}" y2="{height - m}" stroke="black"/>')
-    for e in range(x0, x1 + 1):
-        out.append(f'<text x="{sx(e):.0f}" y="{height - m + 16}" text-anchor="middle">{10 ** e:g}</text>')
-    for e in range(y0, y1 + 1):
-        out.append(f'<text x="{m - 6}" y="{sy(e) + 4:.0f}" text-anchor="end">{10 ** e:g}</text>')
-    out.append(f'<text x="{width / 2}" y="{height - 20}" text-anchor="middle">LUT4 (log)</text>')
-    out.append(f'<text x="16" y="{height / 2}" transform="rotate(-90 16 {height / 2})" '
-               f'text-anchor="middle">Mbps at Fmax (log)</text>')
-    for (lut, mbps, label), x, y in zip(pts, xs, ys):
-        out.append(f'<circle cx="{sx(x):.1f}" cy="{sy(y):.1f}" r="4" fill="#1f77b4">'
-                   f'<title>{html.escape(label)}: {lut} LUT4, {mbps:.0f} Mbps</title></circle>')
-        out.append(f'<text x="{sx(x) + 6:.1f}" y="{sy(y) - 6:.1f}">{html.escape(label)}</text>')
-    out.append("</svg>")
-    return "\n".join(out)
+    with an Fmax (a design that does not fit its device has none and is left out); the
+    Pareto front highlighted and joined by a staircase."""
+    pts = [Point(float(r["lut4"]), float(r["mbps"]), f"{r['core']}-{r['key_size']}")
+           for r in rows if r.get("lut4") and r.get("mbps") and r.get("fmax_mhz")]
+    return throughput_area_svg(pts, plot_id=layout.THROUGHPUT_PLOT,
+                               title="Throughput against area (ECP5), Pareto front marked",
+                               width=width, height=height)
 
 
 def markdown_to_html(md: str) -> str:
@@ -151,10 +133,8 @@ def markdown_to_html(md: str) -> str:
         return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", t)
 
     out: list[str] = []
-    blocks = re.split(r"\n\s*\n", md.strip())
-    for b in blocks:
-        ls = b.strip().splitlines()
-        if ls and all(x.strip().startswith("|") for x in ls):
+    for ls in layout.markdown_blocks(md):
+        if layout.is_table(ls):
             cells = [[c.strip() for c in x.strip().strip("|").split("|")] for x in ls]
             body = [r for r in cells[1:] if not all(set(c) <= set("-: ") for c in r)]
             out.append("<table><tr>" + "".join(f"<th>{inline(c)}</th>" for c in cells[0])
@@ -176,6 +156,7 @@ def write_html(report: dict[str, Any], path: Path) -> None:
     svg = plot_svg(report["rows"])
     (path.parent / "throughput_vs_area.svg").write_text(svg)
     head = "".join(f"<th>{html.escape(h)}</th>" for _, h, _ in COLUMNS) + "<th>checks</th>"
+    seeds_svg = seeds.seeds_svg(report["rows"])
     body = []
     for r in report["rows"]:
         cls = "" if (r["tests_ok"] and not r["errors"]) else ' class="fail"'
@@ -186,16 +167,22 @@ def write_html(report: dict[str, Any], path: Path) -> None:
     doc = f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>aeskit report</title>
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}tr.fail td{{background:#fdd}}</style>
+td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}tr.fail td{{background:#fdd}}
+tr.misfit td{{background:#fff4d6}}svg{{display:block;margin:1em 0}}</style>
 </head><body>
 <h1>aeskit report</h1>
 <p>Generated {html.escape(report['generated'])} by aeskit {html.escape(report['aeskit_version'])}.
 Flow: {html.escape(report['flow']['device'])}. {html.escape(report['flow']['throughput'])}.</p>
-<table><tr>{head}</tr>
+<h2>{layout.RESULTS_TITLE}</h2>
+<table data-aeskit="{layout.RESULTS_TABLE}"><tr>{head}</tr>
 {chr(10).join(body)}
 </table>
-<h2>Throughput against area</h2>
+<h2>{layout.THROUGHPUT_TITLE}</h2>
 {svg}
+<h2>{layout.SEEDS_TITLE}</h2>
+{seeds_svg}
+<h2>{families.TITLE}</h2>
+{families.families_html(report)}
 {sections}
 <p>Data: <a href="report.json">report.json</a>, <a href="report.md">report.md</a>.</p>
 </body></html>
