@@ -213,6 +213,10 @@ class _Pipe:
         else:
             os.killpg(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
+        try:  # helpers left in the session Chromium was started in (setsid: its id)
+            os.killpg(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         os.close(self._r)
 
 
@@ -248,6 +252,21 @@ def _failures(events: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
     return loads, errors
 
 
+def _wait_loaded(pipe: _Pipe, session: str, url: str, timeout: float) -> None:
+    """Until the page shows ``url`` fully loaded (a load event of the blank page the
+    target opened with must not count)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = pipe.send("Runtime.evaluate", {
+            "expression": "document.readyState + ' ' + location.href",
+            "returnByValue": True}, session=session)["result"].get("value", "")
+        if state == f"complete {url}":
+            return
+        if time.monotonic() > deadline:
+            raise BrowserError(f"{url} did not finish loading within {timeout:g} s ({state})")
+        time.sleep(0.05)
+
+
 def check_report(html_path: Path, screenshot: Path | None = None, *,
                  report: Mapping[str, Any] | None = None,
                  viewport: tuple[int, int] = VIEWPORT,
@@ -281,6 +300,7 @@ def check_report(html_path: Path, screenshot: Path | None = None, *,
             if nav.get("errorText"):
                 raise BrowserError(f"Chromium could not open {url}: {nav['errorText']}")
             pipe.wait_event("Page.loadEventFired", timeout)
+            _wait_loaded(pipe, session, url, timeout)
             dom = json.loads(pipe.send("Runtime.evaluate",
                                        {"expression": _DOM_QUERY, "returnByValue": True},
                                        session=session)["result"]["value"])
