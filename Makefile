@@ -7,6 +7,9 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 JOBS  ?= 2
 CORES ?=
 SEEDS ?=
+FRESH ?=
+SCHEDULER ?=
+FAMILIES ?=
 
 .PHONY: setup report test test-full docs clean warm
 
@@ -23,7 +26,9 @@ warm: $(STAMP)
 
 ## The main job: measure, synthesize and compare every core -> build/report/
 report: $(STAMP) warm
-	$(VENV)/bin/aeskit report $(if $(CORES),--cores $(CORES)) $(if $(SEEDS),--seeds $(SEEDS)) --jobs $(JOBS)
+	$(VENV)/bin/aeskit report $(if $(CORES),--cores $(CORES)) $(if $(SEEDS),--seeds $(SEEDS)) \
+	  $(if $(FRESH),--fresh) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) \
+	  $(if $(FAMILIES),--families $(FAMILIES)) --jobs $(JOBS)
 
 ## CI test suite: unit tests, lint, cocotb tests (< 30 min on 2 cores)
 test: $(STAMP) warm

@@ -191,9 +191,11 @@ def simulate(bus: str, width: int, *, seed: int = 0, force: bool = False,
     cache = RUNS_DIR / f"{bus}-{width}.json"
     key = _sim_key(bus, width, seed)
     want_vcd = vcd_dir is not None and not (Path(vcd_dir) / f"{bus}-{width}.vcd").is_file()
-    if cache.is_file() and not force and not want_vcd:
-        data = json.loads(cache.read_text())
-        if data.get("key") == key:
+    if not force and not want_vcd:
+        from aeskit.store import load_file
+
+        data = load_file(cache, _store_parts(bus, width, key), lambda d: d.get("key") == key)
+        if data is not None:
             say(f"{bus} {width}-bit: cached simulation {cache}")
             return [CycleRecord(**r) for r in data["records"]]
     log = RUNS_DIR / f"{bus}-{width}.log"
@@ -206,10 +208,16 @@ def simulate(bus: str, width: int, *, seed: int = 0, force: bool = False,
     except Exception as exc:
         raise RuntimeError(f"{bus} {width}-bit simulation failed: {exc}\nlog: {log}") from exc
     # written whole and renamed: a reader (another process) never sees half a file
-    tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"key": key, "records": [r.as_dict() for r in recs]}, indent=1))
-    tmp.replace(cache)
+    from aeskit.store import save_file
+
+    save_file(cache, _store_parts(bus, width, key),
+              {"key": key, "records": [r.as_dict() for r in recs]})
     return recs
+
+
+def _store_parts(bus: str, width: int, key: str) -> dict[str, Any]:
+    """The results-store key parts of one (bus, width) simulation record."""
+    return {"kind": "asbus_sim", "bus": bus, "width": width, "key": key}
 
 
 def cached_evaluation(widths: Iterable[int] = WIDTHS,
@@ -220,11 +228,12 @@ def cached_evaluation(widths: Iterable[int] = WIDTHS,
     records: list[AsbusRecord] = []
     for width in ws:
         for bus in bs:
-            cache = RUNS_DIR / f"{bus}-{width}.json"
-            if not cache.is_file():
-                return None
-            data = json.loads(cache.read_text())
-            if data.get("key") != _sim_key(bus, width, 0):
+            from aeskit.store import load_file
+
+            key = _sim_key(bus, width, 0)
+            data = load_file(RUNS_DIR / f"{bus}-{width}.json", _store_parts(bus, width, key),
+                             lambda d, key=key: d.get("key") == key)
+            if data is None:
                 return None
             for r in data["records"]:
                 records.append(AsbusRecord(

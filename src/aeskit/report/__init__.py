@@ -13,15 +13,16 @@ from __future__ import annotations
 import json
 import time
 import traceback
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
 from aeskit import BUILD_ROOT, __version__
 from aeskit.hw.registry import CoreSpec
+from aeskit.report.jobs import Job, JobOutput, executor, merge
 from aeskit.report.measure import measure_core
 from aeskit.report.render import misfit_note, write_html, write_markdown
 from aeskit.report.sections import section_modules
+from aeskit.store import Store, activate
 from aeskit.synth.devices import DEFAULT_DEVICE, get_device
 
 Progress = Callable[[str], None]
@@ -153,7 +154,9 @@ def combine_seeds(runs: list[dict[str, Any]]) -> dict[str, Any]:
 def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bool = False,
                skip_synth: bool = False, progress: Progress | None = None,
                sections: list[str] | None = None, device: str = DEFAULT_DEVICE,
-               seeds: tuple[int, ...] = DEFAULT_SEEDS) -> bool:
+               seeds: tuple[int, ...] = DEFAULT_SEEDS, store: Store | None = None,
+               scheduler: str | None = None,
+               families: tuple[str, ...] = ()) -> bool:
     """Measure and synthesize ``cores`` on ``device``; write the report. True when every
     core passed its tests and no job failed (a core that does not fit the device is a
     result, not a failure).
@@ -162,35 +165,24 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
     and area are those of the median seed, with the minimum and maximum beside them
     (:func:`combine_seeds`). The sections' extra designs are placed with seed 1.
 
+    ``store``: the results store (:mod:`aeskit.store`) to reuse and record results in
+    (``aeskit report`` passes the repository's); every row then says which figures were
+    reused (and from which commit) and which were measured now. ``force`` measures
+    everything again.
+
+    ``scheduler``: where the jobs run (:func:`aeskit.report.jobs.executor`): None for
+    ``jobs`` threads of this process, ``local:N`` or a Dask scheduler address.
+
+    ``families``: further devices (other FPGA families) every core is synthesized on,
+    seed 1, as ``family_rows``.
+
     ``sections``: names of the section modules to run (``paper001``, ...; default all);
     an unknown name, or an unknown ``device``, raises ``ValueError``."""
     get_device(device)
+    for fam in families:
+        get_device(fam)
     if not seeds or any(x < 1 for x in seeds):
         raise ValueError(f"seeds must be positive integers, got {list(seeds)}")
-    say = progress or (lambda _m: None)
-    t0 = time.monotonic()
-    cache_root = BUILD_ROOT / "cache"
-    futures: dict[tuple[str, str], Future[Any]] = {}
-
-    def sim_job(core: CoreSpec) -> dict[str, Any]:
-        return measure_core(core, cache_root / core.name, force=force,
-                            progress=lambda m: say(m))
-
-    def synth_job(core: CoreSpec) -> dict[str, Any]:
-        from aeskit.synth import DoesNotFit, synth_dir, synthesize
-
-        runs: list[dict[str, Any]] = []
-        for seed in seeds:
-            try:
-                res = synthesize(core, synth_dir(core.name, device, seed=seed),
-                                 seed=seed, device=device, force=force,
-                                 progress=lambda m: say(f"{core.name}: {m}"))
-            except DoesNotFit as exc:
-                say(exc.message)
-                return exc.result.to_json()  # no other seed fits better
-            runs.append(res.to_json())
-        return combine_seeds(runs)
-
     mods = section_modules()
     if sections is not None:
         known = {m.__name__.rsplit(".", 1)[-1]: m for m in mods}
@@ -198,41 +190,77 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
         if unknown:
             raise ValueError(f"unknown report section(s) {unknown}; known: {sorted(known)}")
         mods = [m for m in mods if m.__name__.rsplit(".", 1)[-1] in sections]
-    sections_run = mods
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for core in cores:
-            futures[(core.name, "sim")] = pool.submit(sim_job, core)
-            if not skip_synth:
-                futures[(core.name, "synth")] = pool.submit(synth_job, core)
-        for mod in sections_run:
-            if hasattr(mod, "collect") and not skip_synth:
-                futures[(f"section:{mod.__name__}", "collect")] = pool.submit(
-                    mod.collect, cores, say, force, device=device)
-        results: dict[tuple[str, str], Any] = {}
-        errors: dict[str, list[str]] = {c.name: [] for c in cores}
-        errors.update({f"section:{m.__name__}": [] for m in sections_run})
-        done = 0
-        for (name, kind), fut in futures.items():
-            try:
-                results[(name, kind)] = fut.result()
-            except Exception as exc:  # noqa: BLE001 - a failed job is reported, not fatal
-                errors[name].append(f"{kind}: {exc}")
-                say(f"{name}: {kind} FAILED: {exc}")
-                (out_dir / "logs").mkdir(parents=True, exist_ok=True)
-                (out_dir / "logs" / f"{name}-{kind}.txt").write_text(traceback.format_exc())
-            done += 1
-            say(f"[{done}/{len(futures)}] {name} {kind} done ({time.monotonic() - t0:.0f} s)")
+    say = progress or (lambda _m: None)
+    with activate(store):
+        return _run(cores, out_dir, jobs=jobs, force=force, skip_synth=skip_synth, say=say,
+                    mods=mods, device=device, seeds=seeds, store=store, scheduler=scheduler,
+                    families=tuple(f for f in families if f != device))
 
-    rows = []
+
+def _run(cores: list[CoreSpec], out_dir: Path, *, jobs: int, force: bool, skip_synth: bool,
+         say: Progress, mods: list[Any], device: str, seeds: tuple[int, ...],
+         store: Store | None, scheduler: str | None, families: tuple[str, ...]) -> bool:
+    t0 = time.monotonic()
+    todo: list[tuple[str, str, Job]] = []  # (owner, what, job)
+    for core in cores:
+        todo.append((core.name, "sim", Job("sim", core, force=force)))
+        if not skip_synth:
+            todo.append((core.name, "synth",
+                         Job("synth", core, seeds=seeds, device=device, force=force)))
+            for fam in families:
+                todo.append((core.name, f"family:{fam}",
+                             Job("synth", core, seeds=(1,), device=fam, force=force)))
+    for mod in mods:
+        if hasattr(mod, "collect") and not skip_synth:
+            todo.append((f"section:{mod.__name__}", "collect",
+                         Job("collect", mod.__name__.rsplit(".", 1)[-1], device=device,
+                             force=force, cores=tuple(cores))))
+    results: dict[tuple[str, str], Any] = {}
+    errors: dict[str, list[str]] = {c.name: [] for c in cores}
+    errors.update({f"section:{m.__name__}": [] for m in mods})
+    ex = executor(scheduler, jobs, say, store.root if store is not None else None)
+    say(f"{len(todo)} jobs on {scheduler or f'{max(1, jobs)} local thread(s)'}")
+    try:
+        futures = [(owner, what, job, ex.submit(job)) for owner, what, job in todo]
+        for done, (owner, what, job, fut) in enumerate(futures, 1):
+            try:
+                out = ex.result(fut)
+            except Exception as exc:  # noqa: BLE001 - a lost job is reported, not fatal
+                out = JobOutput(error=f"{exc}\n{traceback.format_exc()}")
+            merge(out, store)
+            if out.error is not None:
+                first = out.error.splitlines()[0] if out.error else "failed"
+                errors[owner].append(f"{what}: {first}")
+                say(f"{owner}: {what} FAILED: {first}")
+                (out_dir / "logs").mkdir(parents=True, exist_ok=True)
+                (out_dir / "logs" / f"{owner}-{what.replace(':', '-')}.txt").write_text(out.error)
+            else:
+                results[(owner, what)] = out.value
+            say(f"[{done}/{len(futures)}] {job.label} done ({time.monotonic() - t0:.0f} s)")
+    finally:
+        ex.close()
+
+    rows, family_rows = [], []
     for core in cores:
         sim = results.get((core.name, "sim"))
         syn = results.get((core.name, "synth"))
+        prov = _row_provenance(store, core, device, seeds)
         for ks in core.key_sizes:
-            rows.append(_row(core, ks, sim, syn, errors[core.name]))
+            row = _row(core, ks, sim, syn, errors[core.name])
+            row["provenance"] = prov
+            rows.append(row)
+            for fam in families:
+                fres = results.get((core.name, f"family:{fam}"))
+                if fres is not None:
+                    family_rows.append(_family_row(row, fres, fam))
+    rows_default = [dict(r, family=_family_of(device), device=r.get("device") or device)
+                    for r in rows]
+    family_rows = [_family_row(r, r, device) for r in rows_default] + family_rows \
+        if families else []
     rendered: list[dict[str, str]] = []
     if not skip_synth:
         rendered.append({"title": "Critical paths", "markdown": critical_paths_markdown(rows)})
-    for mod in sections_run:
+    for mod in mods:
         key = f"section:{mod.__name__}"
         try:
             body = mod.render(rows, results.get((key, "collect")))
@@ -242,19 +270,96 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
         for e in errors[key]:
             body += f"\n\n**Error:** {e}"
         rendered.append({"title": getattr(mod, "TITLE", mod.__name__), "markdown": body})
+    if store is not None:
+        rendered.append({"title": "Provenance", "markdown": provenance_markdown(store)})
     report = {
         "aeskit_version": __version__,
         "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
         "flow": {"device": device_text(device, seeds),
                  "throughput": "Mbps = 128 * Fmax[MHz] / interval[cycles] (ECB encryption)"},
         "rows": rows,
+        "family_rows": family_rows,
         "sections": rendered,
+        "provenance": _provenance_counts(store),
     }
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "report.json").write_text(json.dumps(report, indent=2))
     write_markdown(report, out_dir / "report.md")
     write_html(report, out_dir / "index.html")
-    ok = all(r["tests_ok"] and not r["errors"] for r in rows)
-    say(f"report written to {out_dir} ({time.monotonic() - t0:.0f} s)"
-        + ("" if ok else " -- SOME CORES FAILED, see the report"))
+    ok = all(r["tests_ok"] and not r["errors"] for r in rows) and not any(
+        errors[f"section:{m.__name__}"] for m in mods)
+    counts = report["provenance"]
+    say(f"report written to {out_dir} ({time.monotonic() - t0:.0f} s"
+        + (f"; {counts['reused']} results reused, {counts['measured']} measured now"
+           if store is not None else "") + ")"
+        + ("" if ok else " -- SOME JOBS FAILED, see the report"))
     return ok
+
+
+def _family_of(device: str) -> str:
+    return getattr(get_device(device), "family", "ECP5")
+
+
+def _family_row(row: dict[str, Any], syn: dict[str, Any], device: str) -> dict[str, Any]:
+    """One row of ``family_rows``: a core on one device (seed 1)."""
+    interval = row.get("interval")
+    fmax = syn.get("fmax_mhz")
+    lut4 = syn.get("lut4")
+    mbps = 128.0 * fmax / interval if (fmax and interval) else None
+    util = {}
+    for name, used in (syn.get("utilization") or {}).items():
+        util[name] = [used, None]
+    misfit = syn.get("misfit") or {}
+    return {"core": row["core"], "key_size": row["key_size"], "family": _family_of(device),
+            "device": device, "lut4": lut4, "ff": syn.get("ff"), "ebr": syn.get("ebr"),
+            "dsp": syn.get("dsp"), "fmax_mhz": fmax, "interval": interval, "mbps": mbps,
+            "mbps_per_lut": mbps / lut4 if (mbps and lut4) else None,
+            "does_not_fit": misfit_note(syn), "utilisation": util,
+            "misfit": misfit or None}
+
+
+def _row_provenance(store: Store | None, core: CoreSpec, device: str,
+                    seeds: tuple[int, ...]) -> dict[str, str]:
+    """How a row's figures were obtained: ``{"sim": ..., "synth": ...}``, each "measured
+    now" or "reused <commit>" (several commits joined)."""
+    if store is None:
+        return {}
+    from aeskit.store import ident_of
+    from aeskit.synth import synth_dir
+
+    def label(idents: list[str | None]) -> str | None:
+        provs = [store.provenance(i) for i in idents if i is not None]
+        provs = [p for p in provs if p is not None]
+        if not provs:
+            return None
+        if any(p.status == "measured" for p in provs):
+            return "measured now"
+        return "reused " + ", ".join(sorted({p.commit for p in provs}))
+
+    out = {"sim": label([ident_of(BUILD_ROOT / "cache" / core.name / "sim.json")]),
+           "synth": label([ident_of(synth_dir(core.name, device, seed=s)) for s in seeds])}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _provenance_counts(store: Store | None) -> dict[str, int]:
+    if store is None:
+        return {"reused": 0, "measured": 0}
+    used = list(store.used.values())
+    return {"reused": sum(p.status == "reused" for p in used),
+            "measured": sum(p.status == "measured" for p in used)}
+
+
+def provenance_markdown(store: Store) -> str:
+    """The section "Provenance": every result this report used, reused or measured."""
+    used = sorted(store.used.values(), key=lambda p: p.ident)
+    if not used:
+        return "No stored result was used."
+    counts = _provenance_counts(store)
+    lines = [f"{counts['reused']} results reused from the results store (`results/`), "
+             f"{counts['measured']} measured now. A result is reused when its key (the "
+             "design's sources, parameters, flow version, tool versions, seed and device) "
+             "equals the checkout's; `make report FRESH=1` measures everything again.",
+             "", "| result | how | commit |", "| --- | --- | --- |"]
+    lines += [f"| {p.ident} | {'reused' if p.status == 'reused' else 'measured now'} "
+              f"| {p.commit} |" for p in used]
+    return "\n".join(lines)

@@ -86,35 +86,33 @@ def measure_core(core: CoreSpec, cache_dir: Path, *, force: bool = False,
     h_ = hashlib.sha256((core.source_hash() + MEASURE_VERSION).encode())
     h_.update(HARNESS_CPP.read_bytes())
     key = h_.hexdigest()[:16]
-    cache = cache_dir / "sim.json"
-    if cache.exists() and not force:
-        data = json.loads(cache.read_text())
-        if data.get("cache_key") == key:
-            if progress:
-                progress(f"{core.name}: simulation results cached")
-            return data
-    rng = random.Random(2026)
-    result: dict[str, Any] = {"cache_key": key, "core": core.name, "per_key": {}}
-    with Harness(core, progress) as h:
-        for ks in core.key_sizes:
-            if progress:
-                progress(f"{core.name}: measuring AES-{ks}")
-            entry: dict[str, Any] = {}
-            for decrypt in ([False, True] if core.decrypt else [False]):
-                d = "dec" if decrypt else "enc"
-                setup = h.load_key(rng.randbytes(ks // 8))
-                _, one = h.run([rng.randbytes(16)], decrypt)
-                interval = steady_interval(h, decrypt, rng)
-                passed, total, failures = conformance(h, ks, decrypt, rng)
-                entry[d] = {
-                    "latency": one.latency_first,
-                    "interval": interval,
-                    "key_setup": setup,
-                    "tests_passed": passed,
-                    "tests_total": total,
-                    "failures": failures,
-                }
-            result["per_key"][str(ks)] = entry
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    cache.write_text(json.dumps(result, indent=2))
-    return result
+    from aeskit.store import cached_file
+
+    def compute() -> dict[str, Any]:
+        rng = random.Random(2026)
+        result: dict[str, Any] = {"cache_key": key, "core": core.name, "per_key": {}}
+        with Harness(core, progress) as h:
+            for ks in core.key_sizes:
+                if progress:
+                    progress(f"{core.name}: measuring AES-{ks}")
+                entry: dict[str, Any] = {}
+                for decrypt in ([False, True] if core.decrypt else [False]):
+                    d = "dec" if decrypt else "enc"
+                    setup = h.load_key(rng.randbytes(ks // 8))
+                    _, one = h.run([rng.randbytes(16)], decrypt)
+                    interval = steady_interval(h, decrypt, rng)
+                    passed, total, failures = conformance(h, ks, decrypt, rng)
+                    entry[d] = {
+                        "latency": one.latency_first,
+                        "interval": interval,
+                        "key_setup": setup,
+                        "tests_passed": passed,
+                        "tests_total": total,
+                        "failures": failures,
+                    }
+                result["per_key"][str(ks)] = entry
+        return result
+
+    data = cached_file(cache_dir / "sim.json", {"kind": "sim", "core": core.name, "key": key},
+                       lambda d: d.get("cache_key") == key, compute, force=force)
+    return data

@@ -144,12 +144,38 @@ def _proven(v: Variant) -> bool | None:
     return all(run_proof(p).proven for p in ps)
 
 
+def _row_parts(v: Variant, inst: Design) -> dict[str, Any]:
+    """What a row depends on: the primitive, its registered instance, every proof's two
+    designs, the flow version and the tool versions (the results store's key)."""
+    from aeskit.formal.proofs import proofs_for
+    from aeskit.synth import FLOW_VERSION, tool_versions
+
+    proofs = []
+    for p in proofs_for(v.name):
+        sides = [p.gold(), p.gate()]
+        proofs.append([p.name, *(getattr(d, "source_hash", lambda: repr(d))() for d in sides)])
+    return {"kind": "primitive_row", "name": v.name, "design": v.design().source_hash(),
+            "instance": inst.source_hash(), "proofs": proofs, "flow_version": FLOW_VERSION,
+            "tool_versions": tool_versions(), "description": v.description}
+
+
 def measure(v: Variant, *, progress: Progress | None = None, force: bool = False) -> dict[str, Any]:
+    """One row: proofs, gate count and the registered instance's ECP5 figures, cached
+    (locally and in the results store) by :func:`_row_parts`."""
+    from aeskit.store import cached_file
+
+    w = lane_wrapper(v)
+    inst = Design(f"{v.name}_x16", w.stem, (*v.files, w))
+    parts = _row_parts(v, inst)
+    return dict(cached_file(OUT / v.name / "row.json", parts,
+                            lambda d: d.get("parts") == parts,
+                            lambda: {"parts": parts, "row": _measure(v, inst, progress, force)},
+                            force=force)["row"])
+
+
+def _measure(v: Variant, inst: Design, progress: Progress | None, force: bool) -> dict[str, Any]:
     say = progress or (lambda _m: None)
     gc = gate_count(v.design(), OUT / v.name / "gates")
-    w = lane_wrapper(v)
-    top = w.stem
-    inst = Design(f"{v.name}_x16", top, (*v.files, w))
     res = synthesize(inst, OUT / v.name / "x16", progress=lambda m: say(f"{v.name}: {m}"),
                      force=force)
     return {"name": v.name, "kind": v.kind, "proven": _proven(v), "ge": round(gc.ge, 2),

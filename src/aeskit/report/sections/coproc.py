@@ -62,14 +62,17 @@ def measure(force: bool, say: Callable[[str], None]) -> dict[int, int]:
     from aeskit.sim.coproc import measure_cycles
 
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    cache = CACHE_DIR / "table2_cycles.json"
+    from aeskit.store import cached_file
+
     h = _cycles_hash()
-    data = json.loads(cache.read_text()) if cache.is_file() and not force else {}
-    if data.get("hash") != h:
+
+    def compute() -> dict[str, Any]:
         say("coproc: Table 2 cycles (cocotb, 16 B / 512 B / 16 KiB)")
-        data = {"hash": h, "cycles": {str(k): v for k, v in
+        return {"hash": h, "cycles": {str(k): v for k, v in
                                       measure_cycles(tuple(PAPER_TABLE2)).items()}}
-        cache.write_text(json.dumps(data))
+
+    data = cached_file(CACHE_DIR / "table2_cycles.json", {"kind": "coproc_cycles", "hash": h},
+                       lambda d: d.get("hash") == h, compute, force=force)
     return {int(k): v for k, v in data["cycles"].items()}
 
 

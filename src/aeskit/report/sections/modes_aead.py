@@ -24,6 +24,7 @@ section runs (cached like the report's others) is GCM at one block per cycle,
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Callable
 
 from aeskit import BUILD_ROOT
@@ -123,6 +124,31 @@ def _measure_messages(h: Any, message: Callable[..., Any]) -> dict[str, dict[str
     return out
 
 
+def _stored_synth(out_dir: Path, source_hash: str) -> dict[str, Any]:
+    """``synth.json`` of a seed-1 default-device synthesis in ``out_dir`` if it is current
+    for ``source_hash``: the local file, else the results store's record (restored into
+    ``out_dir``); ``{}`` if neither. A current local file is recorded in the store."""
+    from aeskit.synth import DEVICE, FLOW_VERSION, SynthResult, tool_versions
+    from aeskit.synth import stored
+
+    parts = stored.parts_of(source_hash, FLOW_VERSION, 1, DEVICE, tool_versions())
+
+    def read() -> dict[str, Any]:
+        try:
+            s = json.loads((out_dir / "synth.json").read_text())
+        except (OSError, ValueError):
+            return {}
+        current = (s.get("source_hash") == source_hash and s.get("seed") == 1
+                   and s.get("tool_versions") == parts["tool_versions"])
+        return s if current else {}
+
+    s = read()
+    if s:
+        stored.save(SynthResult.from_json(s, out_dir), measured_now=False)
+        return s
+    return read() if stored.restore(out_dir, parts) else {}
+
+
 def ghash_rows() -> tuple[list[dict[str, Any]], list[str]]:
     """The GF(2^128) multiplier rows ``aeskit primitives`` has measured and cached
     (in :func:`aeskit.report.gf128_table.measure`'s format), and the names of the
@@ -132,21 +158,26 @@ def ghash_rows() -> tuple[list[dict[str, Any]], list[str]]:
     from aeskit.report import gf128_table
     from aeskit.synth import DEVICE, FLOW_VERSION
 
-    table = gf128_table.OUT / "gf128.json"
+    from aeskit.store import lookup, record
+
+    # the proofs' verdicts: from `aeskit primitives`' table, kept in the results store
+    # under the bench designs' hashes (which cover the multipliers' RTL)
+    parts = {"kind": "gf128_proven", "designs": sorted(
+        gf128_table.bench_design(d, k).source_hash() for d, k in MUL_VARIANTS)}
+    ident = "primitives/gf128/proven"
     proven: dict[str, Any] = {}
     try:
-        proven = {r["name"]: r.get("proven") for r in json.loads(table.read_text())}
+        proven = {r["name"]: r.get("proven")
+                  for r in json.loads((gf128_table.OUT / "gf128.json").read_text())}
+        record(ident, parts, proven, measured_now=False)
     except (OSError, ValueError, KeyError, TypeError):
-        pass
+        rec = lookup(ident, parts)
+        proven = dict(rec.data) if rec is not None else {}
     rows, missing = [], []
     for d, k in MUL_VARIANTS:
         name = mul_name(d, k)
-        try:
-            s = json.loads((gf128_table.OUT / name / "synth.json").read_text())
-        except (OSError, ValueError):
-            s = {}
-        if (not s or s.get("source_hash") != gf128_table.bench_design(d, k).source_hash()
-                or s.get("flow_version") != FLOW_VERSION or s.get("device") != DEVICE):
+        s = _stored_synth(gf128_table.OUT / name, gf128_table.bench_design(d, k).source_hash())
+        if (not s or s.get("flow_version") != FLOW_VERSION or s.get("device") != DEVICE):
             missing.append(name)
             continue
         cyc = cycles_per_product(d)
@@ -166,6 +197,8 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
     ``build/modes_aead/`` by the engine-source hash of paper001; plus the cached GHASH
     multiplier figures (:func:`ghash_rows`). ``device`` is unused: nothing is
     synthesized here."""
+    from aeskit.store import cached_file
+
     say = progress or (lambda _m: None)
     ghash, missing = ghash_rows()
     out: dict[str, Any] = {"cores": {}, "ghash": ghash, "ghash_missing": missing}
@@ -176,15 +209,21 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
         sizes = [ks for ks in core.key_sizes if key_sizes is None or ks in key_sizes]
         if not sizes:
             continue
-        cache = CACHE_DIR / f"{core.name}_aead.json"
         h = _hash(core)
-        data = json.loads(cache.read_text()) if cache.is_file() and not force else {}
-        if (data.get("hash") != h or data.get("version") != CACHE_VERSION
-                or not set(sizes) <= set(data.get("key_sizes", []))):
+
+        def compute(core: Any = core, h: str = h, sizes: list[int] = sizes) -> dict[str, Any]:
             say(f"{core.name}: GCM/XTS/CMAC cycles on the mode engine (compiled harness)")
-            data = {"hash": h, "version": CACHE_VERSION, "key_sizes": sizes,
+            return {"hash": h, "version": CACHE_VERSION, "key_sizes": sizes,
                     **measure_aead(core, sizes)}
-            cache.write_text(json.dumps(data))
+
+        def current(d: Any, h: str = h, sizes: list[int] = sizes) -> bool:
+            return bool(d.get("hash") == h and d.get("version") == CACHE_VERSION
+                        and set(sizes) <= set(d.get("key_sizes", [])))
+
+        data = cached_file(CACHE_DIR / f"{core.name}_aead.json",
+                           {"kind": "modes_aead", "core": core.name, "hash": h,
+                            "version": CACHE_VERSION, "key_sizes": sorted(sizes)},
+                           current, compute, force=force)
         if core.name == TARGET_CORE:
             from aeskit.report.design_synth import synth_json
 

@@ -105,19 +105,23 @@ def _synth_json(design: Any, device: str, force: bool,
 
 def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
             device: str = DEFAULT_DEVICE) -> Any:
+    from aeskit.store import cached_file
+
     say = progress or (lambda _m: None)
     out: dict[str, Any] = {"synth": {}}
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     for core in cores:
         if core.name not in CORES:
             continue
-        cache = CACHE_DIR / f"{core.name}_modes.json"
         h = _hash(core)
-        data = json.loads(cache.read_text()) if cache.is_file() and not force else {}
-        if data.get("hash") != h:
+
+        def compute(core: Any = core, h: str = h) -> dict[str, Any]:
             say(f"{core.name}: mode-engine cycles per block (compiled harness)")
-            data = {"hash": h, "modes": measure_modes(core)}
-            cache.write_text(json.dumps(data))
+            return {"hash": h, "modes": measure_modes(core)}
+
+        data = cached_file(CACHE_DIR / f"{core.name}_modes.json",
+                           {"kind": "paper001_modes", "core": core.name, "hash": h},
+                           lambda d, h=h: d.get("hash") == h, compute, force=force)
         out[core.name] = data["modes"]
         if core.name == "pipe2":
             out["synth"]["mode_sys_pipe2"] = _synth_json(engine_design(core), device, force,

@@ -151,6 +151,7 @@ def _dp_synth(core: Any, device: str, force: bool, say: Callable[[str], None],
 def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
             device: str = DEFAULT_DEVICE) -> Any:
     from aeskit.sim.cbc_rate import measure_cbc
+    from aeskit.store import cached_file
     from aeskit.synth import synth_dir
 
     say = progress or (lambda _m: None)
@@ -158,14 +159,16 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
     for core in cores:
         if core.name not in CORES:
             continue
-        cache = DP_DIR / "cache" / f"{core.name}_cbc.json"
         h = core.source_hash()
-        data = json.loads(cache.read_text()) if cache.is_file() and not force else {}
-        if data.get("source_hash") != h:
+
+        def compute(core: Any = core, h: str = h) -> dict[str, Any]:
             say(f"{core.name}: CBC cycles per block (cocotb)")
             cbc = measure_cbc(core, DP_DIR / "cache" / f"{core.name}_cbc_raw.json")
-            data = {"source_hash": h, "cbc": {str(k): v for k, v in cbc.items()}}
-            cache.write_text(json.dumps(data))
+            return {"source_hash": h, "cbc": {str(k): v for k, v in cbc.items()}}
+
+        data = cached_file(DP_DIR / "cache" / f"{core.name}_cbc.json",
+                           {"kind": "paper002_cbc", "core": core.name, "source_hash": h},
+                           lambda d, h=h: d.get("source_hash") == h, compute, force=force)
         out["cbc"][core.name] = data["cbc"]
         say(f"{core.name}: datapath synthesis (key step stubbed)")
         out["dp"][core.name] = _dp_synth(core, device, force, say)
@@ -205,19 +208,22 @@ def linear_evidence(force: bool = False) -> dict[str, Any]:
         "dec_composed": design_of("fv_ueno_dec_ref"),
         "mix_column": design_of("ak_mix_column", "mix_column"),
     }
+    from aeskit.store import cached_file
+    from aeskit.synth import FLOW_VERSION
+
     key = "".join(d.source_hash() for d in designs.values())
-    cache = DP_DIR / "cache" / "linear.json"
-    if cache.is_file() and not force:
-        data = json.loads(cache.read_text())
-        if data.get("key") == key:
-            return data["maps"]
-    maps = {}
-    for name, d in designs.items():
-        g = gate_count(d, DP_DIR / "gates" / name)
-        maps[name] = {"ge": g.ge, "depth": g.depth}
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_text(json.dumps({"key": key, "maps": maps}))
-    return maps
+
+    def compute() -> dict[str, Any]:
+        maps = {}
+        for name, d in designs.items():
+            g = gate_count(d, DP_DIR / "gates" / name)
+            maps[name] = {"ge": g.ge, "depth": g.depth}
+        return {"key": key, "maps": maps}
+
+    data = cached_file(DP_DIR / "cache" / "linear.json",
+                       {"kind": "paper002_linear", "key": key, "flow_version": FLOW_VERSION},
+                       lambda d: d.get("key") == key, compute, force=force)
+    return dict(data["maps"])
 
 
 # ------------------------------------------------------------------------------------
