@@ -162,6 +162,42 @@ def cmd_crypt(args: argparse.Namespace, decrypt: bool) -> int:
         return _error(exc)
 
 
+def cmd_bench_filepath(args: argparse.Namespace) -> int:
+    """``aeskit bench filepath``: the RTL file path's speed per core and mode."""
+    from aeskit.bench.filepath import (BenchCheckFailed, BenchError, parse_cores, parse_modes,
+                                       parse_size_mib, run_filepath, target_mb_s)
+
+    try:
+        cores = parse_cores(args.cores)
+        modes = parse_modes(args.modes)
+        size = parse_size_mib(args.size_mib)
+        results = run_filepath(cores, modes, size, jobs=args.jobs, progress=_progress)
+        rows = [("core", "mode", "key", "MiB", "parts", "MB/s", "MB/s/CPU", "Mcyc/s",
+                 "cyc/block", "bound MB/s", "target", "build s", "check")]
+        for r in results:
+            if args.json:
+                print(json.dumps(r.as_json()), flush=True)
+                continue
+            build = "-" if r.build_s is None else f"{r.build_s:.0f}"
+            rows.append((r.core, r.mode, str(r.key_bits), f"{r.size / (1 << 20):g}",
+                         f"{r.parts}x{r.jobs}p" if r.jobs > 1 else str(r.parts),
+                         f"{r.mb_s:.2f}", f"{r.cpu_mb_s:.2f}", f"{r.cycles_per_s / 1e6:.2f}",
+                         f"{r.cycles_per_block:.2f}", f"{r.bound_mb_s:.2f}",
+                         "met" if r.mb_s >= target_mb_s(r.core) else
+                         f"<{target_mb_s(r.core):g}",
+                         build + (" (cached)" if r.build_cached else ""), "OpenSSL ok"))
+            _progress(f"{r.core} {r.mode}: {r.mb_s:.2f} MB/s, {r.cycles_per_block:.2f} "
+                      f"cycles/block, {r.cycles_per_s / 1e6:.2f} Mcycles/s, matches OpenSSL")
+    except (BenchError, UnknownCoreError) as exc:
+        return _error(exc)
+    except BenchCheckFailed as exc:
+        print(f"aeskit: CHECK FAILED: {exc}", file=sys.stderr)
+        return 1
+    if not args.json:
+        _print_table(rows)
+    return 0
+
+
 #: exit code of ``aeskit synth`` for a design that does not fit the device
 EXIT_DOES_NOT_FIT = 3
 
@@ -505,6 +541,27 @@ def _add_synth_parsers(sub: Any) -> None:
     s.set_defaults(func=cmd_asbus)
 
 
+def _add_bench_parser(sub: Any) -> None:
+    from aeskit.bench.filepath import DEFAULT_MODES, DEFAULT_SIZE_MIB, MODES
+
+    b = sub.add_parser("bench", help="benchmarks of aeskit's tools", formatter_class=_HelpFormatter)
+    bsub = b.add_subparsers(dest="bench", required=True, metavar="BENCH",
+                            help="one of these; 'aeskit bench BENCH --help' for its options")
+    s = bsub.add_parser("filepath", help="MB/s of the RTL file path (aeskit encrypt/decrypt) "
+                                         "per core and mode, output checked against OpenSSL",
+                        formatter_class=_HelpFormatter)
+    s.add_argument("--cores", metavar="LIST", help="comma-separated cores (default: all)")
+    s.add_argument("--modes", metavar="LIST",
+                   help=f"comma-separated, of {', '.join(MODES)} (cbc, cfb: encryption) "
+                        f"(default: {','.join(DEFAULT_MODES)})")
+    s.add_argument("--size-mib", default=str(DEFAULT_SIZE_MIB).removesuffix(".0"),
+                   metavar="MIB", help="file size in MiB (fractions allowed, whole blocks)")
+    s.add_argument("--jobs", type=_int_range(1, None), default=1, metavar="N",
+                   help="harness processes per run (ECB, CTR, CBC/CFB decryption)")
+    s.add_argument("--json", action="store_true", help="one JSON record per core and mode")
+    s.set_defaults(func=cmd_bench_filepath)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="aeskit", description=__doc__, formatter_class=_HelpFormatter)
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -514,6 +571,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name in ("encrypt", "decrypt"):
         _add_crypt_parser(sub, name)
     _add_synth_parsers(sub)
+    _add_bench_parser(sub)
     return p
 
 

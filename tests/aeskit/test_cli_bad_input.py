@@ -200,6 +200,12 @@ OTHER_CASES: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "asbus unknown bus": (["asbus", "--buses", "asbus,pci"], ("got 'pci'",)),
     "asbus empty buses": (["asbus", "--buses", ""], ("bus must be",)),
     "asbus old --force": (["asbus", "--force"], ("unrecognized arguments: --force",)),
+    "bench no name": (["bench"], ("the following arguments are required: BENCH",)),
+    "bench unknown core": (["bench", "filepath", "--cores", "round,nosuch"],
+                           ("--cores: unknown core 'nosuch'",)),
+    "bench unknown mode": (["bench", "filepath", "--modes", "ecb,gcm"],
+                           ("--modes: unknown mode 'gcm'",)),
+    "bench size 0": (["bench", "filepath", "--size-mib", "0"], ("--size-mib must be more",)),
 }
 
 

@@ -40,6 +40,7 @@ from typing import Callable
 
 from aeskit.hw.registry import CoreSpec
 from aeskit.model import CCM_NONCE_LENGTHS, CCM_TAG_LENGTHS
+from aeskit.sim.bulk import BULK_MODES, crypt_bulk_bytes
 from aeskit.sim.mode_harness import Message, RtlModes, TagMismatch
 
 MODES = ("ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3", "ctr", "cfb", "ofb", "ccm", "gcm",
@@ -255,8 +256,11 @@ def crypt_bytes(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, data: b
                 tag_len: int | None = None, progress: Callable[[str], None] | None = None,
                 stall_pct: int = 0, gap_pct: int = 0, seed: int = 1,
                 tweak: bytes | None = None, data_unit: int | None = None,
-                unit_size: int | None = None) -> bytes:
+                unit_size: int | None = None, jobs: int = 1) -> bytes:
     """Run ``data`` through the mode engine on ``core`` in ``mode``; return the result.
+
+    ECB, CBC, CTR, CFB and OFB take the bulk path (:mod:`aeskit.sim.bulk`: ``jobs``
+    harness processes, two engine streams each where the blocks are independent).
 
     ``stall_pct``/``gap_pct``: 0 .. :data:`STALL_MAX` (the harness stalls a cycle when a
     draw of 0..99 is below it: 100 would stall for ever); ValueError outside, before
@@ -267,6 +271,12 @@ def crypt_bytes(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, data: b
             raise ValueError(f"{name} must be 0..{STALL_MAX}, got {pct}")
     check_args(core, mode, key, iv, decrypt, len(data), nonce=nonce, tag_len=tag_len,
                aad_len=len(aad), tweak=tweak, data_unit=data_unit, unit_size=unit_size)
+    if mode in BULK_MODES:
+        # the harness streams the data from and to files, both engine streams at once
+        # where the blocks are independent (aeskit.sim.bulk)
+        return crypt_bulk_bytes(core, mode, key, iv, data, decrypt, jobs=jobs,
+                                gap_pct=gap_pct, stall_pct=stall_pct, seed=seed,
+                                progress=progress)
     if mode == "xts":
         half = len(key) // 2
         with RtlModes(core, key[:half], progress, key2=key[half:]) as eng:
@@ -283,10 +293,8 @@ def crypt_bytes(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, data: b
         if mode in ("gcm", "gmac", "cmac"):
             assert tag_len is not None
             return _mac_mode(eng, mode, iv, data, decrypt, aad, tag_len)
-        if mode.startswith("cbc-cs"):
-            assert iv is not None
-            return _cbc_cs(eng, int(mode[-1]), iv, data, decrypt)
-        return eng.crypt(mode, decrypt, data, iv if iv is not None else bytes(16))
+        assert mode.startswith("cbc-cs") and iv is not None
+        return _cbc_cs(eng, int(mode[-1]), iv, data, decrypt)
 
 
 class _OpenSSLBlock:

@@ -24,6 +24,7 @@ from aeskit import BUILD_ROOT
 from aeskit.hw import contract, manifest, templates
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec, get_core
 from aeskit.sim.verilated_exe import (
+    BUILD_FLAGS_VERSION,
     HarnessError,
     LineProcess,
     build_executable,
@@ -47,41 +48,94 @@ def engine_paths() -> list[Path]:
     return manifest.sources(SYS)
 
 
-def system_sv(core: CoreSpec, streams: int = STREAMS) -> str:
-    """SystemVerilog of ``ak_mode_sys``: the engine on ``core`` (registry parameters)."""
+#: the modes an engine built with AeadModes = 0 (:data:`LEAN`) still runs
+LEAN_MODES = ("ecb", "cbc", "ctr", "cfb", "ofb", "ccm")
+
+
+@dataclass(frozen=True)
+class Build:
+    """Which engine a harness holds: ``streams`` streams (1 or 2) and the engine's
+    ``AeadModes`` parameter (False leaves GCM/GMAC, CMAC and XTS out: the same RTL and
+    the same cycles for every other mode, and a model about three times as fast)."""
+
+    streams: int = STREAMS
+    aead: bool = True
+
+    @property
+    def name(self) -> str:
+        return f"s{self.streams}{'' if self.aead else '-lean'}"
+
+
+#: the harness the tests and every mode use
+FULL = Build()
+#: the bulk file path's harnesses (ECB, CBC, CTR, CFB, OFB, CCM)
+LEAN = Build(aead=False)
+LEAN1 = Build(streams=1, aead=False)
+
+
+def system_sv(core: CoreSpec, streams: int = STREAMS, *, aead: bool = True) -> str:
+    """SystemVerilog of ``ak_mode_sys``: the engine on ``core`` (registry parameters);
+    ``aead`` False sets the engine's AeadModes parameter to 0."""
     tw = max(1, (2 * streams - 1).bit_length())
     params = ", ".join(f".{k}({v})" for k, v in {**core.parameters, "TagWidth": tw}.items())
-    return templates.render(SYS, SYS_TOP, core=core.name, core_top=core.top, core_params=params,
-                            streams=streams, s_msb=streams - 1, tag_msb=tw - 1)
+    text = templates.render(SYS, SYS_TOP, core=core.name, core_top=core.top,
+                            core_params=params, streams=streams, s_msb=streams - 1,
+                            tag_msb=tw - 1)
+    if not aead:
+        inst = f"ak_mode_engine #(.Streams({streams}))"
+        if text.count(inst) != 1:
+            raise RuntimeError(f"{SYS_TOP} template: no single '{inst}' to set AeadModes on")
+        text = text.replace(inst, f"ak_mode_engine #(.Streams({streams}), .AeadModes(1'b0))")
+    return text
 
 
-def system_files(core: CoreSpec, out_dir: Path) -> list[Path]:
+def system_files(core: CoreSpec, out_dir: Path, build: Build = FULL) -> list[Path]:
     """Write ``ak_mode_sys.sv`` for ``core`` into ``out_dir``; return every source."""
-    top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv", system_sv(core))
+    top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv",
+                                     system_sv(core, build.streams, aead=build.aead))
     return core.file_paths() + engine_paths() + [top]
 
 
-def _build_dir(core: CoreSpec) -> Path:
+def _build_dir(core: CoreSpec, build: Build = FULL) -> Path:
     h = hashlib.sha256()
     h.update(core.source_hash().encode())
     for p in engine_paths() + [MODE_CPP]:
         h.update(p.read_bytes())
     h.update(cpp_common_bytes())
-    h.update(system_sv(core).encode())
+    h.update(system_sv(core, build.streams, aead=build.aead).encode())
     h.update(contract.fingerprint(core).encode())
-    return BUILD_ROOT / "mode_harness" / f"{core.name}-{h.hexdigest()[:12]}"
+    h.update(BUILD_FLAGS_VERSION.encode())
+    tag = "" if build == FULL else f"{build.name}-"
+    return BUILD_ROOT / "mode_harness" / f"{core.name}-{tag}{h.hexdigest()[:12]}"
 
 
-def build_mode_harness(core: CoreSpec, progress: Callable[[str], None] | None = None) -> Path:
-    bdir = _build_dir(core)
+def build_mode_harness(core: CoreSpec, progress: Callable[[str], None] | None = None,
+                       build: Build = FULL) -> Path:
+    """Compile the harness of ``core`` and ``build`` (cached); return the executable.
+    Older builds of the same core and build are removed (one per core and build)."""
+    bdir = _build_dir(core, build)
     return build_executable(bdir, top="ak_mode_sys", prefix="Vsys",
-                            sources=[*system_files(core, bdir / "src"), *contract.files(),
-                                     MODE_CPP],
+                            sources=[*system_files(core, bdir / "src", build),
+                                     *contract.files(), MODE_CPP],
                             # the core contract's assertions, bound into the core
                             extra_args=[*(f"-I{p}" for p in core.include_paths()),
                                         *contract.verilator_args(core)],
-                            jobs=1, what=f"mode-engine harness for {core.name}",
-                            progress=progress)
+                            defines={"AK_STREAMS": str(build.streams)},
+                            jobs=1, what=f"mode-engine harness for {core.name} ({build.name})",
+                            progress=progress, stale=_stale_dirs(bdir))
+
+
+def harness_built(core: CoreSpec, build: Build = FULL) -> bool:
+    """Whether the harness of ``core`` and ``build`` is built for the current sources."""
+    return (_build_dir(core, build) / "harness").is_file()
+
+
+def _stale_dirs(bdir: Path) -> list[Path]:
+    """Other builds of the same core and build (older sources): ``<name>-<12 hex>``."""
+    stem = bdir.name[:-12]
+    return [d for d in bdir.parent.glob(f"{stem}*")
+            if d != bdir and len(d.name) == len(bdir.name) and d.name[len(stem):].isalnum()
+            and all(c in "0123456789abcdef" for c in d.name[len(stem):])]
 
 
 def _pad_beats(data: bytes) -> list[bytes]:
@@ -140,14 +194,57 @@ class Message:
         return head + "".join(b.hex() + "\n" for b in beats)
 
 
+@dataclass
+class FileMessage:
+    """A bulk message for one stream (ECB, CBC, CTR, CFB, OFB): its ``length`` bytes are
+    read from ``src`` at ``src_offset`` by the harness itself, and its output bytes
+    written to ``dst`` (which must exist) at ``dst_offset``; Python never sees a beat."""
+
+    mode: str
+    decrypt: bool
+    length: int
+    src: Path
+    dst: Path
+    iv: bytes = bytes(16)
+    src_offset: int = 0
+    dst_offset: int = 0
+    stream: int = 0
+    # filled in by ModeHarness.run_files
+    error: bool | None = None
+    cmd_cycle: int = 0
+    sts_cycle: int = 0
+    beats_out: int = 0
+
+    def command_line(self) -> str:
+        for p in (self.src, self.dst):
+            if any(c.isspace() for c in str(p)):
+                raise ValueError(f"harness file paths cannot hold spaces: {p}")
+        iv = self.iv.ljust(16, bytes(1))[:16].hex()
+        return (f"fmsg {self.stream} {MODE_CODE[self.mode]} {int(self.decrypt)} "
+                f"{iv} {self.length} {self.src} "
+                f"{self.src_offset} {self.dst} {self.dst_offset}\n")
+
+
+@dataclass(frozen=True)
+class FileRun:
+    """What :meth:`ModeHarness.run_files` measured: model cycles, and the harness's own
+    wall-clock and CPU time for them (reading and writing the files included)."""
+
+    cycles: int
+    seconds: float
+    cpu_seconds: float
+
+
 class ModeHarness(LineProcess):
     """A running mode-engine harness for one core. Use as a context manager."""
 
     def __init__(self, core: CoreSpec | str,
-                 progress: Callable[[str], None] | None = None) -> None:
+                 progress: Callable[[str], None] | None = None,
+                 build: Build = FULL) -> None:
         self.core = get_core(core) if isinstance(core, str) else core
-        super().__init__(build_mode_harness(self.core, progress),
-                         f"mode harness for {self.core.name}")
+        self.build = build
+        super().__init__(build_mode_harness(self.core, progress, build),
+                         f"mode harness for {self.core.name} ({build.name})")
         self.key_size: int | None = None
 
     def load_key(self, key: bytes, key2: bytes | None = None) -> int:
@@ -166,17 +263,44 @@ class ModeHarness(LineProcess):
         self.key_size = size
         return int(self._readline().split()[1])
 
+    def _check(self, messages: Sequence[Message | FileMessage]) -> None:
+        for m in messages:
+            if m.mode not in MODE_CODE:
+                raise ValueError(f"unknown mode {m.mode!r}")
+            if not self.build.aead and m.mode not in LEAN_MODES:
+                raise ValueError(f"the {self.build.name} harness has no {m.mode} (AeadModes 0)")
+            if not 0 <= m.stream < self.build.streams:
+                raise ValueError(f"no stream {m.stream} in the {self.build.name} harness")
+            if m.decrypt and m.mode in ("ecb", "cbc", "xts") and not self.core.decrypt:
+                raise ValueError(f"core {self.core.name} cannot decrypt")
+
+    def run_files(self, messages: Sequence[FileMessage], *, gap_pct: int = 0,
+                  stall_pct: int = 0, seed: int = 1) -> FileRun:
+        """Run bulk ``messages`` (each stream's in list order, the streams at once); the
+        harness reads and writes their files. Fills in their results."""
+        if self.key_size is None:
+            raise HarnessError("load a key before running messages")
+        self._check(messages)
+        for m in messages:
+            if m.mode not in ("ecb", "cbc", "ctr", "cfb", "ofb"):
+                raise ValueError(f"{m.mode} is not a bulk mode")
+        self._send("".join(m.command_line() for m in messages) +
+                   f"run {gap_pct} {stall_pct} {seed}\n")
+        for m in messages:
+            f = self._readline().split()
+            assert f[0] == "m" and int(f[1]) == m.stream and f[4] == "0", f
+            m.error = f[3] == "1"
+            m.cmd_cycle, m.sts_cycle, m.beats_out = int(f[5]), int(f[6]), int(f[7])
+        f = self._readline().split()
+        return FileRun(int(f[1]), int(f[2]) / 1e9, int(f[3]) / 1e9)
+
     def run(self, messages: Sequence[Message], *, gap_pct: int = 0, stall_pct: int = 0,
             seed: int = 1) -> int:
         """Run ``messages`` (both streams at once, each stream in list order); fill in
         their results; return the cycles taken."""
         if self.key_size is None:
             raise HarnessError("load a key before running messages")
-        for m in messages:
-            if m.mode not in MODE_CODE:
-                raise ValueError(f"unknown mode {m.mode!r}")
-            if m.decrypt and m.mode in ("ecb", "cbc", "xts") and not self.core.decrypt:
-                raise ValueError(f"core {self.core.name} cannot decrypt")
+        self._check(messages)
         self._send("".join(m.command_line() for m in messages) +
                    f"run {gap_pct} {stall_pct} {seed}\n")
         for m in messages:

@@ -14,17 +14,23 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import shutil
 import subprocess
+import time
 from pathlib import Path
 from typing import Callable, Sequence
 
 from aeskit.toolchain.paths import verilator
 
-__all__ = ["CPP_INCLUDE", "HarnessError", "LineProcess", "build_executable", "cpp_common_bytes"]
+__all__ = ["BUILD_FLAGS_VERSION", "CPP_INCLUDE", "HarnessError", "LineProcess",
+           "build_executable", "build_seconds", "cpp_common_bytes"]
 
 #: directory of the C++ header both harnesses include
 CPP_INCLUDE = Path(__file__).with_name("harness")
 _COMMON_HEADERS = ("ak_harness_util.h",)
+#: changes whenever the options of :func:`build_executable` change what is built (for the
+#: build-directory hashes that include it)
+BUILD_FLAGS_VERSION = "2"
 
 
 class HarnessError(RuntimeError):
@@ -38,10 +44,17 @@ def cpp_common_bytes() -> bytes:
 
 def build_executable(bdir: Path, *, top: str, prefix: str, sources: Sequence[Path],
                      extra_args: Sequence[str] = (), jobs: int = 1, what: str,
-                     progress: Callable[[str], None] | None = None) -> Path:
+                     progress: Callable[[str], None] | None = None,
+                     defines: dict[str, str] | None = None,
+                     stale: Sequence[Path] = ()) -> Path:
     """Compile ``sources`` (SystemVerilog and the harness ``.cpp``) with Verilator into
     ``bdir/harness`` unless it is there already; the build runs under a lock so
-    parallel test workers build once. Returns the executable's path."""
+    parallel test workers build once. Returns the executable's path.
+
+    ``defines`` are C++ macros of the harness. Only the executable, the log and the
+    generated sources stay: the object folder (precompiled headers of about 140 MB)
+    is removed after linking. ``stale`` folders (older builds of the same thing) are
+    removed after a successful build, each unless another process holds its lock."""
     exe = bdir / "harness"
     bdir.mkdir(parents=True, exist_ok=True)
     with open(bdir / ".lock", "w") as lock:
@@ -55,17 +68,41 @@ def build_executable(bdir: Path, *, top: str, prefix: str, sources: Sequence[Pat
             "--x-initial", "fast", "--noassert", "-Wno-fatal", "-Wno-lint", "-Wno-style",
             "--top-module", top, "--prefix", prefix, "--Mdir", str(bdir / "obj"),
             "-o", str(exe), "--build-jobs", str(jobs),
-            "-CFLAGS", f"-O2 -std=c++17 -I{CPP_INCLUDE}",
+            "-CFLAGS", f"-O2 -std=c++17 -I{CPP_INCLUDE}"
+            + "".join(f" -D{k}={v}" for k, v in (defines or {}).items()),
             *extra_args, *map(str, sources),
         ]
         env = {**os.environ, "MAKEFLAGS": "CFG_CXXFLAGS_PCH_I=-include"}
         log = bdir / "build.log"
+        t0 = time.monotonic()
         with open(log, "w") as fh:
             res = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env, check=False)
         if res.returncode != 0 or not exe.exists():
             tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:])
             raise HarnessError(f"{what}: build failed (log {log}):\n{tail}")
-        return exe
+        shutil.rmtree(bdir / "obj", ignore_errors=True)
+        (bdir / "build.seconds").write_text(f"{time.monotonic() - t0:.1f}\n")
+    for old in stale:
+        _remove_unlocked(old)
+    return exe
+
+
+def build_seconds(exe: Path) -> float | None:
+    """How long the build of the executable ``exe`` took (None: not recorded)."""
+    try:
+        return float((exe.parent / "build.seconds").read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _remove_unlocked(bdir: Path) -> None:
+    """Remove the build folder ``bdir`` unless a build in it holds its lock."""
+    try:
+        with open(bdir / ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            shutil.rmtree(bdir, ignore_errors=True)
+    except OSError:
+        pass  # in use, or gone already
 
 
 #: a Verilator model's message when it stops (``[time] %Error: ...``)

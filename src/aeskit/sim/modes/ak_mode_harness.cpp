@@ -10,11 +10,26 @@
 //   msg <s> <mode> <dec> <iv 32 hex> <nonce_len> <tag_len> <aad_len> <msg_len> <iv_len>
 //       <nbeats>
 //       then nbeats lines of 32 hex     (queued on stream s; no answer)
+//   fmsg <s> <mode> <dec> <iv 32 hex> <msg_len> <in_path> <in_off> <out_path> <out_off>
+//                                       (bulk data, queued on stream s; no answer: the
+//                                       msg_len bytes at in_off of in_path, the last beat
+//                                       zero-padded, are the beats; the first msg_len bytes
+//                                       of the data beats out go to out_path at out_off.
+//                                       Paths without spaces; both files must exist)
 //   run <gap_pct> <stall_pct> <seed>    -> per message, in the order queued:
-//       "m <s> <pass> <err> <nout> <cmd_cycle> <sts_cycle>" then nout lines
-//       "<t> <32 hex>" (t = out_tag_o), then "ok <cycles>"
+//       "m <s> <pass> <err> <nout> <cmd_cycle> <sts_cycle> <nfile>" then nout lines
+//       "<t> <32 hex>" (t = out_tag_o; an fmsg's data beats are not listed but written
+//       to its file, nfile of them), then "ok <cycles> <wall_ns> <cpu_ns>" (the
+//       run's wall-clock and process CPU time)
 //   quit
 // Errors answer "err <message>" and exit with status 2.
+// Built with -DAK_STREAMS=1 for a one-stream engine (the default is 2). One clock cycle
+// is two evaluations: inputs and clk_i = 0 settle, then the rising edge.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -31,7 +46,13 @@
 
 namespace {
 
+#ifndef AK_STREAMS
+#define AK_STREAMS 2
+#endif
+constexpr int kStreams = AK_STREAMS;
 constexpr uint64_t kHangCycles = 200000;
+//: beats read from (and data bytes gathered for) a file at a time
+constexpr size_t kChunkBeats = 1 << 16;
 
 using ak::fail;
 using ak::parse_hex;
@@ -41,15 +62,104 @@ struct Blk {
   uint32_t w[4];
 };
 
+uint64_t cpu_ns() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<uint64_t>(t.tv_sec) * 1000000000ull + static_cast<uint64_t>(t.tv_nsec);
+}
+
+int open_file(const char* path, int flags) {
+  int fd = ::open(path, flags);
+  if (fd < 0) fail(std::string("cannot open ") + path);
+  return fd;
+}
+
 struct Msg {
   int stream, mode, dec, nonce_len, tag_len;
   uint32_t aad_len, msg_len, iv_len;
   Blk iv;
   std::vector<Blk> beats;
+  size_t nbeats = 0;
+  // an fmsg: beats read from in_fd, data beats written to out_fd (see the protocol)
+  int in_fd = -1, out_fd = -1;
+  uint64_t in_off = 0, out_off = 0;
+  size_t chunk_first = 0;          // beat number of beats[0] for an fmsg
+  std::string obuf;                // data bytes not yet written
+  uint64_t written = 0, nfile = 0;  // data bytes written / beats gathered
   // results
   std::vector<std::pair<int, Blk>> out;
   int pass = -1, err = -1;
   uint64_t cmd_cycle = 0, sts_cycle = 0;
+
+  ~Msg() {
+    if (in_fd >= 0) ::close(in_fd);
+    if (out_fd >= 0) ::close(out_fd);
+  }
+  Msg() = default;
+  Msg(Msg&& o) noexcept { *this = std::move(o); }
+  Msg& operator=(Msg&& o) noexcept {
+    stream = o.stream, mode = o.mode, dec = o.dec, nonce_len = o.nonce_len;
+    tag_len = o.tag_len, aad_len = o.aad_len, msg_len = o.msg_len, iv_len = o.iv_len;
+    iv = o.iv, beats = std::move(o.beats), nbeats = o.nbeats;
+    in_fd = o.in_fd, out_fd = o.out_fd, in_off = o.in_off, out_off = o.out_off;
+    o.in_fd = o.out_fd = -1;
+    chunk_first = o.chunk_first, obuf = std::move(o.obuf), written = o.written;
+    nfile = o.nfile, out = std::move(o.out), pass = o.pass, err = o.err;
+    cmd_cycle = o.cmd_cycle, sts_cycle = o.sts_cycle;
+    return *this;
+  }
+
+  // beat i (a line message's, or read from an fmsg's file a chunk at a time)
+  const Blk& beat(size_t i) {
+    if (in_fd < 0) return beats[i];
+    if (i < chunk_first || i >= chunk_first + beats.size()) load_chunk(i);
+    return beats[i - chunk_first];
+  }
+
+  // an output data beat of an fmsg: its bytes, up to msg_len in all, to the file
+  void put(const Blk& b) {
+    unsigned char bytes[16];
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 4; ++k) bytes[4 * j + k] = static_cast<unsigned char>(b.w[3 - j] >> (24 - 8 * k));
+    uint64_t have = written + obuf.size();
+    uint64_t take = have >= msg_len ? 0 : std::min<uint64_t>(16, msg_len - have);
+    obuf.append(reinterpret_cast<const char*>(bytes), take);
+    ++nfile;
+    if (obuf.size() >= 16 * kChunkBeats) flush();
+  }
+
+  void flush() {
+    size_t done = 0;
+    while (done < obuf.size()) {
+      ssize_t n = ::pwrite(out_fd, obuf.data() + done, obuf.size() - done,
+                           static_cast<off_t>(out_off + written + done));
+      if (n <= 0) fail("cannot write the output file");
+      done += static_cast<size_t>(n);
+    }
+    written += obuf.size();
+    obuf.clear();
+  }
+
+ private:
+  void load_chunk(size_t i) {
+    size_t n = std::min(kChunkBeats, nbeats - i);
+    std::vector<unsigned char> raw(16 * n, 0);
+    uint64_t pos = 16ull * i, want = std::min<uint64_t>(16ull * n, msg_len - pos), got = 0;
+    while (got < want) {
+      ssize_t r = ::pread(in_fd, raw.data() + got, want - got,
+                          static_cast<off_t>(in_off + pos + got));
+      if (r <= 0) fail("input file shorter than the message");
+      got += static_cast<uint64_t>(r);
+    }
+    beats.resize(n);
+    for (size_t b = 0; b < n; ++b)
+      for (int j = 0; j < 4; ++j) {
+        const unsigned char* p = &raw[16 * b + 4 * j];
+        beats[b].w[3 - j] = (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
+                            (uint32_t(p[2]) << 8) | uint32_t(p[3]);
+      }
+    chunk_first = i;
+  }
 };
 
 template <typename T>
@@ -68,17 +178,17 @@ class Harness {
     idle_inputs();
     top_->clk_i = 0;
     top_->rst_ni = 1;
-    top_->eval();
+    settle();
   }
   ~Harness() { top_->final(); }
 
   void reset() {
     idle_inputs();
     top_->rst_ni = 0;
-    top_->eval();
+    settle();
     for (int i = 0; i < 2; ++i) tick();
     top_->rst_ni = 1;
-    top_->eval();
+    settle();
     tick();
   }
 
@@ -90,7 +200,7 @@ class Harness {
     for (int i = 0; i < 8; ++i) top_->key2_i[i] = key2[i];
     uint64_t waited = 0;
     for (;;) {
-      top_->eval();
+      settle();
       bool fire = top_->key_valid_i && top_->key_ready_o;
       tick();
       ++waited;
@@ -98,26 +208,28 @@ class Harness {
       if (waited > kHangCycles) fail("key_ready_o never rose");
     }
     top_->key_valid_i = 0;
-    top_->eval();
+    settle();
     return waited;
   }
 
   void run(std::vector<Msg>& msgs, int gap, int stall, uint64_t seed) {
     Rng rng(seed);
-    std::deque<Msg*> q[2];
+    std::deque<Msg*> q[kStreams];
     for (Msg& m : msgs) q[m.stream].push_back(&m);
     // per stream: the message whose command is accepted and status not yet seen
-    Msg* act[2] = {nullptr, nullptr};
-    size_t beat[2] = {0, 0};
-    bool offering[2] = {false, false};
+    Msg* act[kStreams] = {};
+    size_t beat[kStreams] = {};
+    bool offering[kStreams] = {};
     // an output beat or status offered and not taken must stay, unchanged
-    bool out_held[2] = {false, false}, sts_held[2] = {false, false};
-    Blk held[2];
-    int held_tag[2] = {0, 0}, held_sts[2] = {0, 0};
+    bool out_held[kStreams] = {}, sts_held[kStreams] = {};
+    Blk held[kStreams];
+    int held_tag[kStreams] = {}, held_sts[kStreams] = {};
     uint64_t start = cycle_, last_progress = cycle_;
+    auto t0 = std::chrono::steady_clock::now();
+    uint64_t c0 = cpu_ns();
     size_t done = 0;
     while (done < msgs.size()) {
-      for (int s = 0; s < 2; ++s) {
+      for (int s = 0; s < kStreams; ++s) {
         // command: the next queued message once the stream is free
         bool cmd = !act[s] && !q[s].empty();
         set_field(top_->cmd_valid_i, s, 1, cmd);
@@ -133,17 +245,19 @@ class Harness {
           set_field(top_->cmd_iv_len_i, 32 * s, 32, m->iv_len);
         }
         // input beats of the active message, held until taken
-        bool have = act[s] && beat[s] < act[s]->beats.size();
+        bool have = act[s] && beat[s] < act[s]->nbeats;
         if (have && !offering[s]) offering[s] = !rng.pct(gap);
         if (!have) offering[s] = false;
         set_field(top_->in_valid_i, s, 1, offering[s]);
-        if (offering[s])
-          for (int i = 0; i < 4; ++i) top_->in_data_i[4 * s + i] = act[s]->beats[beat[s]].w[i];
+        if (offering[s]) {
+          const Blk& b = act[s]->beat(beat[s]);
+          for (int i = 0; i < 4; ++i) top_->in_data_i[4 * s + i] = b.w[i];
+        }
         set_field(top_->out_ready_i, s, 1, !rng.pct(stall));
         set_field(top_->sts_ready_i, s, 1, !rng.pct(stall));
       }
-      top_->eval();
-      for (int s = 0; s < 2; ++s) {
+      settle();
+      for (int s = 0; s < kStreams; ++s) {
         bool cmd_fire = get_field(top_->cmd_valid_i, s, 1) && get_field(top_->cmd_ready_o, s, 1);
         bool in_fire = offering[s] && get_field(top_->in_ready_o, s, 1);
         bool out_fire = get_field(top_->out_valid_o, s, 1) && get_field(top_->out_ready_i, s, 1);
@@ -168,7 +282,11 @@ class Harness {
           if (!act[s]) fail("output beat with no message on stream " + std::to_string(s));
           Blk b;
           for (int i = 0; i < 4; ++i) b.w[i] = top_->out_data_o[4 * s + i];
-          act[s]->out.emplace_back(static_cast<int>(get_field(top_->out_tag_o, s, 1)), b);
+          int t = static_cast<int>(get_field(top_->out_tag_o, s, 1));
+          if (act[s]->out_fd >= 0 && !t)
+            act[s]->put(b);
+          else
+            act[s]->out.emplace_back(t, b);
           last_progress = cycle_;
         }
         if (in_fire) {
@@ -178,11 +296,12 @@ class Harness {
         }
         if (sts_fire) {
           if (!act[s]) fail("status with no message on stream " + std::to_string(s));
-          if (beat[s] != act[s]->beats.size())
+          if (beat[s] != act[s]->nbeats)
             fail("status before all input beats were taken on stream " + std::to_string(s));
           act[s]->pass = static_cast<int>(get_field(top_->sts_pass_o, s, 1));
           act[s]->err = static_cast<int>(get_field(top_->sts_error_o, s, 1));
           act[s]->sts_cycle = cycle_ - start;
+          if (act[s]->out_fd >= 0) act[s]->flush();
           act[s] = nullptr;
           ++done;
           last_progress = cycle_;
@@ -200,27 +319,39 @@ class Harness {
       if (cycle_ - last_progress > kHangCycles) fail("no progress (hang)");
     }
     idle_inputs();
-    top_->eval();
+    settle();
     cycles_ = cycle_ - start;
+    wall_ns_ = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::steady_clock::now() - t0).count());
+    cpu_ns_ = cpu_ns() - c0;
   }
 
-  uint64_t cycles_ = 0;
+  uint64_t cycles_ = 0, wall_ns_ = 0, cpu_ns_ = 0;
 
  private:
   void idle_inputs() {
     top_->key_valid_i = 0;
     top_->cmd_valid_i = 0;
     top_->in_valid_i = 0;
-    top_->out_ready_i = 3;
-    top_->sts_ready_i = 3;
+    top_->out_ready_i = (1 << kStreams) - 1;
+    top_->sts_ready_i = (1 << kStreams) - 1;
   }
+  // the rising edge; the falling one settles with the next inputs (every read of an
+  // output follows an eval, and no logic of the design uses the falling edge)
   void tick() {
+    if (!settled_) settle();
     top_->clk_i = 1;
     top_->eval();
     top_->clk_i = 0;
-    top_->eval();
+    settled_ = false;
     ++cycle_;
   }
+  // evaluate with clk_i = 0 (the inputs of the coming edge)
+  void settle() {
+    top_->eval();
+    settled_ = true;
+  }
+  bool settled_ = false;
 
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vsys> top_;
@@ -261,16 +392,39 @@ int main() {
                       &m.mode, &m.dec, iv, &m.nonce_len, &m.tag_len, &aad, &len, &ivl,
                       &nbeats) != 10)
         fail("bad msg command");
-      if (m.stream < 0 || m.stream > 1) fail("stream must be 0 or 1");
+      if (m.stream < 0 || m.stream >= kStreams) fail("no such stream");
       m.aad_len = static_cast<uint32_t>(aad);
       m.msg_len = static_cast<uint32_t>(len);
       m.iv_len = static_cast<uint32_t>(ivl);
       parse_hex(iv, m.iv.w, 4);
       m.beats.resize(nbeats);
+      m.nbeats = nbeats;
       for (unsigned long i = 0; i < nbeats; ++i) {
         if (!std::getline(std::cin, line)) fail("missing beat line");
         parse_hex(line, m.beats[i].w, 4);
       }
+      msgs.push_back(std::move(m));
+      continue;  // no answer
+    } else if (!std::strcmp(cmd, "fmsg")) {
+      Msg m;
+      char iv[40], in_path[4096], out_path[4096];
+      unsigned long len;
+      unsigned long long in_off, out_off;
+      if (std::sscanf(line.c_str(), "fmsg %d %d %d %34s %lu %4095s %llu %4095s %llu",
+                      &m.stream, &m.mode, &m.dec, iv, &len, in_path, &in_off, out_path,
+                      &out_off) != 9)
+        fail("bad fmsg command");
+      if (m.stream < 0 || m.stream >= kStreams) fail("no such stream");
+      m.nonce_len = m.tag_len = 0;
+      m.aad_len = 0;
+      m.iv_len = 12;
+      m.msg_len = static_cast<uint32_t>(len);
+      parse_hex(iv, m.iv.w, 4);
+      m.nbeats = (len + 15) / 16;
+      m.in_fd = open_file(in_path, O_RDONLY);
+      m.out_fd = open_file(out_path, O_WRONLY);
+      m.in_off = in_off;
+      m.out_off = out_off;
       msgs.push_back(std::move(m));
       continue;  // no answer
     } else if (!std::strcmp(cmd, "run")) {
@@ -281,9 +435,10 @@ int main() {
       h.run(msgs, gap, stall, seed);
       out.clear();
       for (const Msg& m : msgs) {
-        std::snprintf(tmp, sizeof tmp, "m %d %d %d %zu %llu %llu\n", m.stream, m.pass, m.err,
-                      m.out.size(), static_cast<unsigned long long>(m.cmd_cycle),
-                      static_cast<unsigned long long>(m.sts_cycle));
+        std::snprintf(tmp, sizeof tmp, "m %d %d %d %zu %llu %llu %llu\n", m.stream, m.pass,
+                      m.err, m.out.size(), static_cast<unsigned long long>(m.cmd_cycle),
+                      static_cast<unsigned long long>(m.sts_cycle),
+                      static_cast<unsigned long long>(m.nfile));
         out += tmp;
         for (const auto& o : m.out) {
           std::snprintf(tmp, sizeof tmp, "%d %08x%08x%08x%08x\n", o.first, o.second.w[3],
@@ -292,7 +447,9 @@ int main() {
         }
       }
       std::fwrite(out.data(), 1, out.size(), stdout);
-      std::printf("ok %llu\n", static_cast<unsigned long long>(h.cycles_));
+      std::printf("ok %llu %llu %llu\n", static_cast<unsigned long long>(h.cycles_),
+                  static_cast<unsigned long long>(h.wall_ns_),
+                  static_cast<unsigned long long>(h.cpu_ns_));
       msgs.clear();
     } else {
       fail(std::string("unknown command ") + cmd);

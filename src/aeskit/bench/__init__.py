@@ -1,0 +1,2 @@
+"""Benchmarks of aeskit's own tools (``aeskit bench ...``); speeds are measured and
+printed here, never asserted in tests."""
