@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from aeskit.store import Provenance, Record, Store, activate, active
+from aeskit.store import Provenance, Record, Store, active, set_active
 
 __all__ = ["Executor", "Job", "JobOutput", "execute", "executor", "merge"]
 
@@ -125,7 +125,7 @@ def execute(job: Job, store_root: str | None = None,
         with _worker_lock:
             if _worker_store is None or _worker_store.root != _resolve(store_root):
                 _worker_store = Store(_resolve(store_root))
-                activate(_worker_store).__enter__()  # the worker's store from now on
+                set_active(_worker_store)  # the worker's store from now on
             st = _worker_store
     n_log, n_written = (len(st.log), len(st.written)) if st is not None else (0, 0)
     out = JobOutput()

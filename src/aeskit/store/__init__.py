@@ -213,6 +213,13 @@ def active() -> Store | None:
     return _active
 
 
+def set_active(store: Store | None) -> None:
+    """Make ``store`` the active store of the process from now on (a Dask worker's)."""
+    global _active
+    with _active_lock:
+        _active = store
+
+
 @contextmanager
 def activate(store: Store | None) -> Iterator[Store | None]:
     """Make ``store`` the active store for the block (every thread of the process);
