@@ -249,14 +249,13 @@ def _run(cores: list[CoreSpec], out_dir: Path, *, jobs: int, force: bool, skip_s
             row = _row(core, ks, sim, syn, errors[core.name])
             row["provenance"] = prov
             rows.append(row)
+            if families and syn is not None:
+                family_rows.append(_family_row(row, syn, device, prov))
             for fam in families:
                 fres = results.get((core.name, f"family:{fam}"))
                 if fres is not None:
-                    family_rows.append(_family_row(row, fres, fam))
-    rows_default = [dict(r, family=_family_of(device), device=r.get("device") or device)
-                    for r in rows]
-    family_rows = [_family_row(r, r, device) for r in rows_default] + family_rows \
-        if families else []
+                    fprov = _row_provenance(store, core, fam, (1,))
+                    family_rows.append(_family_row(row, fres, fam, fprov))
     rendered: list[dict[str, str]] = []
     if not skip_synth:
         rendered.append({"title": "Critical paths", "markdown": critical_paths_markdown(rows)})
@@ -300,22 +299,39 @@ def _family_of(device: str) -> str:
     return getattr(get_device(device), "family", "ECP5")
 
 
-def _family_row(row: dict[str, Any], syn: dict[str, Any], device: str) -> dict[str, Any]:
+def _family_row(row: dict[str, Any], syn: dict[str, Any], device: str,
+                provenance: dict[str, str]) -> dict[str, Any]:
     """One row of ``family_rows``: a core on one device (seed 1)."""
     interval = row.get("interval")
     fmax = syn.get("fmax_mhz")
     lut4 = syn.get("lut4")
     mbps = 128.0 * fmax / interval if (fmax and interval) else None
-    util = {}
-    for name, used in (syn.get("utilization") or {}).items():
-        util[name] = [used, None]
     misfit = syn.get("misfit") or {}
+    util = _utilisation(syn, device)
     return {"core": row["core"], "key_size": row["key_size"], "family": _family_of(device),
             "device": device, "lut4": lut4, "ff": syn.get("ff"), "ebr": syn.get("ebr"),
             "dsp": syn.get("dsp"), "fmax_mhz": fmax, "interval": interval, "mbps": mbps,
             "mbps_per_lut": mbps / lut4 if (mbps and lut4) else None,
             "does_not_fit": misfit_note(syn), "utilisation": util,
-            "misfit": misfit or None}
+            "misfit": misfit or None,
+            "provenance": {k: v for k, v in provenance.items() if k == "synth"}}
+
+
+def _utilisation(syn: dict[str, Any], device: str) -> dict[str, list[int | None]]:
+    """Resource -> [used, available] of a synthesis on ``device``: nextpnr's placed
+    counts for a design that fits, the counts the fit check found for one that does not
+    ({} for a report row, which carries no counts)."""
+    misfit = syn.get("misfit") or {}
+    if misfit.get("needs"):
+        avail = misfit.get("available") or {}
+        return {r: [n, avail.get(r)] for r, n in misfit["needs"].items()}
+    placed = syn.get("utilization") or {}
+    if not placed:
+        return {}
+    dev = get_device(device)
+    cap = dev.capacity()
+    resources = getattr(dev, "resources", None) or {r: r for r in cap}
+    return {r: [int(placed.get(bel, 0)), cap.get(r)] for r, bel in resources.items()}
 
 
 def _row_provenance(store: Store | None, core: CoreSpec, device: str,
