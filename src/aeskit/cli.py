@@ -284,6 +284,20 @@ def parse_seeds(text: str | None) -> tuple[int, ...]:
     return tuple(seeds)
 
 
+def parse_families(text: str | None, device: str) -> tuple[str, ...]:
+    """``--families``: devices of other FPGA families every core is also synthesized on
+    (seed 1); None gives :data:`aeskit.synth.devices.FAMILY_DEVICES` without ``device``,
+    ``none`` gives none. Raises ValueError for an unknown device."""
+    from aeskit.synth.devices import DEVICES, FAMILY_DEVICES
+
+    if text is None:
+        return tuple(d for d in FAMILY_DEVICES if d != device)
+    if text.strip().lower() == "none":
+        return ()
+    return tuple(d for d in _name_list(text, "--families", list(DEVICES), "device")
+                 if d != device)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from aeskit.report import run_report
     from aeskit.synth.devices import DEFAULT_DEVICE
@@ -293,17 +307,21 @@ def cmd_report(args: argparse.Namespace) -> int:
                  if args.cores is not None else [c.name for c in CORES])
         sections = _report_sections(args.sections)
         seeds = parse_seeds(args.seeds)
+        families = parse_families(args.families, args.device)
         if args.out:
             check_out_dir(args.out)
     except ValueError as exc:
         return _error(exc)
+    from aeskit.store import Store
+
     cores = [get_core(n) for n in names]
     out = Path(args.out) if args.out else BUILD_ROOT / (
         "report" if args.device == DEFAULT_DEVICE else f"report@{args.device}")
     try:
         ok = run_report(cores, out, jobs=args.jobs, force=args.fresh, skip_synth=args.no_synth,
                         progress=_progress, sections=sections, device=args.device,
-                        seeds=seeds)
+                        seeds=seeds, store=None if args.no_store else Store(),
+                        scheduler=args.scheduler, families=families)
     except ValueError as exc:
         return _error(exc)
     if args.check_browser:
@@ -478,6 +496,14 @@ def _add_listing_parsers(sub: Any) -> None:
     s.set_defaults(func=cmd_systems)
 
 
+def _synth_device_argument(p: argparse.ArgumentParser) -> None:
+    from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES
+
+    p.add_argument("--device", choices=list(DEVICES), default=DEFAULT_DEVICE,
+                   help="device to place and route on: ECP5 (out of context), iCE40 or "
+                        "Nexus (through the I/O shim; see docs/synthesis.md)")
+
+
 def _add_synth_parsers(sub: Any) -> None:
     s = sub.add_parser("synth", help="synthesize a core or a system for ECP5 and count "
                                      "gates (exit 3: it does not fit the device)",
@@ -487,7 +513,7 @@ def _add_synth_parsers(sub: Any) -> None:
     s.add_argument("--on", metavar="CORE", help="a system's core (default: the system's "
                                                 "default_core, aeskit systems)")
     s.add_argument("--seed", type=int, default=1, help="nextpnr placement seed")
-    _device_argument(s)
+    _synth_device_argument(s)
     s.add_argument("--out", metavar="DIR", help="output folder (default: build/synth/<core>, "
                                                 "<core>@<device> for another device than "
                                                 "the default)")
@@ -511,6 +537,14 @@ def _add_synth_parsers(sub: Any) -> None:
     s.add_argument("--sections", metavar="LIST",
                    help="comma-separated subset of the extra sections, by module name "
                         "(e.g. paper001,paper003; default: all)")
+    s.add_argument("--families", metavar="LIST",
+                   help="devices of other FPGA families every core is also placed on "
+                        "(seed 1), or 'none' (default: iCE40-UP5K, iCE40-HX8K, LIFCL-40)")
+    s.add_argument("--scheduler", metavar="ADDR",
+                   help="run the jobs on Dask: a scheduler address (tcp://host:port) or "
+                        "local:N for N local worker processes (default: --jobs threads)")
+    s.add_argument("--no-store", action="store_true",
+                   help="neither reuse nor record results in the results store (results/)")
     s.add_argument("--check-browser", action="store_true",
                    help="then open index.html in headless Chromium (/usr/bin/chromium): "
                         "every table and plot of report.json present, no failed loads, "
