@@ -10,6 +10,7 @@ SEEDS ?=
 FRESH ?=
 SCHEDULER ?=
 FAMILIES ?=
+SECTIONS ?=
 
 .PHONY: setup report test test-full docs clean warm
 
@@ -28,7 +29,8 @@ warm: $(STAMP)
 report: $(STAMP) warm
 	$(VENV)/bin/aeskit report $(if $(CORES),--cores $(CORES)) $(if $(SEEDS),--seeds $(SEEDS)) \
 	  $(if $(FRESH),--fresh) $(if $(SCHEDULER),--scheduler $(SCHEDULER)) \
-	  $(if $(FAMILIES),--families $(FAMILIES)) --jobs $(JOBS)
+	  $(if $(FAMILIES),--families $(FAMILIES)) $(if $(SECTIONS),--sections $(SECTIONS)) \
+	  --jobs $(JOBS)
 
 ## CI test suite: unit tests, lint, cocotb tests (< 30 min on 2 cores)
 test: $(STAMP) warm
