@@ -256,6 +256,8 @@ def _report_sections(text: str | None) -> list[str] | None:
 
     if text is None:
         return None
+    if text.strip().lower() == "none":
+        return []
     known = [m.__name__.rsplit(".", 1)[-1] for m in section_modules()]
     return _name_list(text, "--sections", known, "report section")
 
@@ -536,7 +538,7 @@ def _add_synth_parsers(sub: Any) -> None:
                         "the table shows the median seed's Fmax and the spread")
     s.add_argument("--sections", metavar="LIST",
                    help="comma-separated subset of the extra sections, by module name "
-                        "(e.g. paper001,paper003; default: all)")
+                        "(e.g. paper001,paper003; default: all), or 'none'")
     s.add_argument("--families", metavar="LIST",
                    help="devices of other FPGA families every core is also placed on "
                         "(seed 1), or 'none' (default: iCE40-UP5K, iCE40-HX8K, LIFCL-40)")

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from aeskit import REPO_ROOT
+from aeskit import BUILD_ROOT
 from aeskit.hw import contract, manifest
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
 from aeskit.toolchain.paths import venv_bin, yosys
@@ -42,7 +42,7 @@ __all__ = ["ContractProof", "RULES", "proof_depth", "prove_contract", "rule_line
 #: the rules of the checker, in its order (docs/verification.md)
 RULES = ("C1", "C2", "C3", "C4", "C5", "C6")
 
-BUILD = REPO_ROOT / "build" / "formal" / "contract"
+BUILD = BUILD_ROOT / "formal" / "contract"
 
 
 @dataclass(frozen=True)
