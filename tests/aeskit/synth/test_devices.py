@@ -33,6 +33,8 @@ def _netlist(work: Path) -> Design:
 def test_capacities_are_what_nextpnr_reports(tmp_path: Path) -> None:
     design = _netlist(tmp_path)
     for name, dev in DEVICES.items():
+        if dev.family != "ECP5":
+            continue  # test_families.py re-reads the iCE40 and Nexus capacities
         report = f"report_{name}.json"
         subprocess.run([*tools.nextpnr_ecp5(), dev.nextpnr_flag, "--package", PACKAGE,
                         "--out-of-context", "--json", "netlist.json", "--top", design.top,

@@ -89,8 +89,8 @@ def test_device_table_is_nextpnrs() -> None:
         "LFE5U-45F": ("--45k", 43848, 43848, 108, 72),
         "LFE5U-85F": ("--85k", 83640, 83640, 208, 156),
     }
-    assert {n: (d.nextpnr_flag, d.lut4, d.ff, d.ebr, d.dsp) for n, d in DEVICES.items()} \
-        == measured
+    assert {n: (d.nextpnr_flag, d.lut4, d.ff, d.ebr, d.dsp) for n, d in DEVICES.items()
+            if d.family == "ECP5"} == measured
     assert DEFAULT_DEVICE == "LFE5U-85F"
     assert get_device("LFE5U-45F").capacity() == {"LUT4": 43848, "FF": 43848, "DP16KD": 108,
                                                   "MULT18X18D": 72}
