@@ -55,6 +55,7 @@ from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
 from aeskit.synth.outreg import absorb_in_file
 from aeskit.synth.shim import (NEXUS_PINS, SHIM_FILE, SHIM_MODULE, TOP_MODULE, ShimError,
                                nexus_pdc, parse_portlist, plan_shim)
+from aeskit.synth import stored
 from aeskit.synth.gates import (
     ABC_GATES,
     FF_LEGALIZE,
@@ -729,9 +730,11 @@ def _misfit_still_holds(result: SynthResult, device: str) -> bool:
 
 
 def _write_result(result: SynthResult) -> None:
+    """Write ``synth.json`` and record the result in the active results store."""
     tmp = result.out_dir / "synth.json.tmp"
     tmp.write_text(json.dumps(result.to_json(), indent=2) + "\n")
     os.replace(tmp, result.out_dir / "synth.json")
+    stored.save(result)
 
 
 _YOSYS_FILES = {
@@ -795,6 +798,11 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
     versions = tool_versions(dev.family)
     if not force:
         hit = _load_cached(out_dir, source_hash, seed, versions, dev.name)
+        if hit is not None:
+            stored.save(hit, measured_now=False)
+        elif stored.restore(out_dir, stored.parts_of(source_hash, flow_version(dev.family),
+                                                     seed, dev.name, versions)):
+            hit = _load_cached(out_dir, source_hash, seed, versions, dev.name)
         if hit is not None:
             _note(progress, f"cached {core.name}: {out_dir / 'synth.json'}")
             if not hit.fits:
