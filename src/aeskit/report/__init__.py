@@ -201,6 +201,13 @@ def _run(cores: list[CoreSpec], out_dir: Path, *, jobs: int, force: bool, skip_s
          say: Progress, mods: list[Any], device: str, seeds: tuple[int, ...],
          store: Store | None, scheduler: str | None, families: tuple[str, ...]) -> bool:
     t0 = time.monotonic()
+    from aeskit.report.plan import plan
+
+    try:
+        say("before the run: " + plan(cores, seeds=seeds, device=device, families=families,
+                                      store=store, skip_synth=skip_synth).summary())
+    except Exception as exc:  # noqa: BLE001 - the plan is information only
+        say(f"(no plan: {exc})")
     todo: list[tuple[str, str, Job]] = []  # (owner, what, job)
     for core in cores:
         todo.append((core.name, "sim", Job("sim", core, force=force)))

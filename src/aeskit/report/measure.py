@@ -80,12 +80,24 @@ def steady_interval(h: Harness, decrypt: bool, rng: random.Random) -> float:
     return span / INTERVAL_BLOCKS
 
 
-def measure_core(core: CoreSpec, cache_dir: Path, *, force: bool = False,
-                 progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Measure ``core`` (cached in ``cache_dir/sim.json`` by source hash)."""
+def measure_key(core: CoreSpec) -> str:
+    """The key of :func:`measure_core`'s result: the core's sources, this module's
+    :data:`MEASURE_VERSION` and the harness."""
     h_ = hashlib.sha256((core.source_hash() + MEASURE_VERSION).encode())
     h_.update(HARNESS_CPP.read_bytes())
-    key = h_.hexdigest()[:16]
+    return h_.hexdigest()[:16]
+
+
+def measure_parts(core: CoreSpec) -> dict[str, Any]:
+    """The results-store key parts of :func:`measure_core`'s result."""
+    return {"kind": "sim", "core": core.name, "key": measure_key(core)}
+
+
+def measure_core(core: CoreSpec, cache_dir: Path, *, force: bool = False,
+                 progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Measure ``core`` (cached in ``cache_dir/sim.json`` by source hash, and in the
+    results store)."""
+    key = measure_key(core)
     from aeskit.store import cached_file
 
     def compute() -> dict[str, Any]:
@@ -113,6 +125,6 @@ def measure_core(core: CoreSpec, cache_dir: Path, *, force: bool = False,
                 result["per_key"][str(ks)] = entry
         return result
 
-    data = cached_file(cache_dir / "sim.json", {"kind": "sim", "core": core.name, "key": key},
+    data = cached_file(cache_dir / "sim.json", measure_parts(core),
                        lambda d: d.get("cache_key") == key, compute, force=force)
     return data

@@ -37,6 +37,9 @@ def test_a_fresh_build_folder_reports_round_from_the_store_alone() -> None:
             assert row["tests_ok"] and row["claims_ok"] and row["fmax_mhz"]
             assert sorted(row["fmax_seeds"]) == ["1", "2", "3"]
         assert "browser check" in proc.stdout and "OK" in proc.stdout
+        # the plan printed before the run said so too
+        assert "sim 1/1 current; synth 3/3 current; nothing to measure" in proc.stderr \
+            + proc.stdout
         assert (out / "screenshot.png").stat().st_size > 10_000
     finally:
         shutil.rmtree(root, ignore_errors=True)
