@@ -30,14 +30,9 @@ def _error(msg: object) -> int:
 
 def _name_list(text: str, option: str, known: Sequence[str], what: str) -> list[str]:
     """``"a, b"`` -> ``["a", "b"]``, each one of ``known``; ValueError otherwise."""
-    names = list(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
-    if not names:
-        raise ValueError(f"{option}: no {what} given (known: {', '.join(known)})")
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise ValueError(f"{option}: unknown {what} {', '.join(map(repr, unknown))}; "
-                         f"known: {', '.join(known)}")
-    return names
+    from aeskit.names import name_list
+
+    return name_list(text, option, known, what)
 
 
 def _fmt_cycles(d: dict[int, int]) -> str:

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
+from aeskit.names import name_list
 from aeskit.hw import CORES, get_core
 from aeskit.hw.registry import CoreSpec
 
@@ -73,14 +74,7 @@ def parse_size_mib(text: str | float) -> int:
 
 
 def _names(text: str, option: str, known: Sequence[str], what: str) -> list[str]:
-    names = list(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
-    if not names:
-        raise BenchError(f"{option}: no {what} given (known: {', '.join(known)})")
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise BenchError(f"{option}: unknown {what} {', '.join(map(repr, unknown))}; "
-                         f"known: {', '.join(known)}")
-    return names
+    return name_list(text, option, known, what, BenchError)
 
 
 def parse_modes(text: str | None) -> list[str]:
