@@ -18,8 +18,8 @@ from typing import Any
 
 from aeskit.synth.devices import FAMILY_RESOURCES, Device, get_device
 
-__all__ = ["Misfit", "check_fit", "misfit_from_nextpnr_log", "misfit_from_route_timeout",
-           "needs_of"]
+__all__ = ["Misfit", "check_fit", "misfit_from_nextpnr_log", "misfit_from_route_failure",
+           "misfit_from_route_timeout", "needs_of"]
 
 
 def _prefixed(cells: Mapping[str, int], *prefixes: str) -> int:
@@ -77,6 +77,10 @@ def needs_of(cells: Mapping[str, int], family: str = "ECP5") -> dict[str, int]:
     }
 
 
+#: the start of a :class:`Misfit` ``detail`` for a net the router gave up on
+_NO_ROUTE = "does not route: "
+
+
 @dataclass(frozen=True)
 class Misfit:
     """A design that does not fit a device: what it needs, what the device has, and
@@ -84,7 +88,8 @@ class Misfit:
 
     device: str
     #: ``"yosys"`` (cell counts before place and route), ``"nextpnr"`` (placement) or
-    #: ``"route"`` (the router did not resolve congestion within the flow's budget)
+    #: ``"route"`` (the router did not resolve congestion within the flow's budget, or
+    #: gave up on a net: ``detail`` says which)
     stage: str
     needs: dict[str, int]
     available: dict[str, int]
@@ -109,11 +114,17 @@ class Misfit:
         return "needs " + ", ".join(parts)
 
     def message(self, name: str) -> str:
-        """``<name> does not fit <device>: needs N of M X``: the one-line verdict."""
+        """``<name> does not fit <device>: needs N of M X``: the one-line verdict
+        (``<name> does not route on <device>: ...`` for a router that gave up)."""
+        if self.detail.startswith(_NO_ROUTE):
+            return f"{name} does not route on {self.device}: {self.detail[len(_NO_ROUTE):]}"
         return f"{name} does not fit {self.device}: {self.summary()}"
 
     def note(self) -> str:
-        """``does not fit (needs N of M X)``: a table cell."""
+        """``does not fit (needs N of M X)``: a table cell (``does not route: ...`` for
+        a router that gave up)."""
+        if self.detail.startswith(_NO_ROUTE):
+            return self.detail
         return f"does not fit ({self.summary()})"
 
     def to_json(self) -> dict[str, Any]:
@@ -188,3 +199,49 @@ def misfit_from_route_timeout(log: str, device: Device | str, minutes: float,
     left = f"{int(counts[-1]):,} wires still overused" if counts else "not routed"
     return Misfit(dev.name, "route", {}, {}, ("routing",),
                   detail=f"routing congested: {left} after {minutes:g} min of {router}")
+
+
+#: router2 (and router1's global-clock step): ``ERROR: Failed to route arc 0.0 of net
+#: 'u_dut.clk_i', from X87/Y17/JPADDI_SEIO33_CORE_IOA to X86/Y28/JCLKI_DCC_DCC1.``;
+#: ``ERROR: Failed to route net 'x' from A to B using dedicated routing.``
+_ROUTE_ARC_RE = re.compile(
+    r"Failed to route (?:arc (?P<arc>[\d.]+) of )?net '(?P<net>[^']*)',? from (?P<src>\S+) "
+    r"to (?P<dst>\S+?)\.?(?: using dedicated routing\.?)?\s*$", re.M)
+#: router1: ``Warning: Failed to find a route for arc 0 of net x.``
+_ROUTE_FIND_RE = re.compile(r"Failed to find a route for arc (?P<arc>\S+) of net '?(?P<net>.+?)'?\.?\s*$",
+                            re.M)
+_ROUTE_FAILED_RE = re.compile(r"^ERROR: Routing design failed", re.M)
+#: destination wires of a global-clock buffer (Nexus DCC, iCE40 SB_GB, ECP5 DCC)
+_GLOBAL_BUFFER_RE = re.compile(r"DCC|GBUFG|_GB\b|glb_netwk|GLOBAL_BUFFER", re.I)
+
+
+def misfit_from_route_failure(log: str, device: Device | str, tool: str) -> Misfit | None:
+    """The :class:`Misfit` (stage ``route``) of a nextpnr run whose router gave up on a
+    net after placement: "Failed to route arc ... of net X, from A to B" (router2, and
+    the global-clock step), "Failed to find a route for arc ... of net X" or "Routing
+    design failed" (router1). ``tool`` names the nextpnr and its version (``nextpnr-nexus
+    0.11.1``). ``None`` when the log shows no router failure.
+
+    >>> m = misfit_from_route_failure("ERROR: Failed to route arc 0.0 of net 'clk', from "
+    ...     "X87/Y17/JPADDI_SEIO33_CORE_IOA to X86/Y28/JCLKI_DCC_DCC1.", "LIFCL-40",
+    ...     "nextpnr-nexus 0.11.1")
+    >>> m.note()
+    "does not route: nextpnr-nexus 0.11.1 cannot route clock net 'clk' to its global buffer (arc 0.0, X87/Y17/JPADDI_SEIO33_CORE_IOA -> X86/Y28/JCLKI_DCC_DCC1)"
+    """
+    dev = _device(device)
+    m = _ROUTE_ARC_RE.search(log)
+    if m:
+        net, src, dst = m.group("net"), m.group("src"), m.group("dst")
+        arc = f"arc {m.group('arc')}, " if m.group("arc") else ""
+        if _GLOBAL_BUFFER_RE.search(dst):
+            what = f"clock net '{net}' to its global buffer"
+        else:
+            what = f"net '{net}'"
+        reason = f"{tool} cannot route {what} ({arc}{src} -> {dst})"
+    elif (f := _ROUTE_FIND_RE.search(log)) is not None:
+        reason = f"{tool} cannot route net '{f.group('net')}' (arc {f.group('arc')})"
+    elif _ROUTE_FAILED_RE.search(log):
+        reason = f"{tool}'s router failed"
+    else:
+        return None
+    return Misfit(dev.name, "route", {}, {}, ("routing",), detail=_NO_ROUTE + reason)

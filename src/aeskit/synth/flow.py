@@ -51,7 +51,7 @@ from aeskit.toolchain import paths as tools
 from aeskit.synth.critical import PACKED_SUFFIXES, critical_path, lut_levels
 from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES, Device, get_device
 from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
-                              misfit_from_route_timeout, needs_of)
+                              misfit_from_route_failure, misfit_from_route_timeout, needs_of)
 from aeskit.synth.outreg import absorb_in_file
 from aeskit.synth.shim import (NEXUS_PINS, SHIM_FILE, SHIM_MODULE, TOP_MODULE, ShimError,
                                nexus_pdc, parse_portlist, plan_shim)
@@ -184,7 +184,9 @@ def flow_version(family: str = "ECP5") -> str:
             raise ValueError(f"unknown device family {family!r}")
         settings = repr((family, devices, SHIM_FLOW, _shim_digest(), sorted(NEXUS_PINS.items()),
                          _FAMILY_PRE_SYNTH.get(family, ()), FREQ_TARGET_MHZ, CLOCK_PORT,
-                         ABC_GATES, FF_LEGALIZE, sorted(GE_WEIGHTS.items())))
+                         ABC_GATES, FF_LEGALIZE, sorted(GE_WEIGHTS.items()),
+                         *((("router", _FAMILY_ROUTER[family]),)
+                           if family in _FAMILY_ROUTER else ())))
     return f"{FLOW_BASE}+{hashlib.sha256(settings.encode()).hexdigest()[:8]}"
 
 
@@ -933,6 +935,13 @@ _FAMILY_SYNTH = {"iCE40": "synth_ice40", "Nexus": "synth_nexus"}
 #: T-table cores' round-key store) has no mapping there (memory_libmap: "no valid
 #: mapping found"), so it is built from flip-flops, ``ram_style = "logic"``, as the
 #: RTL's "not a block RAM" intends
+#: the nextpnr router of a family whose nextpnr's default does not route the cores
+#: (a design's own ``router`` still wins). nextpnr-nexus 0.11.1's default, router2,
+#: fails on every AES core on the first arc of the clock pin's net, from the pad to its
+#: global buffer ("Failed to route arc 0.0 of net 'u_dut.clk_i', from
+#: X87/Y17/JPADDI_SEIO33_CORE_IOA to X86/Y28/JCLKI_DCC_DCC1"; pins, banks and a single
+#: clock did not change it); router1 routes them (docs/synthesis.md)
+_FAMILY_ROUTER: dict[str, str] = {"Nexus": "router1"}
 _FAMILY_PRE_SYNTH: dict[str, tuple[str, ...]] = {
     # the attribute as a string or, as read_slang stores it, as an 88-bit constant
     "iCE40": ('setattr -set ram_style "logic" a:ram_style=distributed '
@@ -1120,7 +1129,7 @@ def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int
         raise DoesNotFit(result)
 
     # 2. nextpnr on the shim top
-    router = getattr(core, "router", None)
+    router = getattr(core, "router", None) or _FAMILY_ROUTER.get(family)
     if router is not None and router not in ("router1", "router2"):
         raise SynthError(f"{core.name}: unknown nextpnr router {router!r}")
     placer = getattr(core, "placer", None)
@@ -1147,10 +1156,18 @@ def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int
         _write_result(result)
         raise DoesNotFit(result, err.log_path) from err
     except SynthError as err:
-        misfit = misfit_from_nextpnr_log(
-            pnr_log.read_text(errors="replace") if pnr_log.is_file() else err.tail, dev)
+        log_text = pnr_log.read_text(errors="replace") if pnr_log.is_file() else err.tail
+        misfit = misfit_from_nextpnr_log(log_text, dev)
         if misfit is None:
-            raise
+            # the router gave up on a net after placement: a result, like a misfit
+            version = versions.get(tool, "").removeprefix("nextpnr-")  # nextpnr-0.11.1
+            misfit = misfit_from_route_failure(log_text, dev, f"{tool} {version}".strip())
+            if misfit is None:
+                raise
+            _note(progress, misfit.message(core.name))
+            result = misfit_result(misfit, {"nextpnr_log": pnr_log.name})
+            _write_result(result)
+            raise DoesNotFit(result, err.log_path) from err
         shim_part = ", ".join(f"{n} {r}" for r, n in shim_sites.items() if r in misfit.over)
         if shim_part:
             misfit = dataclasses.replace(

@@ -39,8 +39,9 @@ TOP_MODULE = "ak_ooc_top"
 #: with dedicated routing to a global-clock buffer (DCC): nextpnr-nexus logs
 #: "constraining ... to bel ... based on dedicated routing" for L13 (the CrossLink-NX
 #: evaluation board's clock input) and L16 (found by trying the balls around L13);
-#: from a general-purpose pin (E17 was tried) the router fails to reach a DCC once the
-#: design is large. sin_i and sout_o are general-purpose I/O; the shim's pins are not
+#: from a general-purpose pin (E17 was tried, with router2) the router failed to reach a
+#: DCC once the design was large (so did router2 from these pins; the flow runs router1,
+#: which routes them: docs/synthesis.md). sin_i and sout_o are general-purpose I/O; the shim's pins are not
 #: timed, so the sites do not change the design's figures.
 NEXUS_PINS: dict[str, str] = {"clk_i": "L13", "sclk_i": "L16", "sin_i": "F13",
                               "sout_o": "G13"}

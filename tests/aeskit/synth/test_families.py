@@ -235,6 +235,39 @@ def test_family_misfit_is_a_result(tmp_path: Path) -> None:
         synthesize(big_ram(), tmp_path, device="iCE40-UP5K")
 
 
+def test_family_route_failure_is_a_result(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """nextpnr-nexus exits 1 after placement with "Failed to route arc" (as 0.11.1's
+    router2 did on every AES core): DoesNotFit with a stage-"route" result, cached."""
+    log = ("Info: Routing globals...\nInfo: Running router2...\n"
+           "ERROR: Failed to route arc 0.0 of net 'u_dut.clk_i', from "
+           "X87/Y17/JPADDI_SEIO33_CORE_IOA to X86/Y28/JCLKI_DCC_DCC1.\n0 warnings, 1 error\n")
+    real_run = flow._run
+
+    def fake_run(cmd: list[str], *, cwd: Path, log_path: Path | None, what: str,
+                 timeout_s: float | None = None) -> float:
+        if not what.startswith("nextpnr-nexus"):
+            return real_run(cmd, cwd=cwd, log_path=log_path, what=what, timeout_s=timeout_s)
+        assert log_path is not None and "--router" in cmd
+        log_path.write_text(log)
+        raise flow.SynthError(f"{what} failed (exit code 1)", log_path, log)
+
+    monkeypatch.setattr(flow, "_run", fake_run)
+    with pytest.raises(DoesNotFit) as info:
+        synthesize(reg_xor(), tmp_path, device="LIFCL-40")
+    r = info.value.result
+    assert not r.fits and r.misfit is not None and r.misfit["stage"] == "route"
+    assert r.misfit["detail"].startswith("does not route: nextpnr-nexus 0.11.1 cannot route "
+                                         "clock net 'u_dut.clk_i' to its global buffer")
+    assert str(info.value).startswith("fx_reg_xor does not route on LIFCL-40: ")
+    assert r.lut4 > 0 and r.fmax_mhz is None
+    assert json.loads((tmp_path / "synth.json").read_text())["misfit"] == r.misfit
+    monkeypatch.setattr(flow, "_run", real_run)
+    with pytest.raises(DoesNotFit) as again:  # cached: no tool runs
+        synthesize(reg_xor(), tmp_path, device="LIFCL-40")
+    assert again.value.result.cached and again.value.result.misfit == r.misfit
+
+
 def test_cli_device_argument(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         main(["synth", "round", "--device", "iCE40-UP9K"])

@@ -10,7 +10,7 @@ import pytest
 
 from aeskit.synth import DEFAULT_DEVICE, DEVICES, Device, UnknownDeviceError, get_device, synth_dir
 from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
-                              misfit_from_route_timeout, needs_of)
+                              misfit_from_route_failure, misfit_from_route_timeout, needs_of)
 from aeskit.synth.flow import SynthError, ToolTimeout, _run, route_budget_min
 
 FIX = Path(__file__).parent / "fixtures"
@@ -184,3 +184,53 @@ def test_route_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> N
         monkeypatch.setenv("AESKIT_ROUTE_BUDGET_MIN", bad)
         with pytest.raises(SynthError, match="AESKIT_ROUTE_BUDGET_MIN"):
             route_budget_min()
+
+
+#: the end of nextpnr-nexus 0.11.1's log (router2) on tbox_folded, as it was
+NEXUS_ROUTE_FAIL_LOG = """\
+Info: Running post-place optimisations...
+Info:      created 1 direct LUT-FF pairs
+Info: Routing globals...
+Info:     routed net 'sclk_i_IB_I_O$glb_clk' using global resources
+Info:     routed net 'u_dut.clk_i$glb_clk' using global resources
+Info: Running router2...
+Info: Setting up routing resources...
+Info: Running main router loop...
+ERROR: Failed to route arc 0.0 of net 'u_dut.clk_i', from X87/Y17/JPADDI_SEIO33_CORE_IOA \
+to X86/Y28/JCLKI_DCC_DCC1.
+0 warnings, 1 error
+"""
+
+
+def test_route_failure_from_a_nextpnr_nexus_log() -> None:
+    """A router that gives up on a net is a result (stage "route"), quoted in one line."""
+    assert misfit_from_nextpnr_log(NEXUS_ROUTE_FAIL_LOG, "LIFCL-40") is None
+    m = misfit_from_route_failure(NEXUS_ROUTE_FAIL_LOG, "LIFCL-40", "nextpnr-nexus 0.11.1")
+    assert m is not None and m.stage == "route" and m.over == ("routing",)
+    assert m.device == "LIFCL-40" and m.needs == {} and m.available == {}
+    assert m.detail == ("does not route: nextpnr-nexus 0.11.1 cannot route clock net "
+                        "'u_dut.clk_i' to its global buffer (arc 0.0, "
+                        "X87/Y17/JPADDI_SEIO33_CORE_IOA -> X86/Y28/JCLKI_DCC_DCC1)")
+    assert "\n" not in m.detail
+    assert m.note() == m.detail
+    assert m.message("tbox_folded") == (
+        "tbox_folded does not route on LIFCL-40: nextpnr-nexus 0.11.1 cannot route clock "
+        "net 'u_dut.clk_i' to its global buffer (arc 0.0, X87/Y17/JPADDI_SEIO33_CORE_IOA "
+        "-> X86/Y28/JCLKI_DCC_DCC1)")
+    assert Misfit.from_json(m.to_json()) == m
+
+
+def test_route_failure_other_router_messages() -> None:
+    r1 = ("Warning: Failed to find a route for arc 0 of net x_q[3].\n"
+          "ERROR: Routing design failed.\n")
+    m = misfit_from_route_failure(r1, "iCE40-HX8K", "nextpnr-ice40 0.11.1")
+    assert m is not None and m.note() == (
+        "does not route: nextpnr-ice40 0.11.1 cannot route net 'x_q[3]' (arc 0)")
+    m = misfit_from_route_failure("ERROR: Routing design failed.\n", "LIFCL-40", "nextpnr-nexus")
+    assert m is not None and m.note() == "does not route: nextpnr-nexus's router failed"
+    m = misfit_from_route_failure("ERROR: Failed to route arc 2 of net 'd', from X1/Y2/A to "
+                                  "X3/Y4/B.\n", "LIFCL-40", "nextpnr-nexus 0.11.1")
+    assert m is not None and m.detail.endswith("cannot route net 'd' (arc 2, X1/Y2/A -> X3/Y4/B)")
+    # not a router failure: no verdict
+    assert misfit_from_route_failure("ERROR: Found unconstrained IO 'a'\n", "LIFCL-40",
+                                     "nextpnr-nexus") is None
