@@ -53,8 +53,8 @@ from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES, Device, get_device
 from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
                               misfit_from_route_failure, misfit_from_route_timeout, needs_of)
 from aeskit.synth.outreg import absorb_in_file
-from aeskit.synth.shim import (NEXUS_PINS, SHIM_FILE, SHIM_MODULE, TOP_MODULE, ShimError,
-                               nexus_pdc, parse_portlist, plan_shim)
+from aeskit.synth.shim import (NEXUS_PINS, SHIM_MODULE, TOP_MODULE, ShimError,
+                               nexus_pdc, parse_portlist, plan_shim, shim_file)
 from aeskit.synth import stored
 from aeskit.synth.gates import (
     ABC_GATES,
@@ -193,7 +193,7 @@ def flow_version(family: str = "ECP5") -> str:
 @functools.lru_cache(maxsize=None)
 def _shim_digest() -> str:
     try:
-        return hashlib.sha256(SHIM_FILE.read_bytes()).hexdigest()[:16]
+        return hashlib.sha256(shim_file().read_bytes()).hexdigest()[:16]
     except OSError:
         return "missing"
 
@@ -1075,7 +1075,7 @@ def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int
         raise SynthError(f"{core.name}: {e}", out_dir / "yosys_ports.log") from e
     shim_dir = out_dir / "shim"
     shim_dir.mkdir(exist_ok=True)
-    shutil.copyfile(SHIM_FILE, shim_dir / SHIM_FILE.name)
+    shutil.copyfile(shim_file(), shim_dir / shim_file().name)
     (shim_dir / "ak_ooc_top.sv").write_text(plan.text)
     if family == "Nexus":
         (out_dir / "io.pdc").write_text(nexus_pdc(plan.has_clock, CLOCK_PORT))
@@ -1087,7 +1087,7 @@ def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int
                     f"({plan.in_bits} in, {plan.out_bits} out)")
     script = "\n".join([
         read_slang_command(core, out_dir),
-        f"read_slang -j 1 {shim_params} --top {SHIM_MODULE} shim/{SHIM_FILE.name}",
+        f"read_slang -j 1 {shim_params} --top {SHIM_MODULE} shim/{shim_file().name}",
         f"read_slang -j 1 --top {TOP_MODULE} shim/ak_ooc_top.sv",
         f"hierarchy -top {TOP_MODULE}",
         f"setattr -mod -set keep_hierarchy 1 {SHIM_MODULE}",

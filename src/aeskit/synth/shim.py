@@ -22,16 +22,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+import functools
 from pathlib import Path
 
-from aeskit import REPO_ROOT
 
-__all__ = ["SHIM_FILE", "SHIM_MODULE", "TOP_MODULE", "Port", "ShimPlan", "nexus_pdc",
-           "parse_portlist", "plan_shim"]
+__all__ = ["SHIM_MODULE", "TOP_MODULE", "Port", "ShimPlan", "nexus_pdc",
+           "parse_portlist", "plan_shim", "shim_file"]
 
-#: the shim's RTL and module name
-SHIM_FILE = REPO_ROOT / "hw" / "primitives" / "io_shim" / "ak_io_shim.sv"
+#: the shim's module name (its file: :func:`shim_file`)
 SHIM_MODULE = "ak_io_shim"
+
+
+@functools.lru_cache(maxsize=None)
+def shim_file() -> Path:
+    """The shim's RTL file, as its manifest (``aeskit:prim:io_shim``) lists it."""
+    from aeskit.hw import manifest
+
+    return manifest.module_file(SHIM_MODULE)
 #: the generated top the flow places and routes
 TOP_MODULE = "ak_ooc_top"
 
@@ -158,4 +165,4 @@ def nexus_pdc(has_clock: bool, clock: str = "clk_i") -> str:
 
 def shim_source() -> Path:
     """The shim's RTL file."""
-    return SHIM_FILE
+    return shim_file()

@@ -96,19 +96,19 @@ def _sim_keys() -> dict[str, str]:
                             "key": c.source_hash() + MEASURE_VERSION}) for c in CORES}
 
 
-@pytest.mark.parametrize("rel", [
-    "hw/cores/round/ak_round_core.sv",       # the round family's datapath (4 cores)
-    "hw/primitives/sbox/ak_gf_inv.sv",       # a primitive several cores share
+@pytest.mark.parametrize("module", [
+    "ak_round_core",  # the round family's datapath (4 cores)
+    "ak_gf_inv",      # a primitive several cores share
 ])
 def test_a_changed_rtl_file_invalidates_exactly_the_records_that_use_it(
-        rel: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        module: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every registry core's synthesis and simulation keys before and after one RTL
     file changes (its bytes, seen through Path.read_bytes): exactly the cores whose
     manifest lists the file get new keys."""
-    from aeskit import REPO_ROOT
+    from aeskit.hw import manifest
 
-    target = (REPO_ROOT / rel).resolve()
-    assert target.is_file(), rel
+    target = manifest.module_file(module).resolve()
+    assert target.is_file(), module
     users = {c.name for c in CORES if target in {Path(p).resolve() for p in c.file_paths()}}
     assert users and users != {c.name for c in CORES}
     versions = {"yosys": "y", "nextpnr-ecp5": "n"}
