@@ -12,6 +12,11 @@ import os
 import sys
 from pathlib import Path
 
+# Tests never write the repository's results store (results/): a test that runs
+# `aeskit report` reads it only (aeskit.store; a test of the store itself makes its own
+# writable store).
+os.environ["AESKIT_STORE_WRITE"] = "0"
+
 _VENV_BIN = str(Path(sys.executable).parent)
 if os.environ.get("PATH", "").split(os.pathsep)[0] != _VENV_BIN:
     os.environ["PATH"] = _VENV_BIN + os.pathsep + os.environ.get("PATH", "")

@@ -99,7 +99,7 @@ def test_dask_loopback_same_results_and_a_killed_worker_loses_nothing(
         assert all(o.error is None for o in local.values()), local
 
         # the same jobs on the loopback cluster, into other folders, with a store
-        store = Store(run / "results")
+        store = Store(run / "results", writable=True)
         with Client(address) as probe:
             _wait_for(lambda: len(probe.scheduler_info()["workers"]) == 2, 60, "two workers")
             pids = probe.run(os.getpid)

@@ -18,7 +18,7 @@ from aeskit.synth import stored
 
 
 def _store(tmp_path: Path) -> Store:
-    return Store(tmp_path / "results")
+    return Store(tmp_path / "results", writable=True)
 
 
 def test_record_round_trip_and_one_file_per_ident(tmp_path: Path) -> None:
@@ -69,7 +69,7 @@ def test_cached_file_reuses_the_store_when_the_local_cache_is_gone(tmp_path: Pat
         assert cached_file(local, parts, current, compute)["value"] == 42
         assert st.provenance(ident_of(local)).status == "measured"  # type: ignore[union-attr]
         local.unlink()  # a fresh clone: no build folder, the store only
-        fresh = Store(st.root)
+        fresh = Store(st.root, writable=True)
         with activate(fresh):
             assert cached_file(local, parts, current, compute)["value"] == 42
             prov = fresh.provenance(ident_of(local))
@@ -235,7 +235,7 @@ def test_report_marks_reused_and_measured_rows(tmp_path: Path,
     for s in (1, 2, 3):
         out = synth_dir(core.name, seed=s)
         out.with_name(out.name + ".json").unlink()
-    st2 = Store(st.root)
+    st2 = Store(st.root, writable=True)
     runs.clear()
     assert run_report([core], tmp_path / "r2", jobs=1, sections=[], seeds=(1, 2, 3), store=st2)
     assert runs == []
