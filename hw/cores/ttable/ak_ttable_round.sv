@@ -32,7 +32,10 @@
 // credit. in_ready_o depends combinationally on out_ready_i and key_valid_i.
 //
 // Fmax. Every select of the ring and the stage comes from a register: the
-// "finished" and "last round" compares are made one cycle ahead (fin_q, last_q). The
+// "finished", "free", "round Nr-1" flags and the next round number are made one
+// cycle ahead (fin_q, free_q, pre_q, inc_q; last_q from them), and a free slot takes
+// the new block's state whether or not one is accepted (its busy bit says which), so
+// the input handshake selects nothing in the 128-bit datapath. The
 // lanes register each T-table word once after the block RAM without reset, which
 // the synthesis flow turns into the DP16KD's output register (docs/synthesis.md).
 //
@@ -101,14 +104,16 @@ module ak_ttable_round #(
   logic [127:0]        kq_q, kq_d;
   logic                fin_q, fin_d;      // ctl_q[7] finished its last round (registered)
   logic                last_q, last_d;    // ctl_q[0] is in its last round (registered)
+  logic                free_q, free_d;    // ctl_q[7] is free or finished (registered)
+  logic                pre_q, pre_d;      // ctl_q[7] is in round Nr-1 (registered)
+  logic [3:0]          inc_q, inc_d;      // ctl_q[7]'s round + 1 (registered)
 
   logic [3:0]   nr;
   logic         keys_ready, keys_key_ready;
   logic [127:0] rd_key, enc_key0, dec_key0;
 
   logic         in_fire, key_fire, ob_space, ob_empty;
-  logic         lv_busy, lv_dec;           // the slot leaving the stage
-  logic [3:0]   lv_rnd;
+  logic         lv_dec;                    // the slot leaving the stage
   logic [127:0] ark, stage_out;
 
   function automatic logic [127:0] order(input logic [127:0] k, input logic dec);
@@ -146,36 +151,39 @@ module ak_ttable_round #(
   // ------------------------------------------------------------------------------
   // Handshakes and control
   // ------------------------------------------------------------------------------
-  assign lv_busy = ctl_q[7][BusyB];
   assign lv_dec  = ctl_q[7][DecB];
-  assign lv_rnd  = ctl_q[7][DecB-1 -: 4];
 
   // the ring moves every cycle, so the slot at ctl_q[7] next cycle is ctl_q[6] now:
-  // its "finished" flag and the input slot's "last round" flag are compared one
-  // cycle ahead and registered (no compare in front of the ring's selects)
+  // its "finished", "free" and "in round Nr-1" flags and its next round number are
+  // computed one cycle ahead and registered, so the ring's selects (!free_q: the
+  // leaving state goes round again) and the stage's "last round" flag come from
+  // flip-flops: no compare or adder in front of them, and the handshake selects
+  // nothing in the 128-bit datapath (a free slot takes the new block's state
+  // whether or not one is accepted; only its busy bit says which)
   always_comb begin : flags_next
     fin_d  = ctl_q[6][BusyB] && (ctl_q[6][DecB-1 -: 4] == nr);
-    last_d = (ctl_d0[DecB-1 -: 4] == nr);
+    free_d = !ctl_q[6][BusyB] || fin_d;
+    pre_d  = (ctl_q[6][DecB-1 -: 4] == nr - 4'd1);
+    inc_d  = ctl_q[6][DecB-1 -: 4] + 4'd1;
+    // a new block starts in round 1 (never the last: Nr >= 10)
+    last_d = !free_q && pre_q;
   end
 
   assign key_ready_o = keys_key_ready && ob_empty;
   assign key_fire    = key_valid_i && key_ready_o;
-  assign in_ready_o  = keys_ready && !key_valid_i && ob_space && (!lv_busy || fin_q);
+  assign in_ready_o  = keys_ready && !key_valid_i && ob_space && free_q;
   assign in_fire     = in_valid_i && in_ready_o;
 
   assign ark = in_data_i ^ (in_decrypt_i ? dec_key0 : enc_key0);
 
   // what enters the stage: the leaving state for another round, or a new block
   always_comb begin : ring_next
-    st_d   = stage_out;
-    ctl_d0 = ctl_q[7];
-    if (lv_busy && !fin_q) begin
-      ctl_d0[DecB-1 -: 4] = lv_rnd + 4'd1;
-    end else if (in_fire) begin
-      st_d   = order(ark, in_decrypt_i);
-      ctl_d0 = {1'b1, in_decrypt_i, 4'd1, in_tag_i};
+    if (!free_q) begin
+      st_d   = stage_out;
+      ctl_d0 = {ctl_q[7][BusyB -: 2], inc_q, ctl_q[7][TagWidth-1:0]};
     end else begin
-      ctl_d0[BusyB] = 1'b0;
+      st_d   = order(ark, in_decrypt_i);
+      ctl_d0 = {in_fire, in_decrypt_i, 4'd1, in_tag_i};
     end
   end
 
@@ -227,6 +235,9 @@ module ak_ttable_round #(
       kq_q   <= '0;
       fin_q  <= 1'b0;
       last_q <= 1'b0;
+      free_q <= 1'b1;
+      pre_q  <= 1'b0;
+      inc_q  <= 4'd1;
     end else begin
       ctl_q[0] <= ctl_d0;
       for (int i = 1; i < 8; i++) ctl_q[i] <= ctl_q[i - 1];
@@ -234,6 +245,9 @@ module ak_ttable_round #(
       kq_q   <= kq_d;
       fin_q  <= fin_d;
       last_q <= last_d;
+      free_q <= free_d;
+      pre_q  <= pre_d;
+      inc_q  <= inc_d;
     end
   end
 

@@ -27,7 +27,9 @@
 //     output buffer (ak_pipe_outbuf) at edge A+8*Nr+1 and in its head register
 //     after edge A+8*Nr+2: out_valid_o first high at edge A+8*Nr+3.
 //   - interval 1: a block may be accepted at every edge.
-//   - key setup 57/63/76: ak_rk_store's word-serial fill (ak_rk_fill).
+//   - key setup 57/63/76: ak_rk_store's word-serial fill (ak_rk_fill); the store's
+//     write chain (Group = 2) writes round key r r / 2 edges later, before a block
+//     accepted at the first edge with in_ready_o high reaches round r.
 //
 // Back-pressure. The pipeline never stalls: no clock enable on its registers and
 // block RAMs (a stall enable would fan out to every one of them and set the clock
@@ -129,8 +131,13 @@ module ak_ttable_unrolled #(
   // ------------------------------------------------------------------------------
   // Round keys
   // ------------------------------------------------------------------------------
+  // Group = 2: the fill's writes travel down a register chain beside the stages and
+  // entry r is written from level r / 2 (ak_rk_store), so no net carries a write
+  // from the fill to every key register across the die; entry r is final r / 2 <= r
+  // edges after ready, before any block reaches its round r
   ak_rk_store #(
-    .NrMax(Nr)
+    .NrMax(Nr),
+    .Group(2)
   ) u_keys (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

@@ -5,31 +5,47 @@
 //   enc round r      : rk_r = w[4r .. 4r+3]
 //   dec round Nr - r : rk_r for r = 0 or r = Nr, InvMixColumns(rk_r) otherwise.
 //
-// Theory. The key words pass through an Nk-word shift register whose oldest word,
-// w[i-Nk], sits at a fixed position (word 0) and whose newest, w[i-1], at word Nk-1.
-// Each "word" cycle computes w[i] = w[i-Nk] ^ t (FIPS-197 5.2), shifts it in and
-// emits w[i-Nk]: the words leave in order w[0], w[1], ... For an index that needs
-// SubWord (i mod Nk = 0, or i mod 8 = 4 for Nk = 8) a "sub" cycle first registers
-// SubWord(w[i-1]) (RotWord commutes with SubWord and is wiring), so neither the
-// S-boxes nor the XOR sit on one path with the other. Sub cycles are spent only on
-// words that are emitted (i < 4(Nr+1)). A round key's decryption form applies the
-// 32-bit ak_inv_mix_column to each emitted word (a round-key word is a column);
-// both forms collect four words and are written together from output registers.
-// Register-to-register paths: Nk-select -> SubWord; select -> XOR -> shift
-// register; InvMixColumns -> select -> output register.
+// Theory. The handshake only captures the key (kcap_q, klast_q: one clock enable,
+// no logic behind it) and the key size; the next cycle, the "load" cycle, copies it
+// into the expansion registers from flip-flops. The key words pass through a shift
+// register: sr_q[0 .. Nk-2] hold w[i-Nk] .. w[i-2] (the oldest at a fixed position,
+// word 0) and last_q holds the newest, w[i-1]. Each "word" cycle computes
+// w[i] = w[i-Nk] ^ t (FIPS-197 5.2) into last_q, moves last_q into word Nk-2, shifts
+// the rest down and emits w[i-Nk]: the words leave in order w[0], w[1], ... For an
+// index that needs SubWord (i mod Nk = 0, or i mod 8 = 4 for Nk = 8) a "sub" cycle
+// first registers SubWord(w[i-1]) (sub_q); the word cycle then takes
+// t = RotWord(sub_q) ^ Rcon or t = sub_q (RotWord commutes with SubWord and is
+// wiring), so the S-boxes and the word XOR never share a path. Sub cycles are spent
+// only on words that are emitted (i < 4(Nr+1)).
+// The cycle kinds follow a fixed schedule per key size: B blocks of one sub cycle
+// and P word cycles (B = 10/8/13, P = 4/6/4), then T = 4/4/8 word cycles without
+// SubWord. A one-hot ring (ring_q, P + 1 positions) and two down counters (blocks,
+// trailing words, each with its "last" flag in a flip-flop) produce it; every cycle
+// kind, every selector of t and the Rcon byte of the next word are flip-flops, so
+// no compare or adder sits in front of the datapath's selects.
+// An emitted word is collected in its word cycle: as it is (encryption form) and
+// through the 32-bit ak_inv_mix_column (a round-key word is a column); the fourth
+// word of a round completes both forms into the output registers. Rounds 0 and Nr
+// need no InvMixColumns: for them dec_key_o selects the encryption form after the
+// output registers (a flag register), so no multiplexer follows the XOR tree.
+// Round numbers count up and down in registers.
+// Register-to-register paths (LUT levels): last_q -> SubWord -> sub_q (S-box);
+// sub_q/last_q/sr_q[0] -> select -> XOR -> last_q (three); sr_q[0] ->
+// InvMixColumns -> output register (XOR tree); everything else one or two.
 //
 // Timing (K = the key handshake edge, Nr = 10/12/14):
-//   4(Nr+1) word cycles and S = 10/8/13 sub cycles, then two pipeline registers: the
-//   write of round r (we_o high) is in the cycle after its fourth word's output
-//   register is loaded. ready_o rises at the edge that writes round Nr and is first
-//   sampled high at edge K + 4(Nr+1) + S + 3 = K + 57/63/76
+//   the load cycle, 4(Nr+1) word cycles and S = 10/8/13 sub cycles, then the write:
+//   round r is written (we_o high) in the cycle after the word cycle of its fourth
+//   word. ready_o rises at the edge that writes round Nr and is first sampled high
+//   at edge K + 1 + 4(Nr+1) + S + 2 = K + 57/63/76
 //   (aeskit.hw.catalog.memory_primitives.rk_fill_cycles); a core whose in_ready_o
 //   follows ready_o has that key setup.
-//   key_ready_o is high whenever no fill runs (the core adds "nothing in flight").
-//   load_o is high in the handshake cycle (stores clear entries above Nr then).
+//   key_ready_o (a flip-flop) is high whenever no fill runs (the core adds "nothing
+//   in flight"). load_o is high in the handshake cycle (stores clear entries above
+//   Nr in the cycle after it).
 //   round_o and dec_round_o (= Nr - round_o) are both flip-flops, so a store's
 //   per-entry write decode (and the clock enables it drives across the die) starts
-//   at a register, not behind the Nr - round subtraction.
+//   at a register.
 // Illegal key_len_i = 3: the handshake completes, ready_o goes low and stays low
 // until a legal key has been loaded. After reset: no key, ready_o low; every
 // register is reset.
@@ -56,81 +72,68 @@ module ak_rk_fill (
   output logic [127:0] dec_key_o     //   its key
 );
 
-  typedef enum logic [1:0] {
-    StNoKey,  // no usable key (after reset or an illegal key_len_i)
-    StFill,   // expanding and writing rounds 0 .. Nr
-    StReady   // all round keys written
-  } fill_st_e;
-
-  fill_st_e     st_q, st_d;
+  // ---- state ----------------------------------------------------------------------
+  logic         ready_q, ready_d;    // all round keys of a legal key written
+  logic         kr_q, kr_d;          // no fill runs (key_ready_o)
   logic [1:0]   klen_q, klen_d;
-  logic [7:0][31:0] sr_q, sr_d;      // w[i-Nk] .. w[i-1] in words 0 .. Nk-1
-  logic [31:0]  sub_q, sub_d;        // SubWord(w[i-1])
-  logic         sub_ok_q, sub_ok_d;  // sub_q belongs to the current i
-  logic [7:0]   rcon_q, rcon_d;      // Rcon of the next i with i mod Nk = 0
-  logic [2:0]   ph_q, ph_d;          // i mod Nk
-  logic [5:0]   n_q, n_d;            // words emitted so far (= i - Nk)
-  logic         more_q, more_d;      // n_q != 4(Nr+1): words remain
-  logic         room_q, room_d;      // n_q + Nk < 4(Nr+1): the word computed next
-                                     // is emitted itself (both flags from the next
-                                     // state, so the cycle decision starts at
-                                     // flip-flops, not behind an adder on klen_q)
-  logic         emit_q, emit_d;      // word stage valid
-  logic [31:0]  ew_q, ew_d;          // the emitted word
-  logic [5:0]   en_q, en_d;          // its index
+  logic [6:0][31:0] kcap_q;          // key words 0 .. 6, captured at the handshake
+  logic [31:0]  klast_q;             // key word Nk-1, likewise
+  logic         loadc_q, loadc_d;    // this cycle loads the shift register
+  // schedule
+  logic         act_q, act_d;        // expansion cycles (sub or word) remain
+  logic         blk_q, blk_d;        // in the blocks (not the trailing words)
+  logic [6:0]   ring_q, ring_d;      // one-hot position in the block, 0 = sub cycle
+  logic [3:0]   nblk_q, nblk_d;      // blocks left, the current one included
+  logic         lblk_q, lblk_d;      // nblk_q == 1
+  logic [3:0]   ntr_q, ntr_d;        // trailing words left
+  logic         ltr_q, ltr_d;        // ntr_q == 1
+  logic         par_q, par_d;        // Nk = 8: odd block (SubWord without RotWord)
+  logic         subc_q, subc_d;      // this cycle is a sub cycle
+  logic         wordc_q, wordc_d;    // this cycle is a word cycle
+  // expansion
+  logic [6:0][31:0] sr_q, sr_d;      // w[i-Nk] .. w[i-2] in words 0 .. Nk-2
+  logic [31:0]  last_q, last_d;      // w[i-1]
+  logic [31:0]  sub_q, sub_d;        // SubWord(w[i-1]), loaded in a sub cycle
+  logic         tr_q, tr_d;          // this word cycle: t = RotWord(sub_q) ^ Rcon
+  logic         tn_q, tn_d;          // this word cycle: t = sub_q
+  logic [7:0]   rcon_q, rcon_d;      // Rcon of the next RotWord block
+  logic [7:0]   rcb_q, rcb_d;        // this cycle's Rcon byte (zero but after a
+                                     // RotWord sub cycle)
+  // collection (from the emitted word sr_q[0], in its word cycle)
+  logic [1:0]   wc_q, wc_d;          // the emitted word's position in its round key
   logic [95:0]  acc_enc_q, acc_enc_d;  // three older words of the round key
-  logic [95:0]  acc_dec_q, acc_dec_d;  // the same after InvMixColumns
+  logic [95:0]  acc_dec_q, acc_dec_d;  // the same in the decryption form
+  logic [3:0]   nround_q, nround_d;    // round of the next write
+  logic [3:0]   ndec_q, ndec_d;        // Nr - that round
+  logic         plain_q, plain_d;      // the round collected is round 0 or Nr
+  logic         wplain_q, wplain_d;    // the round written is: dec_key_o = enc_key_q
   logic         we_q, we_d;
+  logic         lastw_q, lastw_d;      // the write in this cycle is round Nr
   logic [3:0]   round_q, round_d;
-  logic [3:0]   dec_round_q, dec_round_d;  // Nr - round, registered: the stores'
-                                           // write decode starts at a flip-flop
+  logic [3:0]   dec_round_q, dec_round_d;
   logic [127:0] enc_key_q, enc_key_d;
   logic [127:0] dec_key_q, dec_key_d;
 
-  logic         key_fire;
-  logic [31:0]  newest;              // w[i-1] = word Nk-1
-  logic         need_sub;            // w[i] needs SubWord
-  logic         word_cyc, sub_cyc;
-  logic [31:0]  t;
-  logic [31:0]  w_new;
-  logic [31:0]  sub_word;
-  logic [31:0]  imc_word;
-  logic [2:0]   nk_last;             // Nk - 1
-  logic [3:0]   en_round;            // round of the word in the word stage
-  logic         plain_dec;           // dec key of this round without InvMixColumns
+  // ---- combinational ---------------------------------------------------------------
+  logic         key_fire, legal;
+  logic         end_blk, rot_blk;
+  logic [31:0]  t, w_new, sub_word, imc_word;
   logic [7:0]   rcon_x;
 
   assign nr_o        = 4'd10 + {1'b0, klen_q, 1'b0};
-  assign nk_last     = {klen_q, 1'b1} + 3'd2;   // 3/5/7
-  assign key_ready_o = (st_q != StFill);
+  assign key_ready_o = kr_q;
   assign key_fire    = key_valid_i && key_ready_o;
-  assign ready_o     = (st_q == StReady);
+  assign legal       = (key_len_i != 2'd3);
+  assign ready_o     = ready_q;
   assign load_o      = key_fire;
 
-  always_comb begin : newest_select
-    unique case (klen_q)
-      2'd0:    newest = sr_q[3];
-      2'd1:    newest = sr_q[5];
-      default: newest = sr_q[7];
-    endcase
-  end
-
-  assign need_sub = (ph_q == 3'd0) || ((klen_q == 2'd2) && (ph_q == 3'd4));
-  // a word cycle while words remain; a sub cycle first when the computed word needs
-  // SubWord and will be emitted itself (i = n + Nk < 4(Nr+1))
-  always_comb begin : cycle_kind
-    word_cyc = 1'b0;
-    sub_cyc  = 1'b0;
-    if (st_q == StFill && more_q) begin
-      if (need_sub && !sub_ok_q && room_q)
-        sub_cyc = 1'b1;
-      else
-        word_cyc = 1'b1;
-    end
-  end
+  // the last word cycle of a block (position P = 4, or 6 for Nk = 6)
+  assign end_blk  = blk_q && ((klen_q == 2'd1) ? ring_q[6] : ring_q[4]);
+  // this block's sub cycle applies RotWord and Rcon (all but Nk = 8's odd blocks)
+  assign rot_blk  = !par_q;
 
   ak_sub_word u_sub_word (
-    .in_i (newest),
+    .in_i (last_q),
     .out_o(sub_word)
   );
 
@@ -140,168 +143,237 @@ module ak_rk_fill (
   );
 
   always_comb begin : temp_word
-    if (ph_q == 3'd0)  t = {sub_q[23:0], sub_q[31:24]} ^ {rcon_q, 24'h0};
-    else if (need_sub) t = sub_q;
-    else               t = newest;
+    if (tr_q)      t = {sub_q[23:0], sub_q[31:24]};
+    else if (tn_q) t = sub_q;
+    else           t = last_q;
   end
 
-  assign w_new = sr_q[0] ^ t;
+  assign w_new = sr_q[0] ^ t ^ {rcb_q, 24'h0};
 
+  // the emitted word after InvMixColumns (the decryption form of a middle round;
+  // rounds 0 and Nr are written with dec_key_o = enc_key_o, selected after the
+  // output registers, so no multiplexer follows the InvMixColumns XOR tree)
   ak_inv_mix_column u_imc (
-    .in_i (ew_q),
+    .in_i (sr_q[0]),
     .out_o(imc_word)
   );
 
-  assign en_round  = en_q[5:2];
-  assign plain_dec = (en_round == 4'd0) || (en_round == nr_o);
-
-  always_comb begin : fill_next
-    st_d      = st_q;
-    klen_d    = klen_q;
-    sr_d      = sr_q;
-    sub_d     = sub_q;
-    sub_ok_d  = sub_ok_q;
-    rcon_d    = rcon_q;
-    ph_d      = ph_q;
-    n_d       = n_q;
-    emit_d    = 1'b0;
-    ew_d      = ew_q;
-    en_d      = en_q;
-    acc_enc_d = acc_enc_q;
-    acc_dec_d = acc_dec_q;
-    we_d      = 1'b0;
-    round_d   = round_q;
-    dec_round_d = dec_round_q;
-    enc_key_d = enc_key_q;
-    dec_key_d = dec_key_q;
-    if (key_fire) begin
-      if (key_len_i != 2'd3) begin
-        st_d     = StFill;
-        klen_d   = key_len_i;
-        for (int k = 0; k < 8; k++) sr_d[k] = key_i[255-32*k -: 32];
-        sub_ok_d = 1'b0;
-        rcon_d   = 8'h01;
-        ph_d     = 3'd0;
-        n_d      = 6'd0;
-      end else begin
-        st_d     = StNoKey;
-      end
-    end else begin
-      // stage 1: expansion
-      if (sub_cyc) begin
-        sub_d    = sub_word;
-        sub_ok_d = 1'b1;
-      end
-      if (word_cyc) begin
-        for (int k = 0; k < 7; k++) sr_d[k] = sr_q[k+1];
-        sr_d[nk_last] = w_new;
-        sub_ok_d = 1'b0;
-        if (ph_q == 3'd0) rcon_d = rcon_x;
-        ph_d     = (ph_q == nk_last) ? 3'd0 : ph_q + 3'd1;
-        n_d      = n_q + 6'd1;
-        emit_d   = 1'b1;
-        ew_d     = sr_q[0];
-        en_d     = n_q;
-      end
-      // stage 2: collect four words, encryption and decryption form
-      if (emit_q) begin
-        acc_enc_d = {acc_enc_q[63:0], ew_q};
-        acc_dec_d = {acc_dec_q[63:0], imc_word};
-        if (en_q[1:0] == 2'd3) begin
-          we_d      = 1'b1;
-          round_d   = en_round;
-          dec_round_d = nr_o - en_round;
-          enc_key_d = {acc_enc_q, ew_q};
-          dec_key_d = plain_dec ? {acc_enc_q, ew_q} : {acc_dec_q, imc_word};
-        end
-      end
-      // stage 3: the write (we_q) of round Nr completes the store
-      if (st_q == StFill && we_q && round_q == nr_o) st_d = StReady;
+  // the handshake: only the capture registers, the key size and the flags
+  always_ff @(posedge clk_i or negedge rst_ni) begin : capture_regs
+    if (!rst_ni) begin
+      kcap_q  <= '0;
+      klast_q <= '0;
+    end else if (key_fire) begin
+      for (int k = 0; k < 7; k++) kcap_q[k] <= key_i[255-32*k -: 32];
+      unique case (key_len_i)
+        2'd1:    klast_q <= key_i[95:64];    // w[5]
+        2'd2:    klast_q <= key_i[31:0];     // w[7]
+        default: klast_q <= key_i[159:128];  // w[3]
+      endcase
     end
   end
 
-  // the flags of the next state: 4(Nr+1) = 44/52/60 words, Nk = 4/6/8. Both
-  // compares are made for the two values n_d can take without a new key (n_q, and
-  // n_q + 1 after a word cycle) under klen_q; the key handshake only selects among
-  // them (a legal new key starts at n = 0: words remain and there is room, for every
-  // key size). So the handshake, whose ready comes from the core's control, reaches
-  // these flags through one multiplexer, not through the adders and compares.
-  always_comb begin : fill_flags
-    // with W = 4(Nr+1) = 44 + 8k and Nk = 4 + 2k (k = klen_q):
-    //   more(n) = n != W,  room(n) = n + Nk < W  <=>  n < W - Nk = 40 + 6k,
-    // compared with constants chosen by klen_q (no adder in front of a compare)
-    logic [5:0] w_last, room_lim;   // W, W - Nk
-    logic       more_now, room_now, more_next, room_next;
-    unique case (klen_q)
-      2'd1:    begin w_last = 6'd52; room_lim = 6'd46; end
-      2'd2:    begin w_last = 6'd60; room_lim = 6'd52; end
-      default: begin w_last = 6'd44; room_lim = 6'd40; end
-    endcase
-    more_now  = (n_q != w_last);
-    room_now  = (n_q < room_lim);
-    more_next = (n_q != w_last - 6'd1);
-    room_next = (n_q < room_lim - 6'd1);
-    if (key_fire && key_len_i != 2'd3) begin
-      more_d = 1'b1;
-      room_d = 1'b1;
-    end else if (!key_fire && word_cyc) begin
-      more_d = more_next;
-      room_d = room_next;
+  always_comb begin : fill_next
+    ready_d     = ready_q;
+    kr_d        = kr_q;
+    klen_d      = klen_q;
+    loadc_d     = 1'b0;
+    act_d       = act_q;
+    blk_d       = blk_q;
+    ring_d      = ring_q;
+    nblk_d      = nblk_q;
+    lblk_d      = lblk_q;
+    ntr_d       = ntr_q;
+    ltr_d       = ltr_q;
+    par_d       = par_q;
+    sr_d        = sr_q;
+    last_d      = last_q;
+    sub_d       = sub_q;
+    tr_d        = 1'b0;
+    tn_d        = 1'b0;
+    rcon_d      = rcon_q;
+    rcb_d       = 8'h00;
+    wc_d        = wc_q;
+    acc_enc_d   = acc_enc_q;
+    acc_dec_d   = acc_dec_q;
+    nround_d    = nround_q;
+    ndec_d      = ndec_q;
+    plain_d     = plain_q;
+    wplain_d    = wplain_q;
+    we_d        = 1'b0;
+    lastw_d     = 1'b0;
+    round_d     = round_q;
+    dec_round_d = dec_round_q;
+    enc_key_d   = enc_key_q;
+    dec_key_d   = dec_key_q;
+    if (key_fire) begin
+      // stage 0: the handshake (a fill never runs now: key_ready_o is low then)
+      ready_d = 1'b0;
+      kr_d    = !legal;
+      loadc_d = legal;
+      if (legal) klen_d = key_len_i;
     end else begin
-      more_d = more_now;
-      room_d = room_now;
+      // stage 1: the load cycle starts the schedule in its first sub cycle
+      if (loadc_q) begin
+        act_d  = 1'b1;
+        blk_d  = 1'b1;
+        ring_d = 7'b000_0001;
+        unique case (klen_q)
+          2'd1:    begin nblk_d = 4'd8;  ntr_d = 4'd4; end
+          2'd2:    begin nblk_d = 4'd13; ntr_d = 4'd8; end
+          default: begin nblk_d = 4'd10; ntr_d = 4'd4; end
+        endcase
+        lblk_d = 1'b0;   // B >= 8 blocks, T >= 4 trailing words
+        ltr_d  = 1'b0;
+        par_d  = 1'b0;
+        sr_d   = kcap_q;
+        last_d = klast_q;
+        rcon_d = 8'h01;
+        wc_d   = 2'd0;
+        nround_d = 4'd0;
+        ndec_d   = nr_o;
+        plain_d  = 1'b1;
+      end
+      // stage 1: the schedule
+      if (act_q) begin
+        if (blk_q) begin
+          ring_d = (klen_q == 2'd1) ? {ring_q[5:0], ring_q[6]}
+                                    : {2'b00, ring_q[3:0], ring_q[4]};
+          if (end_blk) begin
+            nblk_d = nblk_q - 4'd1;
+            lblk_d = (nblk_q == 4'd2);
+            par_d  = (klen_q == 2'd2) && !par_q;
+            if (lblk_q) blk_d = 1'b0;
+          end
+        end else begin
+          ntr_d = ntr_q - 4'd1;
+          ltr_d = (ntr_q == 4'd2);
+          if (ltr_q) act_d = 1'b0;
+        end
+      end
+      // stage 1: expansion
+      if (subc_q) begin
+        sub_d = sub_word;
+        tr_d  = rot_blk;
+        tn_d  = !rot_blk;
+        if (rot_blk) begin
+          rcb_d  = rcon_q;
+          rcon_d = rcon_x;
+        end
+      end
+      if (wordc_q) begin
+        for (int k = 0; k < 6; k++) sr_d[k] = sr_q[k+1];
+        unique case (klen_q)
+          2'd1:    sr_d[4] = last_q;
+          2'd2:    sr_d[6] = last_q;
+          default: sr_d[2] = last_q;
+        endcase
+        last_d = w_new;
+        // stage 1: collect the emitted word w[i-Nk] in both forms; the fourth
+        // word of a round key completes it into the output registers
+        acc_enc_d = {acc_enc_q[63:0], sr_q[0]};
+        acc_dec_d = {acc_dec_q[63:0], imc_word};
+        wc_d      = wc_q + 2'd1;
+        if (wc_q == 2'd3) begin
+          we_d        = 1'b1;
+          lastw_d     = (ndec_q == 4'd0);
+          round_d     = nround_q;
+          dec_round_d = ndec_q;
+          nround_d    = nround_q + 4'd1;
+          ndec_d      = ndec_q - 4'd1;
+          plain_d     = (ndec_q == 4'd1);
+          enc_key_d   = {acc_enc_q, sr_q[0]};
+          dec_key_d   = {acc_dec_q, imc_word};
+          wplain_d    = plain_q;
+        end
+      end
+      // stage 2: the write (we_q) of round Nr completes the store
+      if (we_q && lastw_q) begin
+        ready_d = 1'b1;
+        kr_d    = 1'b1;
+      end
     end
+    subc_d  = act_d && blk_d && ring_d[0];
+    wordc_d = act_d && !(blk_d && ring_d[0]);
   end
 
   assign we_o        = we_q;
   assign round_o     = round_q;
   assign dec_round_o = dec_round_q;
   assign enc_key_o   = enc_key_q;
-  assign dec_key_o   = dec_key_q;
+  assign dec_key_o   = wplain_q ? enc_key_q : dec_key_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : fill_regs
     if (!rst_ni) begin
-      st_q      <= StNoKey;
-      klen_q    <= 2'd0;
-      sr_q      <= '0;
-      sub_q     <= '0;
-      sub_ok_q  <= 1'b0;
-      rcon_q    <= 8'h00;
-      ph_q      <= 3'd0;
-      n_q       <= 6'd0;
-      more_q    <= 1'b1;
-      room_q    <= 1'b1;
-      emit_q    <= 1'b0;
-      ew_q      <= '0;
-      en_q      <= 6'd0;
-      acc_enc_q <= '0;
-      acc_dec_q <= '0;
-      we_q      <= 1'b0;
-      round_q   <= 4'd0;
+      ready_q     <= 1'b0;
+      kr_q        <= 1'b1;
+      klen_q      <= 2'd0;
+      loadc_q     <= 1'b0;
+      act_q       <= 1'b0;
+      blk_q       <= 1'b0;
+      ring_q      <= '0;
+      nblk_q      <= '0;
+      lblk_q      <= 1'b0;
+      ntr_q       <= '0;
+      ltr_q       <= 1'b0;
+      par_q       <= 1'b0;
+      subc_q      <= 1'b0;
+      wordc_q     <= 1'b0;
+      sr_q        <= '0;
+      last_q      <= '0;
+      sub_q       <= '0;
+      tr_q        <= 1'b0;
+      tn_q        <= 1'b0;
+      rcon_q      <= 8'h00;
+      rcb_q       <= 8'h00;
+      wc_q        <= 2'd0;
+      acc_enc_q   <= '0;
+      acc_dec_q   <= '0;
+      nround_q    <= 4'd0;
+      ndec_q      <= 4'd0;
+      plain_q     <= 1'b0;
+      wplain_q    <= 1'b0;
+      we_q        <= 1'b0;
+      lastw_q     <= 1'b0;
+      round_q     <= 4'd0;
       dec_round_q <= 4'd0;
-      enc_key_q <= '0;
-      dec_key_q <= '0;
+      enc_key_q   <= '0;
+      dec_key_q   <= '0;
     end else begin
-      st_q      <= st_d;
-      klen_q    <= klen_d;
-      sr_q      <= sr_d;
-      sub_q     <= sub_d;
-      sub_ok_q  <= sub_ok_d;
-      rcon_q    <= rcon_d;
-      ph_q      <= ph_d;
-      n_q       <= n_d;
-      more_q    <= more_d;
-      room_q    <= room_d;
-      emit_q    <= emit_d;
-      ew_q      <= ew_d;
-      en_q      <= en_d;
-      acc_enc_q <= acc_enc_d;
-      acc_dec_q <= acc_dec_d;
-      we_q      <= we_d;
-      round_q   <= round_d;
+      ready_q     <= ready_d;
+      kr_q        <= kr_d;
+      klen_q      <= klen_d;
+      loadc_q     <= loadc_d;
+      act_q       <= act_d;
+      blk_q       <= blk_d;
+      ring_q      <= ring_d;
+      nblk_q      <= nblk_d;
+      lblk_q      <= lblk_d;
+      ntr_q       <= ntr_d;
+      ltr_q       <= ltr_d;
+      par_q       <= par_d;
+      subc_q      <= subc_d;
+      wordc_q     <= wordc_d;
+      sr_q        <= sr_d;
+      last_q      <= last_d;
+      sub_q       <= sub_d;
+      tr_q        <= tr_d;
+      tn_q        <= tn_d;
+      rcon_q      <= rcon_d;
+      rcb_q       <= rcb_d;
+      wc_q        <= wc_d;
+      acc_enc_q   <= acc_enc_d;
+      acc_dec_q   <= acc_dec_d;
+      nround_q    <= nround_d;
+      ndec_q      <= ndec_d;
+      plain_q     <= plain_d;
+      wplain_q    <= wplain_d;
+      we_q        <= we_d;
+      lastw_q     <= lastw_d;
+      round_q     <= round_d;
       dec_round_q <= dec_round_d;
-      enc_key_q <= enc_key_d;
-      dec_key_q <= dec_key_d;
+      enc_key_q   <= enc_key_d;
+      dec_key_q   <= dec_key_d;
     end
   end
 

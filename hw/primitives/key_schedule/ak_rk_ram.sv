@@ -67,6 +67,7 @@ module ak_rk_ram #(
 );
 
   logic         load;
+  logic         clear_q;   // the cycle after a key handshake: clear the round-0 keys
   logic         we;
   logic [3:0]   round;
   logic [3:0]   dec_round;
@@ -127,8 +128,10 @@ module ak_rk_ram #(
   always_comb begin : key0_next
     key0_enc_d = key0_enc_q;
     key0_dec_d = key0_dec_q;
-    if (load) begin
-      key0_enc_d = '0;   // no stale round-0 key while a new key is expanded
+    if (clear_q) begin
+      // no stale round-0 key while a new key is expanded; the clear enable comes
+      // from a flip-flop (the cycle after the handshake, ready_o is low then)
+      key0_enc_d = '0;
       key0_dec_d = '0;
     end else if (we) begin
       if (round == 4'd0)     key0_enc_d = enc_key;
@@ -137,6 +140,11 @@ module ak_rk_ram #(
       if (sw_dec_i) key0_dec_d = sw_key_i;
       else          key0_enc_d = sw_key_i;
     end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : clear_reg
+    if (!rst_ni) clear_q <= 1'b0;
+    else         clear_q <= load;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : key0_regs

@@ -40,7 +40,10 @@
 //          entry r then has no net from the fill across the die: each level feeds
 //          G neighbouring entries and the next level (a broadcast of the write to
 //          all entries was the critical path of ttable_unrolled: one LUT, 12 ns of
-//          routing). The cost is (NrMax / G) x 267 flip-flops. Round key r is final
+//          routing). Level k >= 1 also carries the write enables of its own
+//          entries, decoded from level k-1 and registered, so an entry's clock
+//          enable comes straight from a flip-flop beside it. The cost is about
+//          (NrMax / G) x (267 + 2G) flip-flops. Round key r is final
 //          r / G <= r edges after the edge at which ready_o rises; a core whose
 //          block reaches its round-r key no earlier than r edges after it was
 //          accepted (every pipelined core: one round at least one cycle) never sees
@@ -138,16 +141,43 @@ module ak_rk_store #(
   assign wr_dec[0] = {we || (sw_we_i && sw_dec_i), we ? dec_round : sw_round_i, wdata_dec};
   assign wr_clr[0] = clear_q;
 
+  // Each level k >= 1 also carries the write enables of its own entries, decoded
+  // from level k-1 and registered: an entry's clock enable then comes straight from
+  // a flip-flop beside it (no compare behind the chain's long wires).
+  logic [14:0] pre_enc [Levels];   // pre_enc[k][r]: level k writes enc entry r
+  logic [14:0] pre_dec [Levels];
+  assign pre_enc[0] = '0;
+  assign pre_dec[0] = '0;
+  if (Group == 0) begin : g_no_chain
+    logic unused_pre;
+    assign unused_pre = ^{pre_enc[0], pre_dec[0]};
+  end
+
   for (genvar k = 1; k < Levels; k++) begin : g_level
+    logic [14:0] en_enc_d, en_dec_d;
+    always_comb begin : level_decode
+      en_enc_d = '0;
+      en_dec_d = '0;
+      for (int r = 0; r < 15; r++) begin
+        if (Group != 0 && r / (Group == 0 ? 1 : Group) == k) begin
+          en_enc_d[r] = wr_enc[k-1][WrW-1] && (wr_enc[k-1][WrW-2 -: 4] == 4'(r));
+          en_dec_d[r] = wr_dec[k-1][WrW-1] && (wr_dec[k-1][WrW-2 -: 4] == 4'(r));
+        end
+      end
+    end
     always_ff @(posedge clk_i or negedge rst_ni) begin : level_reg
       if (!rst_ni) begin
-        wr_enc[k] <= '0;
-        wr_dec[k] <= '0;
-        wr_clr[k] <= 1'b0;
+        wr_enc[k]  <= '0;
+        wr_dec[k]  <= '0;
+        wr_clr[k]  <= 1'b0;
+        pre_enc[k] <= '0;
+        pre_dec[k] <= '0;
       end else begin
-        wr_enc[k] <= wr_enc[k-1];
-        wr_dec[k] <= wr_dec[k-1];
-        wr_clr[k] <= wr_clr[k-1];
+        wr_enc[k]  <= wr_enc[k-1];
+        wr_dec[k]  <= wr_dec[k-1];
+        wr_clr[k]  <= wr_clr[k-1];
+        pre_enc[k] <= en_enc_d;
+        pre_dec[k] <= en_dec_d;
       end
     end
   end
@@ -161,8 +191,13 @@ module ak_rk_store #(
       logic [127:0] dec_q, dec_d;
       logic         enc_we, dec_we;
 
-      assign enc_we = wr_enc[Lvl][WrW-1] && (wr_enc[Lvl][WrW-2 -: 4] == 4'(r));
-      assign dec_we = wr_dec[Lvl][WrW-1] && (wr_dec[Lvl][WrW-2 -: 4] == 4'(r));
+      if (Lvl == 0) begin : g_direct
+        assign enc_we = wr_enc[0][WrW-1] && (wr_enc[0][WrW-2 -: 4] == 4'(r));
+        assign dec_we = wr_dec[0][WrW-1] && (wr_dec[0][WrW-2 -: 4] == 4'(r));
+      end else begin : g_pre
+        assign enc_we = pre_enc[Lvl][r];
+        assign dec_we = pre_dec[Lvl][r];
+      end
 
       always_comb begin : entry_next
         enc_d = enc_q;

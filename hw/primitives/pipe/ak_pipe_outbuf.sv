@@ -11,6 +11,8 @@
 // so synthesis maps it to block RAM (DP16KD on ECP5) or distributed RAM by size.
 // The read never addresses the entry being written: a read is only issued while
 // the memory holds an unread entry, and a write only happens with a free entry.
+// "Holds an unread entry" is a flip-flop (with "holds exactly one" beside it, both
+// the next state's), so the read enable is one LUT of registers and out_ready_i.
 //
 // Timing (rising edges):
 //   - a block on wvalid_i/wdata_i at edge W is in the memory after W, in the head
@@ -87,13 +89,15 @@ module ak_pipe_outbuf #(
   logic             head_vld_q, head_vld_d;
   logic [Aw-1:0]    wptr_q, wptr_d, rptr_q, rptr_d;
   logic [Aw:0]      stored_q, stored_d;   // entries in the memory, not yet read
+  logic             snz_q, snz_d;         // stored_q != 0
+  logic             s1_q, s1_d;           // stored_q == 1
   logic [Aw:0]      count_q, count_d;     // admitted and not yet taken
   logic             empty_q, empty_d;     // count_q == 0
   logic             full_q, full_d;       // count_q == Depth
   logic             rd_en, out_fire;
 
   assign out_fire    = head_vld_q && out_ready_i;
-  assign rd_en       = (stored_q != '0) && (!head_vld_q || out_ready_i);
+  assign rd_en       = snz_q && (!head_vld_q || out_ready_i);
   assign out_valid_o = head_vld_q;
   assign out_data_o  = head_q;
   assign space_o     = !full_q || out_fire;
@@ -111,8 +115,19 @@ module ak_pipe_outbuf #(
     wptr_d     = wvalid_i ? wptr_q + 1'b1 : wptr_q;
     rptr_d     = rd_en ? rptr_q + 1'b1 : rptr_q;
     stored_d   = stored_q;
-    if (wvalid_i && !rd_en)      stored_d = stored_q + 1'b1;
-    else if (rd_en && !wvalid_i) stored_d = stored_q - 1'b1;
+    snz_d      = snz_q;
+    s1_d       = s1_q;
+    // the read enable comes from flip-flops: "stored != 0" and "stored == 1" are
+    // the next state's, made from the registers for each way the count can move
+    if (wvalid_i && !rd_en) begin
+      stored_d = stored_q + 1'b1;
+      snz_d    = 1'b1;
+      s1_d     = !snz_q;
+    end else if (rd_en && !wvalid_i) begin
+      stored_d = stored_q - 1'b1;
+      snz_d    = !s1_q;
+      s1_d     = (stored_q == (Aw+1)'(2));
+    end
     count_d = count_q;
     empty_d = empty_q;
     full_d  = full_q;
@@ -141,6 +156,8 @@ module ak_pipe_outbuf #(
       wptr_q     <= '0;
       rptr_q     <= '0;
       stored_q   <= '0;
+      snz_q      <= 1'b0;
+      s1_q       <= 1'b0;
       count_q    <= '0;
       empty_q    <= 1'b1;
       full_q     <= 1'b0;
@@ -149,6 +166,8 @@ module ak_pipe_outbuf #(
       wptr_q     <= wptr_d;
       rptr_q     <= rptr_d;
       stored_q   <= stored_d;
+      snz_q      <= snz_d;
+      s1_q       <= s1_d;
       count_q    <= count_d;
       empty_q    <= empty_d;
       full_q     <= full_d;

@@ -10,15 +10,17 @@ ORDER = 2
 def rk_fill_cycles(key_bits: int) -> int:
     """Edges from the key handshake to the first edge with ak_rk_fill's ready_o high.
 
-    The fill spends one cycle per expanded word that is written (4(Nr+1) words), one
-    more before each written word that needs SubWord (i mod Nk = 0, or i mod 8 = 4
-    for Nk = 8), and three cycles of pipeline and write: 57/63/76 for 128/192/256-bit keys. A core
-    whose in_ready_o follows the store's ready_o has exactly this key setup.
+    The fill spends one cycle loading the captured key, one cycle per expanded word
+    that is written (4(Nr+1) words), one more before each written word that needs
+    SubWord (i mod Nk = 0, or i mod 8 = 4 for Nk = 8), and two cycles of write and
+    ready: 57/63/76 for 128/192/256-bit keys. A core whose in_ready_o follows the
+    store's ready_o has exactly this key setup.
     """
     nk = key_bits // 32
     words = 4 * (nk + 6 + 1)
     subs = sum(1 for i in range(nk, words) if i % nk == 0 or (nk == 8 and i % 8 == 4))
-    return words + subs + 3
+    load, write_and_ready = 1, 2
+    return load + words + subs + write_and_ready
 
 
 #: key setup of a core whose in_ready_o follows its round-key store's ready_o
