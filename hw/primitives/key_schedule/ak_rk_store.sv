@@ -165,21 +165,30 @@ module ak_rk_store #(
         end
       end
     end
+    // the level's registers are local; the arrays are only continuously assigned
+    logic [WrW-1:0] enc_q, dec_q;
+    logic           clr_q;
+    logic [14:0]    pre_enc_q, pre_dec_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin : level_reg
       if (!rst_ni) begin
-        wr_enc[k]  <= '0;
-        wr_dec[k]  <= '0;
-        wr_clr[k]  <= 1'b0;
-        pre_enc[k] <= '0;
-        pre_dec[k] <= '0;
+        enc_q     <= '0;
+        dec_q     <= '0;
+        clr_q     <= 1'b0;
+        pre_enc_q <= '0;
+        pre_dec_q <= '0;
       end else begin
-        wr_enc[k]  <= wr_enc[k-1];
-        wr_dec[k]  <= wr_dec[k-1];
-        wr_clr[k]  <= wr_clr[k-1];
-        pre_enc[k] <= en_enc_d;
-        pre_dec[k] <= en_dec_d;
+        enc_q     <= wr_enc[k-1];
+        dec_q     <= wr_dec[k-1];
+        clr_q     <= wr_clr[k-1];
+        pre_enc_q <= en_enc_d;
+        pre_dec_q <= en_dec_d;
       end
     end
+    assign wr_enc[k]  = enc_q;
+    assign wr_dec[k]  = dec_q;
+    assign wr_clr[k]  = clr_q;
+    assign pre_enc[k] = pre_enc_q;
+    assign pre_dec[k] = pre_dec_q;
   end
 
   for (genvar r = 0; r < 15; r++) begin : g_entry
