@@ -4,7 +4,7 @@
 // round-0 keys in flip-flops (a folded core needs them in the cycle that accepts a
 // block, before any RAM read could be issued). Two banks of 16 x 128 bits (one per
 // direction, read together, the output selected by the registered rd_dec_i), so
-// that the fill writes both keys of a round in one cycle.
+// that the fill's two write ports (encryption, decryption) never wait on each other.
 //
 //   rd_key_o    = enc round key r (rd_dec_i = 0) or dec round key r (rd_dec_i = 1),
 //                 r = rd_round_i, same numbering as ak_rk_store (dec round r key:
@@ -18,8 +18,10 @@
 // ignored in a cycle in which the fill writes; write after ready_o; nr_o/ready_o
 // describe the last key loaded through key_i).
 //
-// Timing (K = key handshake edge): ak_rk_fill writes one round key (both
-//   directions) at a time; ready_o rises rk_fill_cycles = 57/63/76 edges after K
+// Timing (K = key handshake edge): ak_rk_fill writes one round key per direction
+//   at a time (a middle round's decryption key one cycle after its encryption key;
+//   the round-0 registers take the fill's one-hot round-0 enables, flip-flops);
+//   ready_o rises rk_fill_cycles = 57/63/76 edges after K
 //   (the core key setup if its in_ready_o follows ready_o). Read: synchronous, latency 1 -- the key of the
 //   address presented before a rising edge with rd_en_i high appears after that edge
 //   and holds while rd_en_i is low. A read of an entry written at the same edge
@@ -68,9 +70,12 @@ module ak_rk_ram #(
 
   logic         load;
   logic         clear_q;   // the cycle after a key handshake: clear the round-0 keys
-  logic         we;
+  logic         we;          // the fill's encryption write
   logic [3:0]   round;
+  logic [14:0]  we_round;    //   one-hot round (flip-flops)
+  logic         dwe;         // the fill's decryption write
   logic [3:0]   dec_round;
+  logic [14:0]  dwe_round;   //   one-hot round (flip-flops)
   logic [127:0] enc_key;
   logic [127:0] dec_key;
 
@@ -89,11 +94,14 @@ module ak_rk_ram #(
     .ready_o    (ready_o),
     .nr_o       (nr_o),
     .load_o     (load),
-    .we_o       (we),
-    .round_o    (round),
-    .enc_key_o  (enc_key),
-    .dec_round_o(dec_round),
-    .dec_key_o  (dec_key)
+    .we_o          (we),
+    .round_o       (round),
+    .we_round_o    (we_round),
+    .enc_key_o     (enc_key),
+    .dec_we_o      (dwe),
+    .dec_round_o   (dec_round),
+    .dec_we_round_o(dwe_round),
+    .dec_key_o     (dec_key)
   );
 
   // Two banks of 16 x 128 bits, one per direction, each with one write and one read
@@ -107,7 +115,7 @@ module ak_rk_ram #(
   end
 
   always_ff @(posedge clk_i) begin : dec_bank_write
-    if (we)                        dec_mem[dec_round] <= dec_key;
+    if (dwe)                       dec_mem[dec_round] <= dec_key;
     else if (sw_we_i && sw_dec_i)  dec_mem[sw_round_i] <= sw_key_i;
   end
 
@@ -125,6 +133,10 @@ module ak_rk_ram #(
 
   assign rd_key_o = rd_sel_q ? rd_dec_q : rd_enc_q;
 
+  // the fill's enables of rounds above 0 address the RAM banks through round/dec_round
+  logic unused_round;
+  assign unused_round = ^{we_round[14:1], dwe_round[14:1]};
+
   always_comb begin : key0_next
     key0_enc_d = key0_enc_q;
     key0_dec_d = key0_dec_q;
@@ -133,12 +145,16 @@ module ak_rk_ram #(
       // from a flip-flop (the cycle after the handshake, ready_o is low then)
       key0_enc_d = '0;
       key0_dec_d = '0;
-    end else if (we) begin
-      if (round == 4'd0)     key0_enc_d = enc_key;
-      if (dec_round == 4'd0) key0_dec_d = dec_key;
-    end else if (sw_we_i && sw_round_i == 4'd0) begin
-      if (sw_dec_i) key0_dec_d = sw_key_i;
-      else          key0_enc_d = sw_key_i;
+    end else begin
+      // the fill's round-0 writes (their enables are flip-flops) before software's
+      if (we_round[0])
+        key0_enc_d = enc_key;
+      else if (!we && sw_we_i && !sw_dec_i && sw_round_i == 4'd0)
+        key0_enc_d = sw_key_i;
+      if (dwe_round[0])
+        key0_dec_d = dec_key;
+      else if (!dwe && sw_we_i && sw_dec_i && sw_round_i == 4'd0)
+        key0_dec_d = sw_key_i;
     end
   end
 

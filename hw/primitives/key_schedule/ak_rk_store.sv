@@ -21,8 +21,10 @@
 // always describe the last key loaded through key_i (load a key of the right length
 // first, then overwrite round keys in software).
 //
-// Timing (K = key handshake edge): ak_rk_fill writes one round key (both directions)
-//   at a time; ready_o rises rk_fill_cycles = 57/63/76 edges after K, the key setup
+// Timing (K = key handshake edge): ak_rk_fill writes one round key per direction at
+//   a time (a middle round's decryption key one cycle after its encryption key, at
+//   least three edges before ready_o rises; level-0 entries take the fill's one-hot
+//   enables, flip-flops); ready_o rises rk_fill_cycles = 57/63/76 edges after K, the key setup
 //   of a core gating in_ready_o with ready_o. key_ready_o is high whenever no fill runs; the
 //   core must itself hold key_valid_i back while blocks are in flight. Outputs come
 //   straight from flip-flops (read latency 0). Software writes appear after the edge.
@@ -91,9 +93,12 @@ module ak_rk_store #(
 
   logic         load;
   logic         clear_q;   // the cycle after a key handshake: clear rounds 11 .. 14
-  logic         we;
+  logic         we;          // the fill's encryption write
   logic [3:0]   round;
+  logic [14:0]  we_round;    //   one-hot round (flip-flops)
+  logic         dwe;         // the fill's decryption write
   logic [3:0]   dec_round;
+  logic [14:0]  dwe_round;   //   one-hot round (flip-flops)
   logic [127:0] enc_key;
   logic [127:0] dec_key;
 
@@ -107,18 +112,21 @@ module ak_rk_store #(
     .ready_o    (ready_o),
     .nr_o       (nr_o),
     .load_o     (load),
-    .we_o       (we),
-    .round_o    (round),
-    .enc_key_o  (enc_key),
-    .dec_round_o(dec_round),
-    .dec_key_o  (dec_key)
+    .we_o          (we),
+    .round_o       (round),
+    .we_round_o    (we_round),
+    .enc_key_o     (enc_key),
+    .dec_we_o      (dwe),
+    .dec_round_o   (dec_round),
+    .dec_we_round_o(dwe_round),
+    .dec_key_o     (dec_key)
   );
 
   // One write-data multiplexer per direction, shared by all entries (fill before
   // software); each entry only decodes its enable, which maps to the flip-flops' CE.
   logic [127:0] wdata_enc, wdata_dec;
   assign wdata_enc = we ? enc_key : sw_key_i;
-  assign wdata_dec = we ? dec_key : sw_key_i;
+  assign wdata_dec = dwe ? dec_key : sw_key_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : clear_reg
     if (!rst_ni) clear_q <= 1'b0;
@@ -138,7 +146,7 @@ module ak_rk_store #(
   logic           wr_clr [Levels];
 
   assign wr_enc[0] = {we || (sw_we_i && !sw_dec_i), we ? round : sw_round_i, wdata_enc};
-  assign wr_dec[0] = {we || (sw_we_i && sw_dec_i), we ? dec_round : sw_round_i, wdata_dec};
+  assign wr_dec[0] = {dwe || (sw_we_i && sw_dec_i), dwe ? dec_round : sw_round_i, wdata_dec};
   assign wr_clr[0] = clear_q;
 
   // Each level k >= 1 also carries the write enables of its own entries, decoded
@@ -201,9 +209,14 @@ module ak_rk_store #(
       logic         enc_we, dec_we;
 
       if (Lvl == 0) begin : g_direct
-        assign enc_we = wr_enc[0][WrW-1] && (wr_enc[0][WrW-2 -: 4] == 4'(r));
-        assign dec_we = wr_dec[0][WrW-1] && (wr_dec[0][WrW-2 -: 4] == 4'(r));
+        // the fill's one-hot enables are flip-flops; software decodes its round
+        assign enc_we = we_round[r]
+                     || (!we && sw_we_i && !sw_dec_i && sw_round_i == 4'(r));
+        assign dec_we = dwe_round[r]
+                     || (!dwe && sw_we_i && sw_dec_i && sw_round_i == 4'(r));
       end else begin : g_pre
+        logic unused_we;   // the chain decodes this entry's enables itself
+        assign unused_we = we_round[r] ^ dwe_round[r];
         assign enc_we = pre_enc[Lvl][r];
         assign dec_we = pre_dec[Lvl][r];
       end
@@ -233,6 +246,8 @@ module ak_rk_store #(
       assign enc_keys_o[r*128 +: 128] = enc_q;
       assign dec_keys_o[r*128 +: 128] = dec_q;
     end else begin : g_zero
+      logic unused_we;
+      assign unused_we = we_round[r] ^ dwe_round[r];
       assign enc_keys_o[r*128 +: 128] = '0;
       assign dec_keys_o[r*128 +: 128] = '0;
     end

@@ -6,6 +6,8 @@
 * ak_sub_word: random words vs ``aeskit.model.sub_word``.
 * ak_mix_column / ak_inv_mix_column: random columns (and the FIPS-197 example
   columns) vs the model's ``mix_columns`` / ``inv_mix_columns``.
+* ak_inv_mix_pre: the same columns vs ``inv_mix_columns`` applied twice (the pre-map
+  is MixColumns^-1 o InvMixColumns, and MixColumns^-1 = InvMixColumns).
 * ak_key_step_split, run as a schedule runs it (each step fed the sub_o of the step
   before): the FIPS-197 Appendix A key expansions and 200 random keys per size, run
   forward from the key for Nr steps and then backward to the key, every window, phase,
@@ -131,6 +133,14 @@ async def cocotb_mix_column_random(dut) -> None:
 @cocotb.test()
 async def cocotb_inv_mix_column_random(dut) -> None:
     await _check_column_op(dut, inv_mix_columns, "ak_inv_mix_column")
+
+
+@cocotb.test()
+async def cocotb_inv_mix_pre_random(dut) -> None:
+    # InvMixColumns = MixColumns o pre and MixColumns^-1 = InvMixColumns, so
+    # pre = InvMixColumns o InvMixColumns: the model's inverse applied twice
+    await _check_column_op(dut, lambda s: inv_mix_columns(inv_mix_columns(s)),
+                           "ak_inv_mix_pre")
 
 
 def _window_int(words: list[int]) -> int:
@@ -454,6 +464,7 @@ COCOTB_TESTS: dict[str, list[str]] = {
     "ak_sub_word": ["cocotb_sub_word_random"],
     "ak_mix_column": ["cocotb_mix_column_random"],
     "ak_inv_mix_column": ["cocotb_inv_mix_column_random"],
+    "ak_inv_mix_pre": ["cocotb_inv_mix_pre_random"],
     "ak_key_step_split": ["cocotb_key_step_split_expansion", "cocotb_key_step_split_random_1000"],
     # S-box library (issue 3)
     "ak_sbox_bram": ["cocotb_bram_all"],

@@ -262,17 +262,40 @@ async def cocotb_fill_writes(dut) -> None:
         await RisingEdge(dut.clk_i)
         await FallingEdge(dut.clk_i)
         dut.key_valid_i.value = 0
-        writes = []
+        enc_writes, dec_writes = [], []
+        edges, final_edge = 0, None
         while not int(dut.ready_o.value):
+            edges += 1
+            onehot_e = int(dut.we_round_o.value)
+            onehot_d = int(dut.dec_we_round_o.value)
             if int(dut.we_o.value):
-                writes.append((int(dut.round_o.value), int(dut.enc_key_o.value),
-                               int(dut.dec_round_o.value), int(dut.dec_key_o.value)))
+                r = int(dut.round_o.value)
+                assert onehot_e == 1 << r
+                enc_writes.append((r, int(dut.enc_key_o.value), edges))
+                final_edge = edges
+            else:
+                assert onehot_e == 0
+            if int(dut.dec_we_o.value):
+                dr = int(dut.dec_round_o.value)
+                assert onehot_d == 1 << dr
+                dec_writes.append((dr, int(dut.dec_key_o.value), edges))
+            else:
+                assert onehot_d == 0
             await FallingEdge(dut.clk_i)
-        assert [w[0] for w in writes] == list(range(nr + 1))
-        for r, ek, dr, dk in writes:
-            assert dr == nr - r
+        # encryption keys in order, the last at the edge that raises ready_o
+        assert [w[0] for w in enc_writes] == list(range(nr + 1))
+        assert final_edge == edges
+        for r, ek, _ in enc_writes:
             assert ek.to_bytes(16, "big") == enc[r]
+        # every decryption key once: dec round 0 (= enc round Nr) with the last
+        # encryption write, the others one cycle after their encryption round's
+        assert sorted(w[0] for w in dec_writes) == list(range(nr + 1))
+        for dr, dk, edge in dec_writes:
             assert dk.to_bytes(16, "big") == dec[dr]
+        enc_edge = {r: edge for r, _, edge in enc_writes}
+        for dr, _, edge in dec_writes:
+            plain = dr in (0, nr)
+            assert edge == enc_edge[nr - dr] + (0 if plain else 1)
 
 
 # ----------------------------------------------------------------------------------
