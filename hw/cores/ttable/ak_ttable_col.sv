@@ -110,9 +110,15 @@ module ak_ttable_col #(
   logic [2:0]          ph_q, ph_d;          // ring phase
   logic [1:0]          busy_q, busy_d;      // a block in half h
   logic [1:0][3:0]     rnd_q, rnd_d;        // its round (1 .. Nr) in the current window
+  logic [1:0]          lastr_q, lastr_d;    // rnd_q == Nr (a flag: no compare in a path)
+  logic [1:0]          plast_q, plast_d;    // rnd_q == Nr - 1
+  logic                open_q, open_d;      // this edge is a boundary whose half is free
+                                            // or finishing (a block may enter)
   logic [1:0]          dec_q, dec_d;        // it is being decrypted
   logic [1:0][TagWidth-1:0] tag_q, tag_d;   // its tag
   logic                inj_q, inj_d;        // columns 1..3 of a new block still to feed
+  logic                injd_q, injd_d;      // the result register takes ib_q (after any
+                                            // open boundary, block or not)
   logic [1:0]          inj_k_q, inj_k_d;    // the next one
   logic [95:0]         ib_q, ib_d;          // them (slots 1, 2, 3), round key 0 added
   logic                harv_q, harv_d;      // collecting columns 1..3 of a result
@@ -121,6 +127,7 @@ module ak_ttable_col #(
   logic                hdec_q, hdec_d;      // the result's direction
   logic [TagWidth-1:0] htag_q, htag_d;      // ... and tag
   logic                done;                // the result is complete (slot 3 arrives)
+  logic                dn_q, dn_d;          //   the same as a flip-flop, set a cycle ahead
   logic [127:0]        done_data;           // ... in FIPS order
   logic [31:0]         res_q, res_d;        // the column that left the cascade (or input)
   logic [31:0]         dl_q [4];            // res_q delayed by 1 .. 4 cycles
@@ -138,6 +145,7 @@ module ak_ttable_col #(
   logic         bnd;         // a window boundary (phase 7: half 0, phase 3: half 1)
   logic         bh;          // the half of that boundary
   logic         fin;         // the block of half bh finishes at this edge
+  logic         fin_q, fin_d;  // the same as a flip-flop, set a cycle ahead
   logic         idle;        // no block in the ring
   logic         in_fire;
   logic         key_fire;
@@ -197,13 +205,12 @@ module ak_ttable_col #(
   // ------------------------------------------------------------------------------
   assign bnd      = (ph_q[1:0] == 2'b11);
   assign bh       = !ph_q[2];
-  assign fin      = bnd && busy_q[bh] && (rnd_q[bh] == nr);
+  assign fin      = fin_q;   // = bnd && busy_q[bh] && lastr_q[bh]
   assign idle     = (busy_q == 2'b00) && !inj_q && !harv_q;
 
   assign key_ready_o = keys_key_ready && idle && ob_empty;
   assign key_fire    = key_valid_i && key_ready_o;
-  assign in_ready_o  = keys_ready && !key_valid_i && bnd && ob_space &&
-                       (!busy_q[bh] || (rnd_q[bh] == nr));
+  assign in_ready_o  = keys_ready && !key_valid_i && ob_space && open_q;
   assign in_fire     = in_valid_i && in_ready_o;
 
   // round key 0 and the processing order of the columns (decryption: 0, 3, 2, 1)
@@ -216,39 +223,69 @@ module ak_ttable_col #(
   end
 
   always_comb begin : halves_next
-    busy_d = busy_q;
-    rnd_d  = rnd_q;
-    dec_d  = dec_q;
-    tag_d  = tag_q;
-    if (bnd) begin
-      if (fin)              busy_d[bh] = 1'b0;
-      else if (busy_q[bh])  rnd_d[bh]  = rnd_q[bh] + 4'd1;
-      if (in_fire) begin
-        busy_d[bh] = 1'b1;
-        rnd_d[bh]  = 4'd1;
-        dec_d[bh]  = in_decrypt_i;
-        tag_d[bh]  = in_tag_i;
+    busy_d  = busy_q;
+    rnd_d   = rnd_q;
+    lastr_d = lastr_q;
+    plast_d = plast_q;
+    dec_d   = dec_q;
+    tag_d   = tag_q;
+    // each half on its own (no multiplexer by bh in front of a compare): half h
+    // changes only at its boundary (phase 7 for half 0, 3 for half 1)
+    for (int h = 0; h < 2; h++) begin
+      if (bnd && (bh == 1'(h))) begin
+        if (fin) begin
+          busy_d[h] = 1'b0;
+        end else if (busy_q[h]) begin
+          rnd_d[h]   = rnd_q[h] + 4'd1;
+          lastr_d[h] = plast_q[h];
+          plast_d[h] = (rnd_q[h] == nr - 4'd2);
+        end
+        if (in_fire) begin
+          busy_d[h]  = 1'b1;
+          rnd_d[h]   = 4'd1;
+          lastr_d[h] = 1'b0;   // Nr >= 10
+          plast_d[h] = 1'b0;
+          dec_d[h]   = in_decrypt_i;
+          tag_d[h]   = in_tag_i;
+        end
       end
     end
+    // the next edge is an open boundary: the half of phase 3 or 7 coming up is free
+    // or finishing (the halves change only at boundaries, so this edge's values
+    // hold), or the ring is idle and waits at phase 7 (both halves free)
+    open_d = ((ph_q[1:0] == 2'b10) && (!busy_q[!ph_q[2]] || lastr_q[!ph_q[2]]))
+          || (idle && !in_fire);
+    // likewise: the next edge is a boundary at which that half's block finishes (an
+    // idle ring has no block, so its jump to phase 7 needs no term)
+    fin_d  = (ph_q[1:0] == 2'b10) && busy_q[!ph_q[2]] && lastr_q[!ph_q[2]];
   end
 
-  // the result register takes the cascade output, or a new block's columns
+  // the result register takes the cascade output, or a new block's columns. The
+  // selects come from flip-flops: at an open boundary the input columns are taken
+  // whether or not a block is accepted (the half is free or its leaving block is
+  // collected from the cascade output, so nothing is lost; only busy_q says whether
+  // the half holds a block). inj_q (a block is being fed) only keeps the ring awake.
   always_comb begin : feed_next
     res_d   = col;
-    inj_d   = inj_q;
+    injd_d  = injd_q;
     inj_k_d = inj_k_q;
     ib_d    = ib_q;
-    if (in_fire) begin
+    inj_d   = inj_q;
+    if (open_q) begin
       res_d   = ark_slots[127:96];
       ib_d    = ark_slots[95:0];
-      inj_d   = 1'b1;
+      injd_d  = 1'b1;
       inj_k_d = 2'd1;
-    end else if (inj_q) begin
+    end else if (injd_q) begin
       res_d   = ib_q[95:64];
       ib_d    = {ib_q[63:0], 32'h0};
       inj_k_d = inj_k_q + 2'd1;
-      if (inj_k_q == 2'd3) inj_d = 1'b0;
+      if (inj_k_q == 2'd3) begin
+        injd_d = 1'b0;
+        inj_d  = 1'b0;
+      end
     end
+    if (in_fire) inj_d = 1'b1;
   end
 
   // collect a finished block column by column; hand it to the output buffer
@@ -258,7 +295,7 @@ module ak_ttable_col #(
     coll_d    = coll_q;
     hdec_d    = hdec_q;
     htag_d    = htag_q;
-    done      = 1'b0;
+    done      = dn_q;   // = harv_q && harv_k_q == 3
     done_data = hdec_q ? {coll_q[95:64], col, coll_q[31:0], coll_q[63:32]}
                        : {coll_q, col};
     if (fin) begin
@@ -272,12 +309,10 @@ module ak_ttable_col #(
       unique case (harv_k_q)
         2'd1:    coll_d[63:32] = col;
         2'd2:    coll_d[31:0]  = col;
-        default: begin   // slot 3: the block is complete
-          harv_d = 1'b0;
-          done   = 1'b1;
-        end
+        default: harv_d = 1'b0;   // slot 3: the block is complete (done)
       endcase
     end
+    dn_d = harv_d && (harv_k_d == 2'd3);
   end
 
   // The output buffer: the core never stalls; a block is admitted only with credit
@@ -313,7 +348,7 @@ module ak_ttable_col #(
     end else begin : g_mux
       assign byte_j = (ph_q[1:0] >= 2'(j)) ? res_q[31 - 8 * j -: 8] : dl_q[3][31 - 8 * j -: 8];
     end
-    assign addr[j] = {dec_q[hj], rnd_q[hj] == nr, byte_j};
+    assign addr[j] = {dec_q[hj], lastr_q[hj], byte_j};
   end
 
   ak_ttable_lane #(
@@ -341,24 +376,36 @@ module ak_ttable_col #(
       ph_q     <= 3'd7;
       busy_q   <= 2'b00;
       rnd_q    <= '0;
+      lastr_q  <= 2'b00;
+      plast_q  <= 2'b00;
+      open_q   <= 1'b1;   // idle at phase 7 (in_ready_o also needs the keys)
+      fin_q    <= 1'b0;
+      injd_q   <= 1'b0;
       dec_q    <= 2'b00;
       tag_q    <= '0;
       inj_q    <= 1'b0;
       inj_k_q  <= 2'd0;
       harv_q   <= 1'b0;
       harv_k_q <= 2'd0;
+      dn_q     <= 1'b0;
       hdec_q   <= 1'b0;
       htag_q   <= '0;
     end else begin
       ph_q     <= ph_d;
       busy_q   <= busy_d;
       rnd_q    <= rnd_d;
+      lastr_q  <= lastr_d;
+      plast_q  <= plast_d;
+      open_q   <= open_d;
+      fin_q    <= fin_d;
+      injd_q   <= injd_d;
       dec_q    <= dec_d;
       tag_q    <= tag_d;
       inj_q    <= inj_d;
       inj_k_q  <= inj_k_d;
       harv_q   <= harv_d;
       harv_k_q <= harv_k_d;
+      dn_q     <= dn_d;
       hdec_q   <= hdec_d;
       htag_q   <= htag_d;
     end

@@ -152,8 +152,8 @@ module ak_rk_store #(
   // Each level k >= 1 also carries the write enables of its own entries, decoded
   // from level k-1 and registered: an entry's clock enable then comes straight from
   // a flip-flop beside it (no compare behind the chain's long wires).
-  logic [14:0] pre_enc [Levels];   // pre_enc[k][r]: level k writes enc entry r
-  logic [14:0] pre_dec [Levels];
+  logic [3:0][14:0] pre_enc [Levels];  // pre_enc[k][w][r]: level k writes word w of
+  logic [3:0][14:0] pre_dec [Levels];  // enc (dec) entry r; one copy per word
   assign pre_enc[0] = '0;
   assign pre_dec[0] = '0;
   if (Group == 0) begin : g_no_chain
@@ -176,27 +176,38 @@ module ak_rk_store #(
     // the level's registers are local; the arrays are only continuously assigned
     logic [WrW-1:0] enc_q, dec_q;
     logic           clr_q;
-    logic [14:0]    pre_enc_q, pre_dec_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin : level_reg
       if (!rst_ni) begin
-        enc_q     <= '0;
-        dec_q     <= '0;
-        clr_q     <= 1'b0;
-        pre_enc_q <= '0;
-        pre_dec_q <= '0;
+        enc_q <= '0;
+        dec_q <= '0;
+        clr_q <= 1'b0;
       end else begin
-        enc_q     <= wr_enc[k-1];
-        dec_q     <= wr_dec[k-1];
-        clr_q     <= wr_clr[k-1];
-        pre_enc_q <= en_enc_d;
-        pre_dec_q <= en_dec_d;
+        enc_q <= wr_enc[k-1];
+        dec_q <= wr_dec[k-1];
+        clr_q <= wr_clr[k-1];
       end
     end
-    assign wr_enc[k]  = enc_q;
-    assign wr_dec[k]  = dec_q;
-    assign wr_clr[k]  = clr_q;
-    assign pre_enc[k] = pre_enc_q;
-    assign pre_dec[k] = pre_dec_q;
+    assign wr_enc[k] = enc_q;
+    assign wr_dec[k] = dec_q;
+    assign wr_clr[k] = clr_q;
+    // The enables: one register per 32-bit word of an entry (a word sits beside the
+    // lane that uses it; one enable for all 128 flip-flops of an entry was a long net
+    // across four lanes). Each copy has its own always_ff marked keep, or the
+    // synthesis merges the equal copies back into one.
+    for (genvar w = 0; w < 4; w++) begin : g_wen
+      logic [14:0] pe_q, pd_q;
+      (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : wen_reg
+        if (!rst_ni) begin
+          pe_q <= '0;
+          pd_q <= '0;
+        end else begin
+          pe_q <= en_enc_d;
+          pd_q <= en_dec_d;
+        end
+      end
+      assign pre_enc[k][w] = pe_q;
+      assign pre_dec[k][w] = pd_q;
+    end
   end
 
   for (genvar r = 0; r < 15; r++) begin : g_entry
@@ -206,19 +217,21 @@ module ak_rk_store #(
       localparam int Lvl   = (Group == 0) ? 0 : r / Group;
       logic [127:0] enc_q, enc_d;
       logic [127:0] dec_q, dec_d;
-      logic         enc_we, dec_we;
+      logic [3:0]   enc_we, dec_we;   // per 32-bit word
 
       if (Lvl == 0) begin : g_direct
         // the fill's one-hot enables are flip-flops; software decodes its round
-        assign enc_we = we_round[r]
-                     || (!we && sw_we_i && !sw_dec_i && sw_round_i == 4'(r));
-        assign dec_we = dwe_round[r]
-                     || (!dwe && sw_we_i && sw_dec_i && sw_round_i == 4'(r));
+        assign enc_we = {4{we_round[r]
+                            || (!we && sw_we_i && !sw_dec_i && sw_round_i == 4'(r))}};
+        assign dec_we = {4{dwe_round[r]
+                            || (!dwe && sw_we_i && sw_dec_i && sw_round_i == 4'(r))}};
       end else begin : g_pre
         logic unused_we;   // the chain decodes this entry's enables itself
         assign unused_we = we_round[r] ^ dwe_round[r];
-        assign enc_we = pre_enc[Lvl][r];
-        assign dec_we = pre_dec[Lvl][r];
+        for (genvar w = 0; w < 4; w++) begin : g_w
+          assign enc_we[w] = pre_enc[Lvl][w][r];
+          assign dec_we[w] = pre_dec[Lvl][w][r];
+        end
       end
 
       always_comb begin : entry_next
@@ -228,8 +241,10 @@ module ak_rk_store #(
           enc_d = '0;
           dec_d = '0;
         end else begin
-          if (enc_we) enc_d = wr_enc[Lvl][127:0];
-          if (dec_we) dec_d = wr_dec[Lvl][127:0];
+          for (int w = 0; w < 4; w++) begin
+            if (enc_we[w]) enc_d[32*w +: 32] = wr_enc[Lvl][32*w +: 32];
+            if (dec_we[w]) dec_d[32*w +: 32] = wr_dec[Lvl][32*w +: 32];
+          end
         end
       end
 
