@@ -19,7 +19,7 @@ PRIMITIVES: tuple[PrimitiveSpec, ...] = (
                   "MixColumns on one 32-bit column"),
     PrimitiveSpec("inv_mix_column", "inv_mix_columns", "ak_inv_mix_column",
                   "InvMixColumns on one 32-bit column (pre-map + MixColumns)"),
-    PrimitiveSpec("inv_mix_pre", "linear", "ak_inv_mix_pre",
+    PrimitiveSpec("inv_mix_pre", "inv_mix_columns", "ak_inv_mix_pre",
                   "The pre-map of InvMixColumns on one column: InvMixColumns = MixColumns "
                   "after it, so a register can sit between the two (ak_rk_fill)"),
     PrimitiveSpec("key_step_split", "key_schedule", "ak_key_step_split",
