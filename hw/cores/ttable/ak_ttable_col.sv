@@ -25,6 +25,16 @@
 // later; round-0 keys in flip-flops). In block RAM the read would leave the RAM's
 // output latch (5.6 ns clock to output on ECP5 -6): that was the critical path.
 //
+// Selects and control from flip-flops. The phase is kept twice (ph_q for the
+// datapath, phc_q for the control, so that neither sits between the two). The
+// lookups' half and byte selects and the key word select are registers set a cycle
+// ahead from ph_q + 1; the key RAM's read address ({direction, round} of the half
+// being read) is loaded at the edge before that half's reads begin; "the next edge
+// is an open boundary" is a flag per half, so a block's entry enables that half's
+// registers through two LUT levels. At every open boundary the result register
+// takes the input columns whether or not a block enters (the half is then free, or
+// its leaving block is collected from the cascade output).
+//
 // Timing (Nr = 10/12/14; A = edge accepting a block; "first edge at which X is
 // high" samples X just before that edge):
 //   - latency 8*Nr+5 (85/101/117): round r of the block runs at edges A+1 .. A+8r;
@@ -46,7 +56,9 @@
 // register and block RAM of the lane and set the clock period); a block is admitted
 // only while the buffer has credit for it, so every result finds a free entry and
 // out_ready_i low reaches only the buffer and the credit. in_ready_o depends
-// combinationally on out_ready_i (through the credit) and on key_valid_i.
+// combinationally on key_valid_i only: the credit is the buffer's registered
+// "fewer than 8 blocks admitted and not taken" (RegisteredSpace), so after the buffer
+// was full a block is admitted no earlier than one cycle after the head was taken.
 //
 // Key loads. key_ready_o is high when no block is in flight (none in the ring, none
 // being collected, none in the output buffer) and the key RAM is not filling.
@@ -107,13 +119,15 @@ module ak_ttable_col #(
   // head, so a never-stalled stream never runs out of credit
   localparam int ObDepth = 8;
 
-  logic [2:0]          ph_q, ph_d;          // ring phase
+  logic [2:0]          ph_q, ph_d;          // ring phase (the lookups' addresses)
+  logic [2:0]          phc_q;               // the same, for the control (own register)
   logic [1:0]          busy_q, busy_d;      // a block in half h
   logic [1:0][3:0]     rnd_q, rnd_d;        // its round (1 .. Nr) in the current window
   logic [1:0]          lastr_q, lastr_d;    // rnd_q == Nr (a flag: no compare in a path)
   logic [1:0]          plast_q, plast_d;    // rnd_q == Nr - 1
   logic                open_q, open_d;      // this edge is a boundary whose half is free
                                             // or finishing (a block may enter)
+  logic [1:0]          openh_q, openh_d;    // the same, per half (the half's own boundary)
   logic [1:0]          dec_q, dec_d;        // it is being decrypted
   logic [1:0][TagWidth-1:0] tag_q, tag_d;   // its tag
   logic                inj_q, inj_d;        // columns 1..3 of a new block still to feed
@@ -140,9 +154,12 @@ module ak_ttable_col #(
   logic [127:0] enc_key0, dec_key0;
   logic         rd_dec;
   logic [3:0]   rd_round;
+  logic         rdd_q;       // rd_dec and rd_round, from flip-flops (see key_read)
+  logic [3:0]   rdr_q;
 
   logic         ob_space, ob_empty;   // output buffer: credit, nothing admitted
   logic         bnd;         // a window boundary (phase 7: half 0, phase 3: half 1)
+  logic         in_ok;       // a block is offered and could enter at an open boundary
   logic         bh;          // the half of that boundary
   logic         fin;         // the block of half bh finishes at this edge
   logic         fin_q, fin_d;  // the same as a flip-flop, set a cycle ahead
@@ -153,8 +170,11 @@ module ak_ttable_col #(
   logic [127:0] ark_slots;   // in processing order (slot 0 in [127:96])
   logic [31:0]  col;         // the cascade output
   logic [9:0]   addr [4];
-  logic         kh;          // half of the column whose key word is loaded
-  logic         rd_half;     // half of the column whose key is read
+  logic         rd_half;     // half of the column whose key is read (checks only)
+  // the datapath's selects, decided a cycle ahead (see selects_next)
+  logic [3:0]   ksel_q, ksel_d;    // one-hot: the key word kcol_d takes
+  logic [3:0]   ahj_q, ahj_d;      // the half of lookup port j
+  logic [3:1]   asame_q, asame_d;  // port j's byte comes from res_q (else dl_q[3])
 
   // ------------------------------------------------------------------------------
   // Round keys
@@ -185,32 +205,52 @@ module ak_ttable_col #(
   // the read issued in the cycle of phase p serves the column that reaches X0 two
   // edges later: byte 0 looked up at phase p-2, half ((p-2) mod 8) / 4
   assign rd_half  = 1'((ph_q - 3'd2) >> 2);
-  assign rd_dec   = dec_q[rd_half];
-  assign rd_round = rnd_q[rd_half];
+  // The reads of phases 2 .. 5 serve half 0, those of 6, 7, 0, 1 half 1. A half's
+  // round and direction change only at its boundary (phase 7 / 3), never while it
+  // is read, so the address is loaded at the edge before its first read (the edge
+  // of phase 1 for half 0, of 5 for half 1) from registers alone. (An idle ring
+  // jumps to phase 7 and then counts on, so it reaches phase 1 before half 0's
+  // first read.)
+  assign rd_dec   = rdd_q;
+  assign rd_round = rdr_q;
 
-  // kcol_q is loaded in the cycle of phase p for the column looked up at phase p-3
-  always_comb begin : key_word
-    logic [2:0] p3;
-    logic [1:0] slot;
-    logic [1:0] lcol;
-    p3     = ph_q - 3'd3;
+  // The selects of the next cycle, from the phase it will have (ph_q + 1; after an
+  // idle ring's jump to phase 7 they are wrong for that one cycle, in which both
+  // halves are empty and no lookup or key word is used) and from dec_q, which
+  // changes only at a half's boundary and never between this cycle and the one
+  // that uses it (half 0's words are loaded at phases 3 .. 6, half 1's at 7 .. 2).
+  always_comb begin : selects_next
+    logic [2:0] pn, p3;
+    logic [1:0] slot, lcol;
+    logic       kh;
+    pn     = ph_q + 3'd1;
+    p3     = pn - 3'd3;
     kh     = p3[2];
     slot   = p3[1:0];
     lcol   = dec_q[kh] ? 2'(3'd4 - {1'b0, slot}) : slot;
-    kcol_d = rd_key[127 - 32 * lcol -: 32];
+    ksel_d = 4'b0001 << lcol;
+    for (int j = 0; j < 4; j++) ahj_d[j] = 1'((pn - 3'(j)) >> 2);
+    for (int j = 1; j < 4; j++) asame_d[j] = (pn[1:0] >= 2'(j));
+  end
+
+  // kcol_q is loaded in the cycle of phase p for the column looked up at phase p-3
+  always_comb begin : key_word
+    kcol_d = '0;
+    for (int c = 0; c < 4; c++) kcol_d |= rd_key[127 - 32 * c -: 32] & {32{ksel_q[c]}};
   end
 
   // ------------------------------------------------------------------------------
   // Handshakes and control
   // ------------------------------------------------------------------------------
-  assign bnd      = (ph_q[1:0] == 2'b11);
-  assign bh       = !ph_q[2];
+  assign bnd      = (phc_q[1:0] == 2'b11);
+  assign bh       = !phc_q[2];
   assign fin      = fin_q;   // = bnd && busy_q[bh] && lastr_q[bh]
   assign idle     = (busy_q == 2'b00) && !inj_q && !harv_q;
 
   assign key_ready_o = keys_key_ready && idle && ob_empty;
   assign key_fire    = key_valid_i && key_ready_o;
   assign in_ready_o  = keys_ready && !key_valid_i && ob_space && open_q;
+  assign in_ok       = in_valid_i && keys_ready && !key_valid_i && ob_space;
   assign in_fire     = in_valid_i && in_ready_o;
 
   // round key 0 and the processing order of the columns (decryption: 0, 3, 2, 1)
@@ -218,7 +258,7 @@ module ak_ttable_col #(
   assign ark_slots = in_decrypt_i ? {ark[127:96], ark[31:0], ark[63:32], ark[95:64]} : ark;
 
   always_comb begin : phase_next
-    ph_d = ph_q + 3'd1;
+    ph_d = phc_q + 3'd1;
     if (idle && !in_fire) ph_d = 3'd7;   // wait for a block at half 0's boundary
   end
 
@@ -240,24 +280,30 @@ module ak_ttable_col #(
           lastr_d[h] = plast_q[h];
           plast_d[h] = (rnd_q[h] == nr - 4'd2);
         end
-        if (in_fire) begin
-          busy_d[h]  = 1'b1;
-          rnd_d[h]   = 4'd1;
-          lastr_d[h] = 1'b0;   // Nr >= 10
-          plast_d[h] = 1'b0;
-          dec_d[h]   = in_decrypt_i;
-          tag_d[h]   = in_tag_i;
-        end
+      end
+      // a block enters half h: openh_q[h] implies the half's boundary and open_q
+      if (in_ok && openh_q[h]) begin
+        busy_d[h]  = 1'b1;
+        rnd_d[h]   = 4'd1;
+        lastr_d[h] = 1'b0;   // Nr >= 10
+        plast_d[h] = 1'b0;
+        dec_d[h]   = in_decrypt_i;
+        tag_d[h]   = in_tag_i;
       end
     end
     // the next edge is an open boundary: the half of phase 3 or 7 coming up is free
     // or finishing (the halves change only at boundaries, so this edge's values
     // hold), or the ring is idle and waits at phase 7 (both halves free)
-    open_d = ((ph_q[1:0] == 2'b10) && (!busy_q[!ph_q[2]] || lastr_q[!ph_q[2]]))
+    open_d = ((phc_q[1:0] == 2'b10) && (!busy_q[!phc_q[2]] || lastr_q[!phc_q[2]]))
           || (idle && !in_fire);
+    // per half: phase 2 leads to half 1's boundary (phase 3) unless the ring is idle
+    // (no block enters at phase 2, so it then jumps to 7), phase 6 to half 0's
+    // (phase 7), and an idle ring waits at phase 7
+    openh_d[1] = (phc_q == 3'd2) && !idle && (!busy_q[1] || lastr_q[1]);
+    openh_d[0] = ((phc_q == 3'd6) && (!busy_q[0] || lastr_q[0])) || (idle && !in_fire);
     // likewise: the next edge is a boundary at which that half's block finishes (an
     // idle ring has no block, so its jump to phase 7 needs no term)
-    fin_d  = (ph_q[1:0] == 2'b10) && busy_q[!ph_q[2]] && lastr_q[!ph_q[2]];
+    fin_d  = (phc_q[1:0] == 2'b10) && busy_q[!phc_q[2]] && lastr_q[!phc_q[2]];
   end
 
   // the result register takes the cascade output, or a new block's columns. The
@@ -318,7 +364,8 @@ module ak_ttable_col #(
   // The output buffer: the core never stalls; a block is admitted only with credit
   ak_pipe_outbuf #(
     .DataWidth(128 + TagWidth),
-    .Depth    (ObDepth)
+    .Depth    (ObDepth),
+    .RegisteredSpace(1'b1)   // in_ready_o and the admission without out_ready_i
   ) u_outbuf (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
@@ -342,11 +389,11 @@ module ak_ttable_col #(
   for (genvar j = 0; j < 4; j++) begin : g_addr
     logic       hj;      // half of the lookup
     logic [7:0] byte_j;  // its byte
-    assign hj = 1'((ph_q - 3'(j)) >> 2);
+    assign hj = ahj_q[j];
     if (j == 0) begin : g_same
       assign byte_j = res_q[31:24];
     end else begin : g_mux
-      assign byte_j = (ph_q[1:0] >= 2'(j)) ? res_q[31 - 8 * j -: 8] : dl_q[3][31 - 8 * j -: 8];
+      assign byte_j = asame_q[j] ? res_q[31 - 8 * j -: 8] : dl_q[3][31 - 8 * j -: 8];
     end
     assign addr[j] = {dec_q[hj], lastr_q[hj], byte_j};
   end
@@ -373,12 +420,12 @@ module ak_ttable_col #(
   // ------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin : control_regs
     if (!rst_ni) begin
-      ph_q     <= 3'd7;
       busy_q   <= 2'b00;
       rnd_q    <= '0;
       lastr_q  <= 2'b00;
       plast_q  <= 2'b00;
       open_q   <= 1'b1;   // idle at phase 7 (in_ready_o also needs the keys)
+      openh_q  <= 2'b01;
       fin_q    <= 1'b0;
       injd_q   <= 1'b0;
       dec_q    <= 2'b00;
@@ -391,12 +438,12 @@ module ak_ttable_col #(
       hdec_q   <= 1'b0;
       htag_q   <= '0;
     end else begin
-      ph_q     <= ph_d;
       busy_q   <= busy_d;
       rnd_q    <= rnd_d;
       lastr_q  <= lastr_d;
       plast_q  <= plast_d;
       open_q   <= open_d;
+      openh_q  <= openh_d;
       fin_q    <= fin_d;
       injd_q   <= injd_d;
       dec_q    <= dec_d;
@@ -408,6 +455,43 @@ module ak_ttable_col #(
       dn_q     <= dn_d;
       hdec_q   <= hdec_d;
       htag_q   <= htag_d;
+    end
+  end
+
+  // the phase twice: ph_q for the lookups' addresses and key-word select, phc_q for
+  // the control, so that neither is placed between the two (keep, each in a block
+  // of its own: otherwise synthesis merges the copies)
+  (* keep *)
+  always_ff @(posedge clk_i or negedge rst_ni) begin : phase_reg
+    if (!rst_ni) ph_q <= 3'd7;
+    else         ph_q <= ph_d;
+  end
+
+  (* keep *)
+  always_ff @(posedge clk_i or negedge rst_ni) begin : phase_copy
+    if (!rst_ni) phc_q <= 3'd7;
+    else         phc_q <= ph_d;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : select_regs
+    if (!rst_ni) begin
+      ksel_q  <= 4'b0001;
+      ahj_q   <= '0;
+      asame_q <= '0;
+    end else begin
+      ksel_q  <= ksel_d;
+      ahj_q   <= ahj_d;
+      asame_q <= asame_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : key_read
+    if (!rst_ni) begin
+      rdd_q <= 1'b0;
+      rdr_q <= '0;
+    end else if (phc_q[1:0] == 2'd1) begin
+      rdd_q <= dec_q[phc_q[2]];
+      rdr_q <= rnd_q[phc_q[2]];
     end
   end
 
@@ -427,6 +511,42 @@ module ak_ttable_col #(
       kcol_q <= kcol_d;
     end
   end
+
+`ifndef SYNTHESIS
+  // Every register set a cycle ahead is the value it stands for (from the first
+  // reset on: before it the registers hold whatever they power up with). The
+  // datapath's selects and the key read address are checked whenever the ring is
+  // not idle (an idle ring may jump to phase 7, after which they are stale for a
+  // cycle in which nothing uses them).
+  logic reset_seen_q = 1'b0;
+
+  // (a plain always: Icarus refuses system tasks in always_ff)
+  always @(posedge clk_i or negedge rst_ni) begin : ahead_check
+    if (!rst_ni) begin
+      reset_seen_q <= 1'b1;
+    end else if (reset_seen_q) begin
+      if (phc_q != ph_q)
+        $error("ak_ttable_col: phc_q %0d, ph_q %0d", phc_q, ph_q);
+      if (openh_q != {open_q && (ph_q == 3'd3), open_q && (ph_q == 3'd7)})
+        $error("ak_ttable_col: openh_q %b, open_q %b at phase %0d", openh_q, open_q, ph_q);
+      if (!idle) begin
+        for (int j = 0; j < 4; j++)
+          if (ahj_q[j] != 1'((ph_q - 3'(j)) >> 2))
+            $error("ak_ttable_col: ahj_q[%0d] %b at phase %0d", j, ahj_q[j], ph_q);
+        for (int j = 1; j < 4; j++)
+          if (asame_q[j] != (ph_q[1:0] >= 2'(j)))
+            $error("ak_ttable_col: asame_q[%0d] %b at phase %0d", j, asame_q[j], ph_q);
+        if (ksel_q != 4'b0001 << (dec_q[1'((ph_q - 3'd3) >> 2)]
+                                  ? 2'(3'd4 - {1'b0, 2'(ph_q - 3'd3)})
+                                  : 2'(ph_q - 3'd3)))
+          $error("ak_ttable_col: ksel_q %b at phase %0d", ksel_q, ph_q);
+        if (busy_q[rd_half] && {rdd_q, rdr_q} != {dec_q[rd_half], rnd_q[rd_half]})
+          $error("ak_ttable_col: key read %b/%0d, half %0d holds %b/%0d", rdd_q, rdr_q,
+                 rd_half, dec_q[rd_half], rnd_q[rd_half]);
+      end
+    end
+  end
+`endif
 
 endmodule
 

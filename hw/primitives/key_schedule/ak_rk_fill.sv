@@ -17,7 +17,9 @@
 // index that needs SubWord (i mod Nk = 0, or i mod 8 = 4 for Nk = 8) a "sub" cycle
 // first registers SubWord(w[i-1]) (sub_q); the word cycle then takes
 // t = RotWord(sub_q) ^ Rcon or t = sub_q (RotWord commutes with SubWord and is
-// wiring), so the S-boxes and the word XOR never share a path. Sub cycles are spent
+// wiring), so the S-boxes and the word XOR never share a path. SubWord itself takes
+// two register stages (see g_sub_stage1): w[i-1] is known a cycle before its sub
+// cycle, in klast_q. Sub cycles are spent
 // only on words that are emitted (i < 4(Nr+1)). last_q's next value is a sum of
 // gated terms, each enabled by a flip-flop (w[i-Nk], RotWord(sub_q), sub_q, last_q,
 // and in the load cycle key word Nk-1): two LUT levels, no multiplexer chain.
@@ -39,9 +41,11 @@
 // and Nr need no InvMixColumns and are written with it (dec_key_o then selects the
 // encryption register after the output registers: no multiplexer follows the XOR
 // tree). Round numbers count up and down in registers, also one-hot.
-// Register-to-register paths (LUT levels): last_q -> SubWord -> sub_q (the S-box
-// table: LUT4 and wide-LUT multiplexers); sub_q/last_q/sr_q[0] -> gated XOR ->
-// last_q (two); pre0_q -> MixColumns -> imc_q (two); everything else one or two.
+// Register-to-register paths (LUT levels): klast_q -> six-input S-box tables ->
+// mid_q (a LUT4 and its wide-LUT multiplexers); mid_q -> 4:1 select -> sub_q;
+// sr_q[0..1]/last_q -> XOR and key select -> klast_q (two); sub_q/last_q/sr_q[0]
+// -> gated XOR -> last_q (two); pre0_q -> MixColumns -> imc_q (two); everything
+// else one or two.
 //
 // Timing (K = the key handshake edge, Nr = 10/12/14):
 //   the load cycle, 4(Nr+1) word cycles and S = 10/8/13 sub cycles, then the write:
@@ -93,7 +97,12 @@ module ak_rk_fill (
   logic         k6_q, k6_d;          // Nk = 6 (klen_q == 1), a flag of its own
   logic         k8_q, k8_d;          // Nk = 8 (klen_q == 2)
   logic [6:0][31:0] kcap_q;          // key words 0 .. 6, captured at the handshake
-  logic [31:0]  klast_q;             // key word Nk-1, likewise
+  logic [31:0]  klast_q;             // key word Nk-1, likewise; during a fill the
+                                     // next SubWord input (see sub_stage1)
+  logic         pe_q, pe_d;          // this cycle is word position P-1 of a block
+  logic [3:0][3:0][7:0] mid_q;       // SubWord stage 1: per byte, S(q, low six bits)
+                                     // for the four values q of the top two bits
+  logic [3:0][1:0] top_q;            //   and the top two bits
   logic         loadc_q, loadc_d;    // this cycle loads the shift register
   // schedule
   logic         act_q, act_d;        // expansion cycles (sub or word) remain
@@ -149,6 +158,7 @@ module ak_rk_fill (
   logic         key_fire, legal;
   logic         end_blk, rot_blk;
   logic [31:0]  t, w_new, sub_word, imc_word, pre_sr0, pre_sr1, pre_sr2;
+  logic [3:0][3:0][7:0] mid_d;
   logic [7:0]   rcon_x;
 
   assign nr_o        = 4'd10 + {1'b0, klen_q, 1'b0};
@@ -163,10 +173,22 @@ module ak_rk_fill (
   // this block's sub cycle applies RotWord and Rcon (all but Nk = 8's odd blocks)
   assign rot_blk  = !par_q;
 
-  ak_sub_word u_sub_word (
-    .in_i (last_q),
-    .out_o(sub_word)
-  );
+  // SubWord in two register stages. Its input w[i-1] is known a cycle before the
+  // sub cycle: it is key word Nk-1 (klast_q) for the first block, and for the others
+  // it is loaded into klast_q in the block's word cycle P-1, which computes w[i-2] =
+  // w[i-2-Nk] ^ w[i-3] (t = last_q there), so w[i-1] = w[i-1-Nk] ^ w[i-2] =
+  // sr_q[1] ^ sr_q[0] ^ last_q. Stage 1 (every cycle) looks up each byte's S-box
+  // value for the four values of its top two bits (ak_sbox with those bits
+  // constant: a six-input table); stage 2 (the sub cycle) selects by the top bits.
+  for (genvar b = 0; b < 4; b++) begin : g_sub_stage1
+    for (genvar q = 0; q < 4; q++) begin : g_quarter
+      ak_sbox u_sbox (
+        .in_i ({2'(q), klast_q[8*b +: 6]}),
+        .out_o(mid_d[b][q])
+      );
+    end
+    assign sub_word[8*b +: 8] = mid_q[b][top_q[b]];
+  end
 
   ak_xtime u_xtime_rcon (
     .in_i (rcon_q),
@@ -210,6 +232,19 @@ module ak_rk_fill (
         2'd2:    klast_q <= key_i[31:0];     // w[7]
         default: klast_q <= key_i[159:128];  // w[3]
       endcase
+    end else if (pe_q) begin
+      klast_q <= sr_q[1] ^ sr_q[0] ^ last_q;  // the next block's SubWord input
+    end
+  end
+
+  // SubWord stage 1 (no enable: its input changes only at the edges above)
+  always_ff @(posedge clk_i or negedge rst_ni) begin : sub_stage1
+    if (!rst_ni) begin
+      mid_q <= '0;
+      top_q <= '0;
+    end else begin
+      mid_q <= mid_d;
+      for (int b = 0; b < 4; b++) top_q[b] <= klast_q[8*b+6 +: 2];
     end
   end
 
@@ -382,6 +417,7 @@ module ak_rk_fill (
       end
     end
     subc_d  = act_d && blk_d && ring_d[0];
+    pe_d    = act_d && blk_d && (k6_q ? ring_d[5] : ring_d[3]);
     wordc_d = act_d && !(blk_d && ring_d[0]);
     tl_d    = wordc_d && !subc_q;
     w4_d    = wordc_d && (wc_d == 2'd3);
@@ -414,6 +450,7 @@ module ak_rk_fill (
       ltr_q       <= 1'b0;
       par_q       <= 1'b0;
       subc_q      <= 1'b0;
+      pe_q        <= 1'b0;
       wordc_q     <= 1'b0;
       sr_q        <= '0;
       last_q      <= '0;
@@ -466,6 +503,7 @@ module ak_rk_fill (
       ltr_q       <= ltr_d;
       par_q       <= par_d;
       subc_q      <= subc_d;
+      pe_q        <= pe_d;
       wordc_q     <= wordc_d;
       sr_q        <= sr_d;
       last_q      <= last_d;

@@ -42,12 +42,17 @@
 // Parameters:
 //   DataWidth  bits per entry (>= 1).
 //   Depth  entries, a power of two >= 2 (checked at elaboration).
+//   RegisteredSpace  1: space_o = count < Depth, a flip-flop, without this cycle's
+//     output handshake: the core's in_ready_o then has no path from out_ready_i;
+//     after the buffer was full a block is admitted one cycle after the head was
+//     taken (a cycle later than with 0).
 
 `default_nettype none
 
 module ak_pipe_outbuf #(
   parameter int DataWidth = 128,
-  parameter int Depth = 16
+  parameter int Depth = 16,
+  parameter bit RegisteredSpace = 1'b0
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -95,12 +100,20 @@ module ak_pipe_outbuf #(
   logic             empty_q, empty_d;     // count_q == 0
   logic             full_q, full_d;       // count_q == Depth
   logic             rd_en, out_fire;
+  // copies of snz_q and head_vld_q for the head register's read enable: the head
+  // register (DataWidth flip-flops, or the block RAM's output register) and the
+  // pointers sit apart, and one shared read-enable LUT between them put a long hop
+  // on the pointer and counter paths (each copy is a flip-flop of its own, see
+  // dup_regs)
+  logic             snz_dp_q, hv_dp_q;
+  logic             rd_en_dp;
 
   assign out_fire    = head_vld_q && out_ready_i;
   assign rd_en       = snz_q && (!head_vld_q || out_ready_i);
+  assign rd_en_dp    = snz_dp_q && (!hv_dp_q || out_ready_i);
   assign out_valid_o = head_vld_q;
   assign out_data_o  = head_q;
-  assign space_o     = !full_q || out_fire;
+  assign space_o     = RegisteredSpace ? !full_q : (!full_q || out_fire);
   assign empty_o     = empty_q;
 
   // The counters' sums and compares are made from the registers alone, for each way
@@ -148,7 +161,7 @@ module ak_pipe_outbuf #(
   end
 
   always_ff @(posedge clk_i) begin : mem_read
-    if (rd_en) head_q <= mem_q[rptr_q];
+    if (rd_en_dp) head_q <= mem_q[rptr_q];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : regs
@@ -156,23 +169,45 @@ module ak_pipe_outbuf #(
       wptr_q     <= '0;
       rptr_q     <= '0;
       stored_q   <= '0;
-      snz_q      <= 1'b0;
       s1_q       <= 1'b0;
       count_q    <= '0;
       empty_q    <= 1'b1;
       full_q     <= 1'b0;
-      head_vld_q <= 1'b0;
     end else begin
       wptr_q     <= wptr_d;
       rptr_q     <= rptr_d;
       stored_q   <= stored_d;
-      snz_q      <= snz_d;
       s1_q       <= s1_d;
       count_q    <= count_d;
       empty_q    <= empty_d;
       full_q     <= full_d;
-      head_vld_q <= head_vld_d;
     end
+  end
+
+  // keep, and one register per block (the originals too): otherwise synthesis
+  // merges each copy with its original
+  (* keep *)
+  always_ff @(posedge clk_i or negedge rst_ni) begin : snz_reg
+    if (!rst_ni) snz_q <= 1'b0;
+    else         snz_q <= snz_d;
+  end
+
+  (* keep *)
+  always_ff @(posedge clk_i or negedge rst_ni) begin : hv_reg
+    if (!rst_ni) head_vld_q <= 1'b0;
+    else         head_vld_q <= head_vld_d;
+  end
+
+  (* keep *)
+  always_ff @(posedge clk_i or negedge rst_ni) begin : dup_snz
+    if (!rst_ni) snz_dp_q <= 1'b0;
+    else         snz_dp_q <= snz_d;
+  end
+
+  (* keep *)
+  always_ff @(posedge clk_i or negedge rst_ni) begin : dup_hv
+    if (!rst_ni) hv_dp_q <= 1'b0;
+    else         hv_dp_q <= head_vld_d;
   end
 
 endmodule

@@ -10,7 +10,8 @@ edges after its admission. ``out_ready_i`` is random. Checked every cycle:
   was empty (the documented two cycles);
 * the pipeline never delivers a block into a full memory (the credits hold: blocks
   admitted and not taken never exceed Depth), and ``space_o`` equals the documented
-  expression of the bench's own count;
+  expression of the bench's own count (with ``RegisteredSpace = 1``: the count alone,
+  whatever ``out_ready_i`` does in that cycle);
 * ``empty_o`` exactly when no admitted block is outstanding;
 * with ``out_ready_i`` always high and Depth >= latency + 2: one block per cycle;
 * after reset: ``out_valid_o`` low, ``empty_o`` and ``space_o`` high.
@@ -62,6 +63,7 @@ async def _run(dut, n: int, p_offer: float, p_ready: float, seed: int) -> list[i
     valid exactly from the falling edge after edge max(W+1, T) on.
     """
     depth, lat = _env("AK_DEPTH"), _env("AK_LAT")
+    reg_space = bool(_env("AK_REG_SPACE"))
     rng = random.Random(seed)
     pipe: deque[tuple[int, int]] = deque()    # (edge at which wvalid is sampled, data)
     expect: deque[tuple[int, int]] = deque()  # (data, write edge), in admission order
@@ -80,7 +82,7 @@ async def _run(dut, n: int, p_offer: float, p_ready: float, seed: int) -> list[i
         nxt = edge + 1
         ready = rng.random() < p_ready
         out_fire = valid and ready
-        want_space = (outstanding != depth) or out_fire
+        want_space = (outstanding != depth) or (out_fire and not reg_space)
         dut.out_ready_i.value = int(ready)
         await Timer(1, unit="ns")   # let space_o settle after out_ready_i
         assert bool(dut.space_o.value) == want_space, f"edge {nxt}: space_o"
@@ -134,19 +136,22 @@ def _prim():
     return next(p for p in PRIMITIVES if p.top == "ak_pipe_outbuf")
 
 
-# (16, 12) and (128, 83) are the depths the unrolled cores use; the small ones in test-full
-@pytest.mark.parametrize("depth,lat", [(16, 12), pytest.param(4, 1, marks=pytest.mark.slow),
-                                       pytest.param(8, 9, marks=pytest.mark.slow), (128, 83)])
-def test_pipe_outbuf(depth: int, lat: int) -> None:
+# (16, 12) and (128, 83) are the depths the unrolled cores use, (8, 5) with a registered
+# space_o ttable_col's; the small ones in test-full
+@pytest.mark.parametrize("depth,lat,reg_space", [
+    (16, 12, 0), pytest.param(4, 1, 0, marks=pytest.mark.slow),
+    pytest.param(8, 9, 0, marks=pytest.mark.slow), (128, 83, 0), (8, 5, 1),
+    pytest.param(8, 9, 1, marks=pytest.mark.slow)])
+def test_pipe_outbuf(depth: int, lat: int, reg_space: int) -> None:
     """(16, 12) and (128, 83): the buffers of tbox_unfolded and ttable_unrolled;
     (8, 9): too shallow for full rate, so credits must throttle the source."""
     from aeskit.sim.cocotb_run import run_cocotb
 
     run_cocotb(toplevel="ak_pipe_outbuf", sources=_prim().file_paths(),
                test_module="test_pipe_outbuf", test_dir=HERE,
-               parameters={"DataWidth": WIDTH, "Depth": depth},
+               parameters={"DataWidth": WIDTH, "Depth": depth, "RegisteredSpace": reg_space},
                extra_env={"AK_DEPTH": depth, "AK_LAT": lat, "AK_BLOCKS": 1500,
-                          "AK_SEED": depth + lat})
+                          "AK_SEED": depth + lat, "AK_REG_SPACE": reg_space})
 
 
 @pytest.mark.parametrize("param,value", [("Depth", 12), ("Depth", 1), ("DataWidth", 0)])
