@@ -17,7 +17,10 @@
 //
 // Timing    : outputs are combinational from the registers (latency 0); start_i loads
 //             a command, adv_i steps one beat (both at the clock edge); last_o is high
-//             on the last beat. A new command may be loaded in the cycle of the last
+//             on the last beat, from a flip-flop: its next value is chosen by start_i
+//             and adv_i among candidates compared from the command inputs and the
+//             registers alone (no compare behind a counter's adder, none behind the
+//             late handshakes). A new command may be loaded in the cycle of the last
 //             beat (start_i with adv_i), so beats of back-to-back commands stream
 //             without a gap.
 // Byte order: bus lane b = WDATA/RDATA[8b +: 8] is byte b of the beat (byte 0 at the
@@ -77,6 +80,9 @@ module ak_asbus_addrgen #(
   logic [4:0]    width_q, width_d;
   logic [10:0]   rem_q, rem_d;       // linear: beats left; block: rows left; state: states left
   logic          row_end, last;
+  logic          last_q, last_d;     // = last, one cycle ahead (see last_next)
+  logic          last_adv;           // last of the beat after the current one
+  logic          last_cmd;           // last of a command's first beat
 
   assign row_end = (col_q == width_q - 5'd1);
 
@@ -86,6 +92,28 @@ module ak_asbus_addrgen #(
       2'b10:   last = (col_q == 5'(B - 1)) && (rem_q == 11'd1);
       default: last = (rem_q == 11'd1);
     endcase
+  end
+
+  // The candidates for last_q, each the "last" expression above applied to the next
+  // state of one transition, simplified so that it reads the registers (or the
+  // command inputs) directly: col + 1 == width - 1 is col == width - 2, rem - 1 == 1
+  // is rem == 2 (all modulo the widths, as the expression above).
+  always_comb begin : last_next
+    unique case (mode_q)
+      2'b01:   last_adv = row_end ? ((width_q == 5'd1) && (rem_q == 11'd2))
+                                  : ((col_q == width_q - 5'd2) && (rem_q == 11'd1));
+      2'b10:   last_adv = (col_q == 5'(B - 1)) ? ((B == 1) && (rem_q == 11'd2))
+                                               : ((col_q == 5'(B - 2)) && (rem_q == 11'd1));
+      default: last_adv = (rem_q == 11'd2);
+    endcase
+    unique case (mode_i)
+      2'b01:   last_cmd = (width_i == 5'd1) && (height_i == 7'd1);
+      2'b10:   last_cmd = (B == 1) && (count_i == 11'd1);
+      default: last_cmd = (count_i == 11'd1);
+    endcase
+    last_d = last_q;
+    if (adv_i && active_q) last_d = last_adv;
+    if (start_i)           last_d = last_cmd;
   end
 
   always_comb begin : next_state
@@ -98,7 +126,7 @@ module ak_asbus_addrgen #(
     width_d  = width_q;
     rem_d    = rem_q;
     if (adv_i && active_q) begin
-      if (last) active_d = 1'b0;
+      if (last_q) active_d = 1'b0;
       unique case (mode_q)
         2'b01: begin
           if (row_end) begin
@@ -148,6 +176,7 @@ module ak_asbus_addrgen #(
       col_q    <= '0;
       width_q  <= '0;
       rem_q    <= '0;
+      last_q   <= 1'b0;   // = last of the reset state (mode 00, rem 0)
     end else begin
       active_q <= active_d;
       mode_q   <= mode_d;
@@ -157,6 +186,7 @@ module ak_asbus_addrgen #(
       col_q    <= col_d;
       width_q  <= width_d;
       rem_q    <= rem_d;
+      last_q   <= last_d;
     end
   end
 
@@ -182,10 +212,24 @@ module ak_asbus_addrgen #(
   end
 
   assign active_o     = active_q;
-  assign last_o       = last;
+  assign last_o       = last_q;
   assign mode_o       = mode_q;
   assign state_word_o = word_q;
   assign beat_o       = col_q[1:0];
+
+`ifndef SYNTHESIS
+  // last_q is the expression it stands for (from the first reset on); a plain always:
+  // Icarus refuses system tasks in always_ff
+  logic reset_seen_q = 1'b0;
+
+  always @(posedge clk_i or negedge rst_ni) begin : last_check
+    if (!rst_ni) begin
+      reset_seen_q <= 1'b1;
+    end else if (reset_seen_q && last_q != last) begin
+      $error("ak_asbus_addrgen: last_q %b, last %b", last_q, last);
+    end
+  end
+`endif
 
 endmodule
 
