@@ -3,7 +3,8 @@ in ECB, CBC, CTR, CFB, OFB), per core and mode.
 
 For each core and mode a file of random bytes goes through the bulk path
 (:func:`aeskit.sim.bulk.crypt_file`: the Verilator model of the mode engine on the core,
-both engine streams where the blocks are independent); the output is compared with
+both engine streams where the blocks are independent; ECB on the bare core's harness);
+the output is compared with
 OpenSSL (``cryptography``) and a difference is an error (:class:`BenchCheckFailed`), so a
 wrong fast result never counts. Measured: MB/s (wall clock, and per CPU second of the
 harness processes: the machine may be shared), model cycles per second, cycles per
@@ -144,8 +145,8 @@ def run_one(core: CoreSpec, bench_mode: str, src: Path, dst: Path, data: bytes, 
             jobs: int = 1, progress: Callable[[str], None] | None = None) -> FilepathResult:
     """Benchmark one core and mode on ``data`` (already in ``src``); BenchCheckFailed
     when the output differs from OpenSSL's."""
-    from aeskit.sim import mode_harness
-    from aeskit.sim.bulk import bulk_build, crypt_file
+    from aeskit.sim import harness, mode_harness
+    from aeskit.sim.bulk import bulk_build, crypt_file, direct
     from aeskit.sim.filecrypt import check_args
     from aeskit.sim.verilated_exe import build_seconds
 
@@ -154,9 +155,14 @@ def run_one(core: CoreSpec, bench_mode: str, src: Path, dst: Path, data: bytes, 
     key = rng.randbytes(min(core.key_sizes) // 8)
     iv = rng.randbytes(16)
     check_args(core, mode, key, None if mode == "ecb" else iv, decrypt, len(data))
-    build = bulk_build(core)
-    cached = mode_harness.harness_built(core, build)
-    exe = mode_harness.build_mode_harness(core, progress, build)
+    if direct(mode):
+        build = None
+        cached = harness.harness_built(core)
+        exe = harness.build_harness(core, progress)
+    else:
+        build = bulk_build(core)
+        cached = mode_harness.harness_built(core, build)
+        exe = mode_harness.build_mode_harness(core, progress, build)
     t0 = time.monotonic()
     run = crypt_file(core, mode, key, iv, src, dst, decrypt, jobs=jobs, build=build,
                      progress=progress)

@@ -15,6 +15,11 @@ message on one stream: their speed is bound by the core's latency (see
 One harness per core (:func:`bulk_build`): a one-stream engine where one stream already
 keeps every block the core can hold in flight (the model is about a third faster per
 cycle), else two streams.
+
+ECB is the core itself: it runs on the bare core's harness (:mod:`aeskit.sim.harness`,
+its ``file`` command), without the engine, so the core takes blocks as fast as its own
+handshake allows (one per cycle on the unrolled cores, where an engine stream keeps two
+in flight) and the model evaluates the core alone (:func:`direct`).
 """
 
 from __future__ import annotations
@@ -27,10 +32,11 @@ from typing import Callable
 
 from aeskit.hw.registry import CoreSpec
 from aeskit.sim import mode_harness
+from aeskit.sim.harness import Harness, build_harness
 from aeskit.sim.mode_harness import LEAN, LEAN1, Build, FileMessage, FileRun, ModeHarness
 
 __all__ = ["BULK_MODES", "BulkRun", "Part", "bulk_build", "crypt_bulk_bytes", "crypt_file",
-           "parts", "sequential"]
+           "direct", "parts", "sequential"]
 
 #: the modes of the bulk path
 BULK_MODES = ("ecb", "cbc", "ctr", "cfb", "ofb")
@@ -44,6 +50,12 @@ def bulk_build(core: CoreSpec) -> Build:
     blocks than one stream keeps in flight (latency / interval), two otherwise."""
     in_flight = max(-(-core.latency[k] // core.interval[k]) for k in core.latency)
     return LEAN1 if in_flight <= STREAM_IN_FLIGHT else LEAN
+
+
+def direct(mode: str) -> bool:
+    """Whether ``mode`` runs on the bare core's harness rather than the mode engine's
+    (ECB: the mode is the core)."""
+    return mode == "ecb"
 
 
 def sequential(mode: str, decrypt: bool) -> bool:
@@ -140,6 +152,9 @@ def crypt_file(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, src: Pat
         raise ValueError(f"{mode!r} is not a bulk mode ({', '.join(BULK_MODES)})")
     if jobs < 1:
         raise ValueError(f"jobs must be 1 or more, got {jobs}")
+    if direct(mode):
+        return _crypt_file_core(core, key, src, dst, decrypt, jobs=jobs, gap_pct=gap_pct,
+                                stall_pct=stall_pct, seed=seed, progress=progress)
     build = build or bulk_build(core)
     if build.aead:
         raise ValueError("the bulk path runs on an engine built with AeadModes = 0")
@@ -171,7 +186,15 @@ def crypt_file(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, src: Pat
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
             runs[j] = exc
 
-    threads = [threading.Thread(target=work, args=(j,)) for j in range(1, len(groups))]
+    return BulkRun(_in_threads(work, runs), len(spans), length)
+
+
+def _in_threads(work: Callable[[int], None],
+                runs: list[FileRun | BaseException | None]) -> tuple[FileRun, ...]:
+    """``work(j)`` for every slot of ``runs`` (slot 0 in this thread, the others in
+    threads of their own); each fills its slot with a FileRun or the exception it
+    raised, which is re-raised here."""
+    threads = [threading.Thread(target=work, args=(j,)) for j in range(1, len(runs))]
     for t in threads:
         t.start()
     work(0)
@@ -180,7 +203,34 @@ def crypt_file(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, src: Pat
     for r in runs:
         if isinstance(r, BaseException):
             raise r
-    return BulkRun(tuple(r for r in runs if isinstance(r, FileRun)), len(spans), length)
+    return tuple(r for r in runs if isinstance(r, FileRun))
+
+
+def _crypt_file_core(core: CoreSpec, key: bytes, src: Path, dst: Path, decrypt: bool, *,
+                     jobs: int, gap_pct: int, stall_pct: int, seed: int,
+                     progress: Callable[[str], None] | None) -> BulkRun:
+    """ECB of ``src`` into ``dst`` on the bare core's harness, one part per process."""
+    length = src.stat().st_size
+    if length % BLOCK:
+        raise ValueError(f"ECB needs whole 16-byte blocks, got {length} bytes")
+    spans = parts("ecb", decrypt, bytes(16), length, jobs, lambda i: b"")
+    with open(dst, "wb"):
+        pass
+    build_harness(core, progress)  # once, before the processes
+    runs: list[FileRun | BaseException | None] = [None] * len(spans)
+
+    def work(j: int) -> None:
+        try:
+            with Harness(core, progress) as h:
+                h.load_key(key)
+                p = spans[j]
+                runs[j] = h.run_file(src.resolve(), dst.resolve(), p.length, decrypt,
+                                     src_offset=p.offset, dst_offset=p.offset,
+                                     gap_pct=gap_pct, stall_pct=stall_pct, seed=seed + j)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            runs[j] = exc
+
+    return BulkRun(_in_threads(work, runs), len(spans), length)
 
 
 def crypt_bulk_bytes(core: CoreSpec, mode: str, key: bytes, iv: bytes | None, data: bytes,

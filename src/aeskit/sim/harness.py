@@ -22,6 +22,7 @@ from aeskit import BUILD_ROOT
 from aeskit.hw import contract
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
 from aeskit.sim.verilated_exe import (
+    FileRun,
     HarnessError,
     LineProcess,
     build_executable,
@@ -60,6 +61,11 @@ def _build_dir(core: CoreSpec, checked: bool = True) -> Path:
     h.update(cpp_common_bytes())
     h.update(contract.fingerprint(core).encode() if checked else b"unchecked")
     return BUILD_ROOT / "harness" / f"{core.name}-{h.hexdigest()[:12]}"
+
+
+def harness_built(core: CoreSpec) -> bool:
+    """Whether the (checked) harness of ``core`` is built for the current sources."""
+    return (_build_dir(core) / "harness").is_file()
 
 
 def build_harness(core: CoreSpec, progress: Callable[[str], None] | None = None, *,
@@ -126,6 +132,29 @@ class Harness(LineProcess):
         out = [bytes.fromhex(self._readline()) for _ in blocks]
         stats = [int(x) for x in self._readline().split()[1:]]
         return out, RunStats(len(blocks), *stats)
+
+
+    def run_file(self, src: Path, dst: Path, length: int, decrypt: bool = False, *,
+                 src_offset: int = 0, dst_offset: int = 0, gap_pct: int = 0,
+                 stall_pct: int = 0, seed: int = 1) -> FileRun:
+        """Push the ``length`` bytes (whole blocks) at ``src_offset`` of ``src`` through
+        the core; the harness reads them and writes the results to ``dst`` (which must
+        exist) at ``dst_offset`` itself. Returns the model cycles and the harness's time."""
+        if self.key_size is None:
+            raise HarnessError("load a key before running blocks")
+        if decrypt and not self.core.decrypt:
+            raise ValueError(f"core {self.core.name} cannot decrypt")
+        if length % 16:
+            raise ValueError(f"the file command takes whole 16-byte blocks, got {length} bytes")
+        for p in (src, dst):
+            if any(c.isspace() for c in str(p)):
+                raise ValueError(f"harness file paths cannot hold spaces: {p}")
+        if length == 0:
+            return FileRun(0, 0.0, 0.0)
+        self._send(f"file {int(decrypt)} {length // 16} {gap_pct} {stall_pct} {seed} "
+                   f"{src} {src_offset} {dst} {dst_offset}\n")
+        f = self._readline().split()
+        return FileRun(int(f[1]), int(f[2]) / 1e9, int(f[3]) / 1e9)
 
 
 class RtlCipher:

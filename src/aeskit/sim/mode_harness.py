@@ -25,6 +25,7 @@ from aeskit.hw import contract, manifest, templates
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec, get_core
 from aeskit.sim.verilated_exe import (
     BUILD_FLAGS_VERSION,
+    FileRun,
     HarnessError,
     LineProcess,
     build_executable,
@@ -223,16 +224,6 @@ class FileMessage:
         return (f"fmsg {self.stream} {MODE_CODE[self.mode]} {int(self.decrypt)} "
                 f"{iv} {self.length} {self.src} "
                 f"{self.src_offset} {self.dst} {self.dst_offset}\n")
-
-
-@dataclass(frozen=True)
-class FileRun:
-    """What :meth:`ModeHarness.run_files` measured: model cycles, and the harness's own
-    wall-clock and CPU time for them (reading and writing the files included)."""
-
-    cycles: int
-    seconds: float
-    cpu_seconds: float
 
 
 class ModeHarness(LineProcess):

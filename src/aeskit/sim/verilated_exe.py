@@ -17,12 +17,13 @@ import re
 import shutil
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 from aeskit.toolchain.paths import verilator
 
-__all__ = ["BUILD_FLAGS_VERSION", "CPP_INCLUDE", "HarnessError", "LineProcess",
+__all__ = ["BUILD_FLAGS_VERSION", "CPP_INCLUDE", "FileRun", "HarnessError", "LineProcess",
            "build_executable", "build_seconds", "cpp_common_bytes"]
 
 #: directory of the C++ header both harnesses include
@@ -35,6 +36,16 @@ BUILD_FLAGS_VERSION = "2"
 
 class HarnessError(RuntimeError):
     """A harness or the design under it broke the protocol or the core contract."""
+
+
+@dataclass(frozen=True)
+class FileRun:
+    """What a harness's bulk file command measured: model cycles, and the harness's own
+    wall-clock and CPU time for them (reading and writing the files included)."""
+
+    cycles: int
+    seconds: float
+    cpu_seconds: float
 
 
 def cpp_common_bytes() -> bytes:

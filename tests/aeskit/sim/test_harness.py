@@ -90,3 +90,87 @@ def test_core_contract_checker_is_bound() -> None:
         with pytest.raises(HarnessError, match="core contract C5"):
             h.load_key(bytes(16))
             h.run([bytes([i]) * 16 for i in range(6)])
+
+
+def _write_blocks(path: Path, head: bytes, blocks: list[bytes]) -> None:
+    path.write_bytes(head + b"".join(blocks))
+
+
+@pytest.mark.parametrize("latency,gap,stall", [(1, 0, 0), (3, 0, 0), (2, 30, 60)])
+def test_file_command(tmp_path: Path, latency: int, gap: int, stall: int) -> None:
+    """The bulk ECB path's file command: the blocks at an offset of one file through the
+    core into another file at another offset (the bytes around left alone), in order,
+    in the same cycles as the run command."""
+    rng = random.Random(latency * 1000 + gap + stall)
+    src, dst = tmp_path / "in.bin", tmp_path / "out.bin"
+    with Harness(fixture_core(latency), checked=False) as h:
+        for decrypt in (False, True):
+            key = rng.randbytes(32)
+            h.load_key(key)
+            blocks = [rng.randbytes(16) for _ in range(300)]
+            _write_blocks(src, b"\x55" * 48, blocks)
+            dst.write_bytes(b"\xaa" * (32 + 16 * 300 + 5))
+            fr = h.run_file(src, dst, 16 * 300, decrypt, src_offset=48, dst_offset=32,
+                            gap_pct=gap, stall_pct=stall, seed=3)
+            got = dst.read_bytes()
+            assert got[:32] == b"\xaa" * 32 and got[-5:] == b"\xaa" * 5
+            assert got[32:-5] == b"".join(expected(key, blocks, decrypt))
+            _, st = h.run(blocks, decrypt, gap_pct=gap, stall_pct=stall, seed=3)
+            assert fr.cycles == st.cycles
+            if not gap and not stall:
+                # a block every `latency` edges, the last result taken at edge 300 * latency
+                # (edges counted from 0)
+                assert fr.cycles == latency * 300 + 1
+            assert fr.seconds > 0 and fr.cpu_seconds > 0
+
+
+def test_file_command_spans_chunks(tmp_path: Path) -> None:
+    """More blocks than the harness reads or writes at a time (65,536)."""
+    rng = random.Random(9)
+    n = (1 << 16) + 37
+    data = rng.randbytes(16 * n)
+    src, dst = tmp_path / "in.bin", tmp_path / "out.bin"
+    src.write_bytes(data)
+    dst.write_bytes(b"")
+    with Harness(fixture_core(1), checked=False) as h:
+        key = rng.randbytes(32)
+        h.load_key(key)
+        assert h.run_file(src, dst, len(data)).cycles == n + 1
+    k = int.from_bytes(key[:16], "big")
+    want = b"".join((int.from_bytes(data[i:i + 16], "big") ^ k).to_bytes(16, "big")
+                    for i in range(0, len(data), 16))
+    assert dst.read_bytes() == want
+
+
+@pytest.mark.parametrize("fault,msg", [(1, "tag mismatch"), (2, "tag mismatch|no block in flight"),
+                                       (3, "no progress")])
+def test_file_command_catches_violations(tmp_path: Path, fault: int, msg: str) -> None:
+    src, dst = tmp_path / "in.bin", tmp_path / "out.bin"
+    src.write_bytes(b"".join(bytes([i]) * 16 for i in range(12)))
+    dst.write_bytes(b"")
+    with Harness(fixture_core(2, fault), checked=False) as h:
+        h.load_key(bytes(32))
+        with pytest.raises(HarnessError, match=msg):
+            h.run_file(src, dst, 16 * 12)
+
+
+def test_file_command_bad_inputs(tmp_path: Path) -> None:
+    src, dst = tmp_path / "in.bin", tmp_path / "out.bin"
+    src.write_bytes(bytes(64))
+    dst.write_bytes(b"")
+    with Harness(fixture_core(2), checked=False) as h:
+        with pytest.raises(HarnessError, match="load a key"):
+            h.run_file(src, dst, 64)
+        h.load_key(bytes(16))
+        with pytest.raises(ValueError, match="whole 16-byte blocks"):
+            h.run_file(src, dst, 40)
+        with pytest.raises(ValueError, match="spaces"):
+            h.run_file(tmp_path / "a b", dst, 16)
+    with Harness(fixture_core(2), checked=False) as h:
+        h.load_key(bytes(16))
+        with pytest.raises(HarnessError, match="shorter than the message"):
+            h.run_file(src, dst, 128)
+    with Harness(fixture_core(2), checked=False) as h:
+        h.load_key(bytes(16))
+        with pytest.raises(HarnessError, match="cannot open"):
+            h.run_file(tmp_path / "missing.bin", dst, 16)

@@ -9,11 +9,21 @@
 //        then n lines of 32 hex    -> n lines of 32 hex (results, in order), then
 //                                     "ok <cycles> <lat_first> <lat_min> <lat_max>
 //                                          <accept_first> <accept_last>"
+//   file <dec> <n> <gap_pct> <stall_pct> <seed> <in_path> <in_off> <out_path> <out_off>
+//                                  -> "ok <cycles> <wall_ns> <cpu_ns>": the n 16-byte
+//                                     blocks at in_off of in_path through the core, their
+//                                     results to out_path at out_off (the bulk ECB path of
+//                                     aeskit encrypt/decrypt: Python never sees a block;
+//                                     paths without spaces, both files must exist). One
+//                                     cycle is two evaluations (inputs with clk_i = 0, then
+//                                     the rising edge), against three in run.
 //   quit
 // Any protocol or contract violation answers "err <message>" and exits with status 2.
 // Byte order: hex text is FIPS-197 order (in0 first); in_data_i[127:120] = in0.
 // Tags: TagWidth must be >= 8 at build time; the harness numbers blocks mod 256 and
 // checks every output tag, so a dropped, duplicated or reordered block is caught.
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +41,8 @@
 namespace {
 
 constexpr uint64_t kHangCycles = 100000;
+// blocks a file command reads or writes at a time
+constexpr uint64_t kChunkBlocks = 1 << 16;
 
 struct Block {
   uint32_t w[4];  // w[3] = bits 127:96 (bytes 0..3)
@@ -142,7 +154,78 @@ class Harness {
               static_cast<uint64_t>(lat_max), acc_first - start, acc_last - start};
   }
 
+  // The file command: n blocks from in_fd at in_off, results to out_fd at out_off,
+  // read and written kChunkBlocks at a time; tags and order checked as in run.
+  void run_file(int dec, uint64_t n, int gap_pct, int stall_pct, uint64_t seed, int in_fd,
+                uint64_t in_off, int out_fd, uint64_t out_off) {
+    Rng rng(seed);
+    std::vector<unsigned char> ibuf, obuf;
+    obuf.reserve(16 * kChunkBlocks);
+    uint64_t chunk_first = 0, next_in = 0, next_out = 0, written = 0;
+    uint64_t start = cycle_, last_progress = cycle_;
+    auto t0 = std::chrono::steady_clock::now();
+    uint64_t c0 = ak::cpu_ns();
+    top_->in_decrypt_i = static_cast<uint8_t>(dec);
+    while (next_out < n) {
+      bool offer = next_in < n && !rng.pct(gap_pct);
+      top_->in_valid_i = offer ? 1 : 0;
+      if (offer) {
+        if (next_in == chunk_first + ibuf.size() / 16 || ibuf.empty()) {
+          chunk_first = next_in;
+          uint64_t k = std::min(kChunkBlocks, n - next_in);
+          ibuf.resize(16 * k);
+          ak::read_at(in_fd, ibuf.data(), 16 * k, in_off + 16 * next_in);
+        }
+        uint32_t w[4];
+        ak::bytes_to_words(&ibuf[16 * (next_in - chunk_first)], w);
+        for (int i = 0; i < 4; ++i) top_->in_data_i[i] = w[i];
+        top_->in_tag_i = static_cast<uint8_t>(next_in & 0xff);
+      }
+      top_->out_ready_i = rng.pct(stall_pct) ? 0 : 1;
+      top_->clk_i = 0;
+      top_->eval();
+      bool fire_in = offer && top_->in_ready_o;
+      if (top_->out_valid_o && next_out >= next_in) fail("out_valid_o with no block in flight");
+      if (top_->out_valid_o && top_->out_ready_i) {
+        if ((top_->out_tag_o & 0xff) != (next_out & 0xff))
+          fail("tag mismatch at output " + std::to_string(next_out) + ": got " +
+               std::to_string(top_->out_tag_o & 0xff));
+        uint32_t w[4];
+        for (int i = 0; i < 4; ++i) w[i] = top_->out_data_o[i];
+        unsigned char b[16];
+        ak::words_to_bytes(w, b);
+        obuf.insert(obuf.end(), b, b + 16);
+        if (obuf.size() == 16 * kChunkBlocks) {
+          ak::write_at(out_fd, obuf.data(), obuf.size(), out_off + written);
+          written += obuf.size();
+          obuf.clear();
+        }
+        ++next_out;
+        last_progress = cycle_;
+      }
+      if (fire_in) {
+        ++next_in;
+        last_progress = cycle_;
+      }
+      top_->clk_i = 1;
+      top_->eval();
+      ++cycle_;
+      if (cycle_ - last_progress > kHangCycles)
+        fail("no progress for " + std::to_string(kHangCycles) + " cycles at block " +
+             std::to_string(next_out));
+    }
+    ak::write_at(out_fd, obuf.data(), obuf.size(), out_off + written);
+    idle_inputs();
+    top_->clk_i = 0;
+    top_->eval();
+    file_stats_ = {cycle_ - start,
+                   static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::steady_clock::now() - t0).count()),
+                   ak::cpu_ns() - c0};
+  }
+
   std::array<uint64_t, 6> stats_{};
+  std::array<uint64_t, 3> file_stats_{};
 
  private:
   void idle_inputs() {
@@ -212,6 +295,21 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(h.stats_[3]),
                   static_cast<unsigned long long>(h.stats_[4]),
                   static_cast<unsigned long long>(h.stats_[5]));
+    } else if (!std::strcmp(cmd, "file")) {
+      int dec, gap, stall;
+      unsigned long long n, seed, in_off, out_off;
+      char in_path[4096], out_path[4096];
+      if (std::sscanf(line.c_str(), "file %d %llu %d %d %llu %4095s %llu %4095s %llu", &dec, &n,
+                      &gap, &stall, &seed, in_path, &in_off, out_path, &out_off) != 9)
+        fail("bad file command");
+      int in_fd = ak::open_file(in_path, O_RDONLY);
+      int out_fd = ak::open_file(out_path, O_WRONLY);
+      h.run_file(dec, n, gap, stall, seed, in_fd, in_off, out_fd, out_off);
+      ::close(in_fd);
+      ::close(out_fd);
+      std::printf("ok %llu %llu %llu\n", static_cast<unsigned long long>(h.file_stats_[0]),
+                  static_cast<unsigned long long>(h.file_stats_[1]),
+                  static_cast<unsigned long long>(h.file_stats_[2]));
     } else {
       fail(std::string("unknown command ") + cmd);
     }

@@ -62,17 +62,8 @@ struct Blk {
   uint32_t w[4];
 };
 
-uint64_t cpu_ns() {
-  timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<uint64_t>(t.tv_sec) * 1000000000ull + static_cast<uint64_t>(t.tv_nsec);
-}
-
-int open_file(const char* path, int flags) {
-  int fd = ::open(path, flags);
-  if (fd < 0) fail(std::string("cannot open ") + path);
-  return fd;
-}
+using ak::cpu_ns;
+using ak::open_file;
 
 struct Msg {
   int stream, mode, dec, nonce_len, tag_len;
@@ -119,8 +110,7 @@ struct Msg {
   // an output data beat of an fmsg: its bytes, up to msg_len in all, to the file
   void put(const Blk& b) {
     unsigned char bytes[16];
-    for (int j = 0; j < 4; ++j)
-      for (int k = 0; k < 4; ++k) bytes[4 * j + k] = static_cast<unsigned char>(b.w[3 - j] >> (24 - 8 * k));
+    ak::words_to_bytes(b.w, bytes);
     uint64_t have = written + obuf.size();
     uint64_t take = have >= msg_len ? 0 : std::min<uint64_t>(16, msg_len - have);
     obuf.append(reinterpret_cast<const char*>(bytes), take);
@@ -129,13 +119,8 @@ struct Msg {
   }
 
   void flush() {
-    size_t done = 0;
-    while (done < obuf.size()) {
-      ssize_t n = ::pwrite(out_fd, obuf.data() + done, obuf.size() - done,
-                           static_cast<off_t>(out_off + written + done));
-      if (n <= 0) fail("cannot write the output file");
-      done += static_cast<size_t>(n);
-    }
+    ak::write_at(out_fd, reinterpret_cast<const unsigned char*>(obuf.data()), obuf.size(),
+                 out_off + written);
     written += obuf.size();
     obuf.clear();
   }
@@ -144,20 +129,10 @@ struct Msg {
   void load_chunk(size_t i) {
     size_t n = std::min(kChunkBeats, nbeats - i);
     std::vector<unsigned char> raw(16 * n, 0);
-    uint64_t pos = 16ull * i, want = std::min<uint64_t>(16ull * n, msg_len - pos), got = 0;
-    while (got < want) {
-      ssize_t r = ::pread(in_fd, raw.data() + got, want - got,
-                          static_cast<off_t>(in_off + pos + got));
-      if (r <= 0) fail("input file shorter than the message");
-      got += static_cast<uint64_t>(r);
-    }
+    uint64_t pos = 16ull * i, want = std::min<uint64_t>(16ull * n, msg_len - pos);
+    ak::read_at(in_fd, raw.data(), want, in_off + pos);
     beats.resize(n);
-    for (size_t b = 0; b < n; ++b)
-      for (int j = 0; j < 4; ++j) {
-        const unsigned char* p = &raw[16 * b + 4 * j];
-        beats[b].w[3 - j] = (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
-                            (uint32_t(p[2]) << 8) | uint32_t(p[3]);
-      }
+    for (size_t b = 0; b < n; ++b) ak::bytes_to_words(&raw[16 * b], beats[b].w);
     chunk_first = i;
   }
 };
