@@ -3,7 +3,7 @@ in ECB, CBC, CTR, CFB, OFB), per core and mode.
 
 For each core and mode a file of random bytes goes through the bulk path
 (:func:`aeskit.sim.bulk.crypt_file`: the Verilator model of the mode engine on the core,
-both engine streams where the blocks are independent; ECB on the bare core's harness);
+both engine streams where the blocks are independent; ECB on the core's bulk harness);
 the output is compared with
 OpenSSL (``cryptography``) and a difference is an error (:class:`BenchCheckFailed`), so a
 wrong fast result never counts. Measured: MB/s (wall clock, and per CPU second of the
@@ -157,8 +157,8 @@ def run_one(core: CoreSpec, bench_mode: str, src: Path, dst: Path, data: bytes, 
     check_args(core, mode, key, None if mode == "ecb" else iv, decrypt, len(data))
     if direct(mode):
         build = None
-        cached = harness.harness_built(core)
-        exe = harness.build_harness(core, progress)
+        cached = harness.harness_built(core, bulk=True)
+        exe = harness.build_harness(core, progress, bulk=True)
     else:
         build = bulk_build(core)
         cached = mode_harness.harness_built(core, build)

@@ -16,10 +16,11 @@ One harness per core (:func:`bulk_build`): a one-stream engine where one stream 
 keeps every block the core can hold in flight (the model is about a third faster per
 cycle), else two streams.
 
-ECB is the core itself: it runs on the bare core's harness (:mod:`aeskit.sim.harness`,
-its ``file`` command), without the engine, so the core takes blocks as fast as its own
-handshake allows (one per cycle on the unrolled cores, where an engine stream keeps two
-in flight) and the model evaluates the core alone (:func:`direct`).
+ECB is the core itself: it runs on the core's bulk harness (:mod:`aeskit.sim.harness` with
+``bulk``: the core behind an input register, its ``file`` command), without the engine,
+so the core takes blocks as fast as its own handshake allows (one per cycle on the
+unrolled cores, where an engine stream keeps two in flight) and the model evaluates the
+core alone (:func:`direct`).
 """
 
 from __future__ import annotations
@@ -209,19 +210,19 @@ def _in_threads(work: Callable[[int], None],
 def _crypt_file_core(core: CoreSpec, key: bytes, src: Path, dst: Path, decrypt: bool, *,
                      jobs: int, gap_pct: int, stall_pct: int, seed: int,
                      progress: Callable[[str], None] | None) -> BulkRun:
-    """ECB of ``src`` into ``dst`` on the bare core's harness, one part per process."""
+    """ECB of ``src`` into ``dst`` on the core's bulk harness, one part per process."""
     length = src.stat().st_size
     if length % BLOCK:
         raise ValueError(f"ECB needs whole 16-byte blocks, got {length} bytes")
     spans = parts("ecb", decrypt, bytes(16), length, jobs, lambda i: b"")
     with open(dst, "wb"):
         pass
-    build_harness(core, progress)  # once, before the processes
+    build_harness(core, progress, bulk=True)  # once, before the processes
     runs: list[FileRun | BaseException | None] = [None] * len(spans)
 
     def work(j: int) -> None:
         try:
-            with Harness(core, progress) as h:
+            with Harness(core, progress, bulk=True) as h:
                 h.load_key(key)
                 p = spans[j]
                 runs[j] = h.run_file(src.resolve(), dst.resolve(), p.length, decrypt,

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from aeskit import BUILD_ROOT
-from aeskit.hw import contract
+from aeskit.hw import contract, templates
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
 from aeskit.sim.verilated_exe import (
     FileRun,
@@ -30,6 +30,9 @@ from aeskit.sim.verilated_exe import (
 )
 
 HARNESS_CPP = Path(__file__).with_name("harness") / "ak_harness.cpp"
+#: the bulk harness's top: the core behind an input register (its template's manifest)
+BULK_TOP_MANIFEST = "aeskit:bench:bulk_top"
+BULK_TOP = "ak_bulk_top"
 #: TagWidth every core is built with inside the harness (blocks are numbered mod 256)
 HARNESS_TAG_WIDTH = 8
 
@@ -54,45 +57,66 @@ class RunStats:
         return (self.accept_last - self.accept_first) / (self.blocks - 1)
 
 
-def _build_dir(core: CoreSpec, checked: bool = True) -> Path:
+def bulk_top_sv(core: CoreSpec) -> str:
+    """SystemVerilog of ``ak_bulk_top``: ``core`` (its registry parameters) behind an
+    input register, with the core contract's ports."""
+    params = "".join(f".{k}({v}), " for k, v in core.parameters.items() if k != "TagWidth")
+    return templates.render(BULK_TOP_MANIFEST, BULK_TOP, core=core.name, core_top=core.top,
+                            core_params=params)
+
+
+def _build_dir(core: CoreSpec, checked: bool = True, bulk: bool = False) -> Path:
     h = hashlib.sha256()
     h.update(core.source_hash().encode())
     h.update(HARNESS_CPP.read_bytes())
     h.update(cpp_common_bytes())
     h.update(contract.fingerprint(core).encode() if checked else b"unchecked")
-    return BUILD_ROOT / "harness" / f"{core.name}-{h.hexdigest()[:12]}"
+    if bulk:
+        h.update(bulk_top_sv(core).encode())
+    return BUILD_ROOT / "harness" / f"{core.name}-{'bulk-' if bulk else ''}{h.hexdigest()[:12]}"
 
 
-def harness_built(core: CoreSpec) -> bool:
+def harness_built(core: CoreSpec, *, bulk: bool = False) -> bool:
     """Whether the (checked) harness of ``core`` is built for the current sources."""
-    return (_build_dir(core) / "harness").is_file()
+    return (_build_dir(core, bulk=bulk) / "harness").is_file()
 
 
 def build_harness(core: CoreSpec, progress: Callable[[str], None] | None = None, *,
-                  checked: bool = True) -> Path:
+                  checked: bool = True, bulk: bool = False) -> Path:
     """Compile the harness for ``core`` (cached); return the executable's path. With
     ``checked`` (the default) the core contract's assertions are bound into the core
     (:mod:`aeskit.hw.contract`): a broken rule stops the harness with the rule's name.
-    Only the harness's own tests turn it off, to see the harness's checks fire."""
-    params = {**core.parameters, "TagWidth": HARNESS_TAG_WIDTH}
+    Only the harness's own tests turn it off, to see the harness's checks fire.
+
+    ``bulk``: the file path's harness, whose top is ``ak_bulk_top`` (the core behind an
+    input register, :func:`bulk_top_sv`): one cycle more latency, the same interval, and
+    a model that evaluates the core's datapath once per cycle instead of three times
+    (see the template). Its cycle counts are not the core's."""
+    bdir = _build_dir(core, checked, bulk)
+    top, params = core.top, {**core.parameters, "TagWidth": HARNESS_TAG_WIDTH}
+    sources = contract.sources(core) if checked else core.file_paths()
+    if bulk:
+        top, params = BULK_TOP, {"TagWidth": HARNESS_TAG_WIDTH}
+        sources = [*sources, templates.write_if_changed(bdir / "src" / f"{BULK_TOP}.sv",
+                                                         bulk_top_sv(core))]
     args = [f"-G{k}={v}" for k, v in params.items()] + [f"-I{p}" for p in core.include_paths()]
-    sources = core.file_paths()
     if checked:
         args += contract.verilator_args(core)
-        sources = contract.sources(core)
-    return build_executable(_build_dir(core, checked), top=core.top, prefix="Vcore",
-                            sources=[*sources, HARNESS_CPP], extra_args=args,
-                            jobs=2, what=f"harness for {core.name}", progress=progress)
+    return build_executable(bdir, top=top, prefix="Vcore",
+                            sources=[*sources, HARNESS_CPP], extra_args=args, jobs=2,
+                            what=f"{'bulk ' if bulk else ''}harness for {core.name}",
+                            progress=progress)
 
 
 class Harness(LineProcess):
-    """A running harness process for one core. Use as a context manager."""
+    """A running harness process for one core (``bulk``: behind ``ak_bulk_top``, see
+    :func:`build_harness`). Use as a context manager."""
 
     def __init__(self, core: CoreSpec, progress: Callable[[str], None] | None = None, *,
-                 checked: bool = True) -> None:
+                 checked: bool = True, bulk: bool = False) -> None:
         self.core = core
-        super().__init__(build_harness(core, progress, checked=checked),
-                         f"harness for {core.name}")
+        super().__init__(build_harness(core, progress, checked=checked, bulk=bulk),
+                         f"{'bulk ' if bulk else ''}harness for {core.name}")
         self.key_size: int | None = None
         self.last_setup_cycles: int | None = None
 

@@ -13,7 +13,8 @@ from aeskit.hw import manifest, templates
 TEMPLATES = [("aeskit:bench:mode_sys", "ak_mode_sys"), ("aeskit:bench:lanes", "ak_lanes"),
              ("aeskit:bench:multi_instance", "ak_multi_instance"),
              ("aeskit:bench:multi_instance", "ak_multi_instance_inst"),
-             ("aeskit:bench:gcm_pipe_sys", "ak_gcm_pipe_sys")]
+             ("aeskit:bench:gcm_pipe_sys", "ak_gcm_pipe_sys"),
+             ("aeskit:bench:bulk_top", "ak_bulk_top")]
 
 
 def test_every_template_file_is_listed() -> None:

@@ -96,14 +96,16 @@ def _write_blocks(path: Path, head: bytes, blocks: list[bytes]) -> None:
     path.write_bytes(head + b"".join(blocks))
 
 
+@pytest.mark.parametrize("bulk", [False, True], ids=["core", "bulk"])
 @pytest.mark.parametrize("latency,gap,stall", [(1, 0, 0), (3, 0, 0), (2, 30, 60)])
-def test_file_command(tmp_path: Path, latency: int, gap: int, stall: int) -> None:
+def test_file_command(tmp_path: Path, latency: int, gap: int, stall: int, bulk: bool) -> None:
     """The bulk ECB path's file command: the blocks at an offset of one file through the
     core into another file at another offset (the bytes around left alone), in order,
-    in the same cycles as the run command."""
+    in the same cycles as the run command; behind ak_bulk_top's input register
+    (``bulk``) one cycle more, at the same interval."""
     rng = random.Random(latency * 1000 + gap + stall)
     src, dst = tmp_path / "in.bin", tmp_path / "out.bin"
-    with Harness(fixture_core(latency), checked=False) as h:
+    with Harness(fixture_core(latency), checked=False, bulk=bulk) as h:
         for decrypt in (False, True):
             key = rng.randbytes(32)
             h.load_key(key)
@@ -116,12 +118,29 @@ def test_file_command(tmp_path: Path, latency: int, gap: int, stall: int) -> Non
             assert got[:32] == b"\xaa" * 32 and got[-5:] == b"\xaa" * 5
             assert got[32:-5] == b"".join(expected(key, blocks, decrypt))
             _, st = h.run(blocks, decrypt, gap_pct=gap, stall_pct=stall, seed=3)
-            assert fr.cycles == st.cycles
+            if not bulk:
+                assert fr.cycles == st.cycles
             if not gap and not stall:
                 # a block every `latency` edges, the last result taken at edge 300 * latency
-                # (edges counted from 0)
-                assert fr.cycles == latency * 300 + 1
+                # (edges counted from 0), one edge later behind the input register
+                assert fr.cycles == latency * 300 + 1 + int(bulk)
+                assert st.cycles == fr.cycles
             assert fr.seconds > 0 and fr.cpu_seconds > 0
+
+
+def test_bulk_top_key_reloads_and_latency() -> None:
+    """The bulk harness (ak_bulk_top): key reloads between runs, random gaps and stalls,
+    every block under its key, in order, and the core's latency plus the input
+    register's cycle."""
+    rng = random.Random(11)
+    with Harness(fixture_core(3), checked=False, bulk=True) as h:
+        for _ in range(3):
+            key = rng.randbytes(32)
+            h.load_key(key)
+            blocks = [rng.randbytes(16) for _ in range(40)]
+            out, st = h.run(blocks, gap_pct=20, stall_pct=20, seed=rng.randrange(99))
+            assert out == expected(key, blocks, False)
+            assert st.latency_min == 3 + 1
 
 
 def test_file_command_spans_chunks(tmp_path: Path) -> None:
