@@ -177,7 +177,7 @@ def test_tool_past_its_budget_is_stopped(tmp_path: Path) -> None:
 
 def test_route_budget_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("AESKIT_ROUTE_BUDGET_MIN", raising=False)
-    assert route_budget_min() == 60.0
+    assert route_budget_min() == 30.0
     monkeypatch.setenv("AESKIT_ROUTE_BUDGET_MIN", "2.5")
     assert route_budget_min() == 2.5
     for bad in ("x", "0", "-1"):
