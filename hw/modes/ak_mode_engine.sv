@@ -5,8 +5,9 @@
 // docs/modes.md.
 //
 // Structure. One ak_mode_stream per stream; each has two request lanes (0: the
-// mode's cipher calls, CCM's CTR flow; 1: CCM's CBC-MAC flow) with at most one
-// block each in the core. A round-robin arbiter puts the requests of all lanes on
+// mode's cipher calls, CCM's CTR flow; 1: CCM's CBC-MAC flow); the MAC lane has at
+// most one block in the core, the data lane one (chained flows, CCM), two (GCM, XTS)
+// or InFlight (the independent flows). A round-robin arbiter puts the requests of all lanes on
 // the core's input; the core tag is the lane's number 2*stream + lane, so results
 // go back to their lane in any interleaving. Every lane reserves room for its result
 // before it sends a block, so the engine always takes results (core_out_ready_o is
@@ -37,6 +38,9 @@
 //   GhashDigitBits  GCM's GHASH multiplier digit per stream (128/D cycles per block).
 //   AeadModes     1: GCM/GMAC, CMAC and XTS; 0 leaves their logic (GHASH, the kept
 //                 keys, the swap) out and makes their commands illegal.
+//   InFlight      blocks of an independent flow (ECB, CTR, CBC/CFB decryption) a
+//                 stream keeps in the core (default 2; see ak_mode_stream: deep
+//                 settings are for simulation models of deep pipelines).
 
 `default_nettype none
 
@@ -44,6 +48,7 @@ module ak_mode_engine #(
   parameter int Streams      = 2,
   parameter int GhashDigitBits = 16,
   parameter bit AeadModes    = 1'b1,
+  parameter int InFlight     = 2,
   parameter int CoreTagWidth = (Streams > 1) ? $clog2(2 * Streams) : 1
 ) (
   input  logic                            clk_i,
@@ -96,8 +101,8 @@ module ak_mode_engine #(
 );
 
   localparam int Lanes = 2 * Streams;
-  // blocks a stream can have in the core: two on its data lane, one on its MAC lane
-  localparam int FlyW  = $clog2(3 * Streams + 1);
+  // blocks a stream can have in the core: InFlight on its data lane, one on its MAC lane
+  localparam int FlyW  = $clog2((InFlight + 1) * Streams + 1);
 
   if (Streams < 1) begin : g_bad_streams
     $fatal(1, "ak_mode_engine: Streams must be >= 1, got %0d", Streams);
@@ -117,7 +122,8 @@ module ak_mode_engine #(
   // Streams
   // ------------------------------------------------------------------------------
   for (genvar s = 0; s < Streams; s++) begin : g_stream
-    ak_mode_stream #(.GhashDigitBits(GhashDigitBits), .AeadModes(AeadModes)) u_stream (
+    ak_mode_stream #(.GhashDigitBits(GhashDigitBits), .AeadModes(AeadModes),
+                     .InFlight(InFlight)) u_stream (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
       .cmd_valid_i    (cmd_valid_i[s]),

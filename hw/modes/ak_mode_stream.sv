@@ -47,7 +47,7 @@
 // flow issues its next block at the edge its previous result leaves: one chained
 // stream takes exactly the core's latency per block (2*Nr on pipe2, Nr on round);
 // independent flows max(latency/2, interval) (Nr on both); CCM two blocks (one per
-// lane) per 16 payload bytes. Output FIFO: 4 beats; a lane sends a block only with
+// lane) per 16 payload bytes. Output FIFO: InFlight + 2 beats (4 by default); a lane sends a block only with
 // room reserved for its result, so results are always taken from the core. Every
 // register is reset by rst_ni. Byte order: FIPS-197 everywhere, byte 0 in [127:120].
 //
@@ -57,13 +57,20 @@
 //
 // Parameters: GhashDigitBits (1, 4, 8, 16, 32, 128): GCM's GHASH multiplier digit;
 //             AeadModes (1): GCM, CMAC and XTS; 0 leaves their logic out (their
-//             commands are then illegal).
+//             commands are then illegal);
+//             InFlight (2, >= 2): blocks of an independent flow (ECB, CTR, CBC and CFB
+//             decryption) the data lane keeps in the core; the XOR-operand FIFO holds
+//             InFlight entries and the output FIFO InFlight + 2 (4 at the default).
+//             GCM and XTS keep two, CCM's CTR lane and the chained flows one. Both
+//             FIFOs are shift registers: a deep setting is for a simulation model that
+//             must keep a deep pipeline (the unrolled cores) full, not for hardware.
 
 `default_nettype none
 
 module ak_mode_stream #(
   parameter int GhashDigitBits = 16,
-  parameter bit AeadModes      = 1'b1
+  parameter bit AeadModes      = 1'b1,
+  parameter int InFlight       = 2
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -120,6 +127,13 @@ module ak_mode_stream #(
   localparam logic [3:0] ModeCmac = 4'd7;
   localparam logic [3:0] ModeXts  = 4'd8;
 
+  if (InFlight < 2) begin : g_bad_in_flight
+    $fatal(1, "ak_mode_stream: InFlight must be >= 2, got %0d", InFlight);
+  end
+  // output FIFO depth, and the width of every count of blocks in the core or the FIFOs
+  localparam int OfDepth = InFlight + 2;
+  localparam int CntW    = $clog2(OfDepth + 2);
+
   typedef enum logic [1:0] {
     StIdle,  // waiting for a command
     StRun,   // taking beats, running the flows
@@ -155,13 +169,13 @@ module ak_mode_stream #(
   logic [4:0]   nxt_n_q, nxt_n_d;
   // XOR operands of the payload blocks in the core, oldest first (cx[0]): the beat,
   // or for CBC decryption the previous ciphertext; cn: valid bytes of the beat
-  logic [127:0] cx_q [2];
-  logic [127:0] cx_d [2];
-  logic [4:0]   cn_q [2];
-  logic [4:0]   cn_d [2];
-  logic [1:0]   c_cnt_q, c_cnt_d;
+  logic [127:0] cx_q [InFlight];
+  logic [127:0] cx_d [InFlight];
+  logic [4:0]   cn_q [InFlight];
+  logic [4:0]   cn_d [InFlight];
+  logic [CntW-1:0] c_cnt_q, c_cnt_d;
   logic [127:0] chain_q, chain_d;      // IV / chaining value / counter block
-  logic [1:0]   d_cnt_q, d_cnt_d;      // data-lane blocks in the core (S0 included)
+  logic [CntW-1:0] d_cnt_q, d_cnt_d;   // data-lane blocks in the core (S0 included)
   logic         s0_need_q, s0_need_d;  // CCM: E(Ctr0), GCM: E(J0) not yet requested
   logic         s0_fly_q, s0_fly_d;    // ... it is the oldest block in the core (after H)
   logic [127:0] s0_q, s0_d;
@@ -189,12 +203,11 @@ module ak_mode_stream #(
   logic         gj0_q, gj0_d;          // the product under way is J0
 
   // output FIFO (of[0] the head); of_t marks the CCM tag beat
-  localparam int OfDepth = 4;
   logic [127:0] of_q [OfDepth];
   logic [127:0] of_d [OfDepth];
   logic         of_t_q [OfDepth];
   logic         of_t_d [OfDepth];
-  logic [2:0]   of_cnt_q, of_cnt_d;
+  logic [CntW-1:0] of_cnt_q, of_cnt_d;
 
   logic         cmd_fire, in_fire, out_fire, sts_fire;
   logic         is_ccm, is_gcm, is_cmac, is_xts, has_tag, chained_ok;
@@ -208,10 +221,10 @@ module ak_mode_stream #(
   // result's tail); the held result's head is output after the final's result
   logic         nxt_hold_q, nxt_hold_d, nxt_fin_q, nxt_fin_d;
   logic [7:0]   nxt_nb_q, nxt_nb_d;
-  logic         cxh_q [2];
-  logic         cxh_d [2];
-  logic         cxf_q [2];
-  logic         cxf_d [2];
+  logic         cxh_q [InFlight];
+  logic         cxh_d [InFlight];
+  logic         cxf_q [InFlight];
+  logic         cxf_d [InFlight];
   logic [127:0] xh_q, xh_d;
   logic         xh_ok_q, xh_ok_d, xh_out_q, xh_out_d;
   logic [7:0]   xb_q, xb_d;            // bits of the final (partial) block
@@ -220,7 +233,7 @@ module ak_mode_stream #(
   logic         d_rsp_pay;             // a payload result leaves the core now
   logic [127:0] chain_rsp, chain_req, chain_now, d_out;
   logic         chained;               // the next block needs this block's result
-  logic [1:0]   d_lim;                 // data-lane blocks allowed in the core
+  logic [CntW-1:0] d_lim;              // data-lane blocks allowed in the core
   logic [127:0] fmt_block;             // CCM: formatted AAD block of this beat
   logic         mb_push;
   logic [127:0] mb_push_data;
@@ -341,13 +354,13 @@ module ak_mode_stream #(
   end
   assign in_fire = in_valid_i && in_ready_o;
 
-  assign out_valid_o = (of_cnt_q != 3'd0);
+  assign out_valid_o = (of_cnt_q != '0);
   assign out_data_o  = of_q[0];
   assign out_tag_o   = of_t_q[0];
   assign out_fire    = out_valid_o && out_ready_i;
 
   // the status waits for the last output beat of its message to leave
-  assign sts_valid_o = (st_q == StSts) && (of_cnt_q == 3'd0);
+  assign sts_valid_o = (st_q == StSts) && (of_cnt_q == '0);
   assign sts_pass_o  = pass_q;
   assign sts_error_o = err_q;
   assign sts_fire    = sts_valid_o && sts_ready_i;
@@ -363,11 +376,12 @@ module ak_mode_stream #(
   // block: one block in the core, the chaining value is updated when the result
   // leaves and bypassed into the next request in the same cycle. The other flows
   // (ECB, CBC and CFB decryption, CTR) update it when a block is sent and keep up to
-  // two blocks in the core, so one stream fills a two-block core; CCM's CTR lane
-  // keeps one (the CBC-MAC lane is the other).
+  // InFlight blocks in the core (two by default, so one stream fills a two-block
+  // core); GCM and XTS two; CCM's CTR lane keeps one (the CBC-MAC lane is the other).
   assign chained = (mode_q == ModeOfb) ||
                    (((mode_q == ModeCbc) || (mode_q == ModeCfb)) && !dec_q);
-  assign d_lim   = (chained || is_ccm) ? 2'd1 : 2'd2;
+  assign d_lim   = (chained || is_ccm) ? CntW'(1) : (is_gcm || is_xts) ? CntW'(2) :
+                   CntW'(InFlight);
   // XTS: the tweak of the block offered: T_j; decryption's held block takes T_(j+1)
   // (and the final one T_j after it)
   assign x_tw    = (nxt_hold_q && dec_q) ? alpha(chain_q) : chain_q;
@@ -403,7 +417,7 @@ module ak_mode_stream #(
   // CCM decryption / GCM encryption, for it in the MAC FIFO)
   always_comb begin : data_request
     req_valid_o[0] = 1'b0;
-    if (st_q == StRun && !err_q && (d_cnt_q - {1'b0, d_rsp} < d_lim)) begin
+    if (st_q == StRun && !err_q && (d_cnt_q - CntW'(d_rsp) < d_lim)) begin
       if (h_need_q) begin
         req_valid_o[0] = !is_xts || tk_gnt_i;  // XTS: while K2 is in the core
       end else if (s0_need_q) begin
@@ -412,14 +426,14 @@ module ak_mode_stream #(
         // XTS: T_0 is back; the final block waits for the held result and room for
         // its result and the held head
         req_valid_o[0] = h_ok_q && (!nxt_fin_q || xh_ok_q) &&
-                         ({1'b0, of_cnt_q} + {2'b0, d_cnt_q} + {3'b0, nxt_fin_q} <
-                          4'(OfDepth));
+                         ({1'b0, of_cnt_q} + {1'b0, d_cnt_q} + (CntW+1)'(nxt_fin_q) <
+                          (CntW+1)'(OfDepth));
       end else if (nxt_v_q) begin
         // (GCM: a block GHASH takes from the MAC FIFO now frees its place)
-        req_valid_o[0] = ({1'b0, of_cnt_q} + {2'b0, d_cnt_q} < 4'(OfDepth)) &&
+        req_valid_o[0] = ({1'b0, of_cnt_q} + {1'b0, d_cnt_q} < (CntW+1)'(OfDepth)) &&
                          (!((is_ccm && dec_q) || (is_gcm && !dec_q)) ||
-                          ({1'b0, mb_cnt_q} - {2'b0, gh_start} + {1'b0, d_cnt_q} <
-                           3'(MbDepth)));
+                          ((CntW+1)'(mb_cnt_q) - (CntW+1)'(gh_start) + {1'b0, d_cnt_q} <
+                           (CntW+1)'(MbDepth)));
       end
     end
   end
@@ -571,7 +585,7 @@ module ak_mode_stream #(
   // the tag: CCM MSB_t(Y_r ^ S0), GCM MSB_t(GHASH ^ E(J0)), CMAC MSB_t(Y_n) (s0_q = 0)
   assign tag_calc = keep_bytes(y_q ^ s0_q, tlen_q);
   assign ccm_done = has_tag && (mac_left_q == 32'd0) && !m_busy_q && (pay_left_q == 32'd0) &&
-                    !s0_need_q && !h_need_q && (d_cnt_q == 2'd0);
+                    !s0_need_q && !h_need_q && (d_cnt_q == '0);
 
   always_comb begin : out_push
     of_push      = 1'b0;
@@ -583,7 +597,7 @@ module ak_mode_stream #(
       end else if (xh_out_q) begin
         of_push      = 1'b1;  // XTS: the held result's head, the partial last beat
         of_push_data = keep_bits(xh_q, xb_q);
-      end else if (chained_ok && ccm_done && !dec_q && of_cnt_q != 3'(OfDepth)) begin
+      end else if (chained_ok && ccm_done && !dec_q && of_cnt_q != CntW'(OfDepth)) begin
         of_push      = 1'b1;
         of_push_data = tag_calc;
         of_push_tag  = 1'b1;
@@ -600,16 +614,16 @@ module ak_mode_stream #(
         of_d[i]   = of_q[i+1];
         of_t_d[i] = of_t_q[i+1];
       end
-      of_cnt_d = of_cnt_d - 3'd1;
+      of_cnt_d = of_cnt_d - CntW'(1);
     end
     if (of_push) begin
       for (int i = 0; i < OfDepth; i++) begin
-        if (of_cnt_d == 3'(i)) begin
+        if (of_cnt_d == CntW'(i)) begin
           of_d[i]   = of_push_data;
           of_t_d[i] = of_push_tag;
         end
       end
-      of_cnt_d = of_cnt_d + 3'd1;
+      of_cnt_d = of_cnt_d + CntW'(1);
     end
   end
 
@@ -621,22 +635,24 @@ module ak_mode_stream #(
     cxf_d   = cxf_q;
     c_cnt_d = c_cnt_q;
     if (d_rsp_pay) begin
-      cx_d[0]  = cx_q[1];
-      cn_d[0]  = cn_q[1];
-      cxh_d[0] = cxh_q[1];
-      cxf_d[0] = cxf_q[1];
-      c_cnt_d  = c_cnt_d - 2'd1;
+      for (int i = 0; i < InFlight - 1; i++) begin
+        cx_d[i]  = cx_q[i+1];
+        cn_d[i]  = cn_q[i+1];
+        cxh_d[i] = cxh_q[i+1];
+        cxf_d[i] = cxf_q[i+1];
+      end
+      c_cnt_d  = c_cnt_d - CntW'(1);
     end
     if (d_fire && !s0_need_q && !h_need_q) begin
-      for (int i = 0; i < 2; i++) begin
-        if (c_cnt_d == 2'(i)) begin
+      for (int i = 0; i < InFlight; i++) begin
+        if (c_cnt_d == CntW'(i)) begin
           cx_d[i]  = (mode_q == ModeCbc) ? chain_q : is_xts ? x_tw : nxt_q;
           cn_d[i]  = nxt_n_q;
           cxh_d[i] = is_xts && nxt_hold_q;
           cxf_d[i] = is_xts && nxt_fin_q;
         end
       end
-      c_cnt_d = c_cnt_d + 2'd1;
+      c_cnt_d = c_cnt_d + CntW'(1);
     end
   end
 
@@ -646,7 +662,7 @@ module ak_mode_stream #(
   // every beat is in and every result is out (CCM: the tag too, or it was compared)
   assign chained_ok = (iv_left_q == 32'd0) && (aad_left_q == 32'd0) &&
                       (msg_left_q == 32'd0) && !rtag_need_q && !xh_out_q &&
-                      (err_q || ((pay_left_q == 32'd0) && (d_cnt_q == 2'd0) && !s0_need_q &&
+                      (err_q || ((pay_left_q == 32'd0) && (d_cnt_q == '0) && !s0_need_q &&
                                  !h_need_q && (!is_ccm || !flush_q)));
 
   always_comb begin : message
@@ -726,7 +742,7 @@ module ak_mode_stream #(
             ModeGcm: chain_d = c_iv12 ? {cmd_iv_i[127:32], 32'd1} : '0;
             default: chain_d = cmd_iv_i;
           endcase
-          d_cnt_d     = 2'd0;
+          d_cnt_d     = '0;
           s0_need_d   = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm)) && !c_err;
           s0_fly_d    = 1'b0;
           s0_d        = '0;
@@ -822,7 +838,7 @@ module ak_mode_stream #(
             if (nxt_fin_q) xb_d = nxt_nb_q;
           end
         end
-        d_cnt_d = d_cnt_q - {1'b0, d_rsp} + {1'b0, d_fire};
+        d_cnt_d = d_cnt_q - CntW'(d_rsp) + CntW'(d_fire);
 
         // MAC lane
         if (m_rsp) begin
@@ -926,9 +942,9 @@ module ak_mode_stream #(
       nxt_n_q   <= 5'd0;
       cx_q      <= '{default: '0};
       cn_q      <= '{default: '0};
-      c_cnt_q   <= 2'd0;
+      c_cnt_q   <= '0;
       chain_q   <= '0;
-      d_cnt_q   <= 2'd0;
+      d_cnt_q   <= '0;
       s0_need_q <= 1'b0;
       s0_fly_q  <= 1'b0;
       s0_q      <= '0;
@@ -1003,7 +1019,7 @@ module ak_mode_stream #(
     if (!rst_ni) begin
       of_q     <= '{default: '0};
       of_t_q   <= '{default: 1'b0};
-      of_cnt_q <= 3'd0;
+      of_cnt_q <= '0;
     end else begin
       of_q     <= of_d;
       of_t_q   <= of_t_d;

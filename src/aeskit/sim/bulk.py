@@ -42,15 +42,21 @@ __all__ = ["BULK_MODES", "BulkRun", "Part", "bulk_build", "crypt_bulk_bytes", "c
 #: the modes of the bulk path
 BULK_MODES = ("ecb", "cbc", "ctr", "cfb", "ofb")
 BLOCK = 16
-#: blocks one engine stream keeps in flight on a core (its two core tags)
+#: blocks one engine stream keeps in flight on a core by default (the engine's InFlight)
 STREAM_IN_FLIGHT = 2
 
 
 def bulk_build(core: CoreSpec) -> Build:
     """The bulk path's harness for ``core``: one stream when the core never holds more
-    blocks than one stream keeps in flight (latency / interval), two otherwise."""
+    blocks than one stream keeps in flight (latency / interval), else two streams, each
+    keeping its share of the blocks the core holds in flight (the engine's InFlight,
+    plus two for the cycles a result and the next request overlap)."""
     in_flight = max(-(-core.latency[k] // core.interval[k]) for k in core.latency)
-    return LEAN1 if in_flight <= STREAM_IN_FLIGHT else LEAN
+    if in_flight <= STREAM_IN_FLIGHT:
+        return LEAN1
+    per_stream = -(-in_flight // LEAN.streams) + 2
+    return LEAN if per_stream <= STREAM_IN_FLIGHT else Build(aead=False,
+                                                              in_flight=per_stream)
 
 
 def direct(mode: str) -> bool:

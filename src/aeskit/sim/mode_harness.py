@@ -55,16 +55,20 @@ LEAN_MODES = ("ecb", "cbc", "ctr", "cfb", "ofb", "ccm")
 
 @dataclass(frozen=True)
 class Build:
-    """Which engine a harness holds: ``streams`` streams (1 or 2) and the engine's
+    """Which engine a harness holds: ``streams`` streams (1 or 2), the engine's
     ``AeadModes`` parameter (False leaves GCM/GMAC, CMAC and XTS out: the same RTL and
-    the same cycles for every other mode, and a model about three times as fast)."""
+    the same cycles for every other mode, and a model about three times as fast) and
+    its ``InFlight`` parameter (blocks of an independent flow a stream keeps in the
+    core; more than 2 for a deep pipeline, see :func:`aeskit.sim.bulk.bulk_build`)."""
 
     streams: int = STREAMS
     aead: bool = True
+    in_flight: int = 2
 
     @property
     def name(self) -> str:
-        return f"s{self.streams}{'' if self.aead else '-lean'}"
+        deep = f"-f{self.in_flight}" if self.in_flight != 2 else ""
+        return f"s{self.streams}{'' if self.aead else '-lean'}{deep}"
 
 
 #: the harness the tests and every mode use
@@ -74,26 +78,31 @@ LEAN = Build(aead=False)
 LEAN1 = Build(streams=1, aead=False)
 
 
-def system_sv(core: CoreSpec, streams: int = STREAMS, *, aead: bool = True) -> str:
+def system_sv(core: CoreSpec, streams: int = STREAMS, *, aead: bool = True,
+              in_flight: int = 2) -> str:
     """SystemVerilog of ``ak_mode_sys``: the engine on ``core`` (registry parameters);
-    ``aead`` False sets the engine's AeadModes parameter to 0."""
+    ``aead`` False sets the engine's AeadModes parameter to 0, ``in_flight`` its
+    InFlight parameter."""
     tw = max(1, (2 * streams - 1).bit_length())
     params = ", ".join(f".{k}({v})" for k, v in {**core.parameters, "TagWidth": tw}.items())
     text = templates.render(SYS, SYS_TOP, core=core.name, core_top=core.top,
                             core_params=params, streams=streams, s_msb=streams - 1,
                             tag_msb=tw - 1)
-    if not aead:
+    extra = ("" if aead else ", .AeadModes(1'b0)") + \
+        ("" if in_flight == 2 else f", .InFlight({in_flight})")
+    if extra:
         inst = f"ak_mode_engine #(.Streams({streams}))"
         if text.count(inst) != 1:
-            raise RuntimeError(f"{SYS_TOP} template: no single '{inst}' to set AeadModes on")
-        text = text.replace(inst, f"ak_mode_engine #(.Streams({streams}), .AeadModes(1'b0))")
+            raise RuntimeError(f"{SYS_TOP} template: no single '{inst}' to set parameters on")
+        text = text.replace(inst, f"ak_mode_engine #(.Streams({streams}){extra})")
     return text
 
 
 def system_files(core: CoreSpec, out_dir: Path, build: Build = FULL) -> list[Path]:
     """Write ``ak_mode_sys.sv`` for ``core`` into ``out_dir``; return every source."""
     top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv",
-                                     system_sv(core, build.streams, aead=build.aead))
+                                     system_sv(core, build.streams, aead=build.aead,
+                                               in_flight=build.in_flight))
     return core.file_paths() + engine_paths() + [top]
 
 
@@ -103,7 +112,8 @@ def _build_dir(core: CoreSpec, build: Build = FULL) -> Path:
     for p in engine_paths() + [MODE_CPP]:
         h.update(p.read_bytes())
     h.update(cpp_common_bytes())
-    h.update(system_sv(core, build.streams, aead=build.aead).encode())
+    h.update(system_sv(core, build.streams, aead=build.aead,
+                       in_flight=build.in_flight).encode())
     h.update(contract.fingerprint(core).encode())
     h.update(BUILD_FLAGS_VERSION.encode())
     tag = "" if build == FULL else f"{build.name}-"
