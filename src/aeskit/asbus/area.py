@@ -80,6 +80,13 @@ def synth_area(bus: str, width: int, *, force: bool = False,
     design = dam_design(bus, width)
     out = AREA_DIR / design.name
     r = synthesize(design, out, seed=1, force=force, progress=progress)
-    io = netlist_io_count(r.path("netlist") if "netlist" in r.files else out / "netlist.json",
-                          design.top)
+    netlist = r.path("netlist") if "netlist" in r.files else out / "netlist.json"
+    if netlist.is_file():
+        io = netlist_io_count(netlist, design.top)
+    else:
+        # a result restored from the results store has no netlist (tens of MB): the
+        # ports of the top as Yosys elaborates them are the same ports
+        from aeskit.synth.flow import top_ports
+
+        io = sum(p.width for p in top_ports(design, out / "ports", progress))
     return AreaRecord(bus, SYSTEMS[bus][0], width, r.lut4, r.ff, r.ebr, r.fmax_mhz, io)

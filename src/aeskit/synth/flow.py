@@ -53,7 +53,7 @@ from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES, Device, get_device
 from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
                               misfit_from_route_failure, misfit_from_route_timeout, needs_of)
 from aeskit.synth.outreg import absorb_in_file
-from aeskit.synth.shim import (NEXUS_PINS, SHIM_MODULE, TOP_MODULE, ShimError,
+from aeskit.synth.shim import (NEXUS_PINS, SHIM_MODULE, TOP_MODULE, Port, ShimError,
                                nexus_pdc, parse_portlist, plan_shim, shim_file)
 from aeskit.synth import stored
 from aeskit.synth.gates import (
@@ -85,6 +85,7 @@ __all__ = [
     "SynthTarget",
     "gate_count",
     "read_slang_command",
+    "top_ports",
     "stage_sources",
     "synth_dir",
     "synthesize",
@@ -1040,6 +1041,29 @@ def _family_clock(clocks: Mapping[str, float]) -> str | None:
     return None
 
 
+def _portlist(core: SynthTarget, out_dir: Path,
+              progress: Progress | None) -> tuple[list[Port], list[str], float]:
+    """The top's ports as Yosys elaborates them (``portlist``; ``ports.txt``,
+    ``ports.ys`` and ``yosys_ports.log`` in ``out_dir``), the command and its time."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _note(progress, f"yosys portlist {core.name} ({core.top})")
+    cmd, secs = _run_yosys(
+        f"{read_slang_command(core, out_dir)}\ntee -q -o ports.txt portlist\n",
+        out_dir / "ports.ys", out_dir / "yosys_ports.log", cwd=out_dir,
+        what=f"yosys portlist of {core.name}")
+    try:
+        return parse_portlist((out_dir / "ports.txt").read_text()), cmd, secs
+    except (ShimError, OSError) as e:
+        raise SynthError(f"{core.name}: {e}", out_dir / "yosys_ports.log") from e
+
+
+def top_ports(core: SynthTarget, out_dir: Path,
+              progress: Progress | None = None) -> list[Port]:
+    """The ports of ``core``'s top, from Yosys's elaboration of its sources (seconds;
+    no synthesis), working in ``out_dir``."""
+    return _portlist(core, out_dir, progress)[0]
+
+
 def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int,
                         source_hash: str, versions: Mapping[str, str],
                         progress: Progress | None) -> SynthResult:
@@ -1065,15 +1089,10 @@ def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int
              "netlist": "netlist.json"}
 
     # 1a. the design's ports -> the shim top
-    _note(progress, f"yosys portlist {core.name} ({core.top})")
-    commands["yosys_ports"], times["yosys_ports"] = _run_yosys(
-        f"{read_slang_command(core, out_dir)}\ntee -q -o ports.txt portlist\n",
-        out_dir / "ports.ys", out_dir / "yosys_ports.log", cwd=out_dir,
-        what=f"yosys portlist of {core.name}")
+    ports, commands["yosys_ports"], times["yosys_ports"] = _portlist(core, out_dir, progress)
     try:
-        plan = plan_shim(core.top, parse_portlist((out_dir / "ports.txt").read_text()),
-                         CLOCK_PORT)
-    except (ShimError, OSError) as e:
+        plan = plan_shim(core.top, ports, CLOCK_PORT)
+    except ShimError as e:
         raise SynthError(f"{core.name}: {e}", out_dir / "yosys_ports.log") from e
     shim_dir = out_dir / "shim"
     shim_dir.mkdir(exist_ok=True)

@@ -43,3 +43,33 @@ def test_a_fresh_build_folder_reports_round_from_the_store_alone() -> None:
         assert (out / "screenshot.png").stat().st_size > 10_000
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_a_fresh_build_folder_reports_the_asbus_section_from_the_store_alone() -> None:
+    """Paper 000's section on a fresh clone: syntheses and simulations come from
+    results/, and the I/O column (the top's port widths, read from the netlist a
+    restored result does not have) comes from Yosys's elaboration of the top instead of
+    failing the section."""
+    import re
+
+    root = BUILD_ROOT / "tests" / f"fresh-{uuid.uuid4().hex[:8]}"
+    out = root / "report"
+    env = dict(os.environ, AESKIT_BUILD_ROOT=str(root), AESKIT_STORE_WRITE="0")
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "aeskit.cli", "report", "--cores", "round",
+             "--sections", "asbus", "--families", "none", "--seeds", "1", "--jobs", "1",
+             "--out", str(out)],
+            env=env, capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        assert "FAILED" not in proc.stdout + proc.stderr
+        rep = json.loads((out / "report.json").read_text())
+        assert rep["provenance"]["measured"] == 0, RESULTS_HINT
+        text = next(s["markdown"] for s in rep["sections"] if s["title"].startswith("Paper 000"))
+        rows = re.findall(r"^\| (32|64|128) \| (ADAM|XDAM) \|(.*)$", text, re.M)
+        assert len(rows) == 6, text[-2000:]
+        for _, _, rest in rows:
+            io = rest.split("|")[4].strip()  # LUT4, FF, EBR, Fmax, I/O
+            assert io.isdigit() and int(io) > 100, rest
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
