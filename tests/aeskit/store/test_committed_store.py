@@ -16,16 +16,21 @@ from aeskit import BUILD_ROOT
 from aeskit.store import RESULTS_HINT
 
 
+def _fresh_report(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``aeskit report --cores round --families none --jobs 1 ARGS`` into ``root/report``
+    with ``root`` as a fresh build folder and the store read-only."""
+    env = dict(os.environ, AESKIT_BUILD_ROOT=str(root), AESKIT_STORE_WRITE="0")
+    return subprocess.run(
+        [sys.executable, "-m", "aeskit.cli", "report", "--cores", "round", "--families", "none",
+         "--jobs", "1", "--out", str(root / "report"), *args],
+        env=env, capture_output=True, text=True, timeout=900)
+
+
 def test_a_fresh_build_folder_reports_round_from_the_store_alone() -> None:
     root = BUILD_ROOT / "tests" / f"fresh-{uuid.uuid4().hex[:8]}"
     out = root / "report"
-    env = dict(os.environ, AESKIT_BUILD_ROOT=str(root), AESKIT_STORE_WRITE="0")
     try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "aeskit.cli", "report", "--cores", "round",
-             "--sections", "none", "--families", "none", "--seeds", "1-3", "--jobs", "1",
-             "--out", str(out), "--check-browser"],
-            env=env, capture_output=True, text=True, timeout=900)
+        proc = _fresh_report(root, "--sections", "none", "--seeds", "1-3", "--check-browser")
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         rep = json.loads((out / "report.json").read_text())
         # every figure came from results/: nothing was simulated or synthesized
@@ -54,13 +59,8 @@ def test_a_fresh_build_folder_reports_the_asbus_section_from_the_store_alone() -
 
     root = BUILD_ROOT / "tests" / f"fresh-{uuid.uuid4().hex[:8]}"
     out = root / "report"
-    env = dict(os.environ, AESKIT_BUILD_ROOT=str(root), AESKIT_STORE_WRITE="0")
     try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "aeskit.cli", "report", "--cores", "round",
-             "--sections", "asbus", "--families", "none", "--seeds", "1", "--jobs", "1",
-             "--out", str(out)],
-            env=env, capture_output=True, text=True, timeout=900)
+        proc = _fresh_report(root, "--sections", "asbus", "--seeds", "1")
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
         assert "FAILED" not in proc.stdout + proc.stderr
         rep = json.loads((out / "report.json").read_text())
