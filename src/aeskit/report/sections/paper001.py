@@ -85,10 +85,20 @@ def engine_design(core: Any) -> Any:
                   router="router2", placer="static")
 
 
-def _router(synth: dict[str, Any]) -> str:
-    """The nextpnr router a synthesis result used (from its recorded command)."""
+def _option(synth: dict[str, Any], flag: str) -> str | None:
+    """The value of nextpnr's ``flag`` in a synthesis result's recorded command."""
     cmd = (synth.get("commands") or {}).get("nextpnr") or []
-    return next((cmd[i + 1] for i, a in enumerate(cmd[:-1]) if a == "--router"), "router?")
+    return next((cmd[i + 1] for i, a in enumerate(cmd[:-1]) if a == flag), None)
+
+
+def _pnr_text(synth: dict[str, Any]) -> str:
+    """`` (nextpnr router2, placer static)``: how a routed result was placed and routed
+    (empty for a result without a route)."""
+    if misfit_note(synth):
+        return ""
+    router = _option(synth, "--router") or "router?"
+    placer = _option(synth, "--placer") or "heap"
+    return f" (nextpnr {router}, placer {placer})"
 
 
 def cipher_ahb_design() -> Any:
@@ -185,18 +195,17 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
             "3.05 Gbit/s are exactly 10 / 12 / 14 cycles per block at 333 MHz."]
     eng = (data.get("synth") or {}).get("mode_sys_pipe2")
     if eng:
-        out += ["", "The mode engine (two streams, ECB/CBC/CTR/CFB/OFB/CCM, CCM formatting and",
-                "tag compare in hardware) with `pipe2` under it (`ak_mode_sys`): "
+        out += ["", "The mode engine (two streams; ECB/CBC/CTR/CFB/OFB/CCM and GCM/GMAC/XTS/CMAC,",
+                "tags compared in hardware) with `pipe2` under it (`ak_mode_sys`): "
                 f"{_fmt(eng.get('lut4'))} LUT4, {_fmt(eng.get('ff'))} FF, "
-                f"{_fmt(eng.get('ebr'))} EBR, " + _fmax_text(eng) + "."]
+                f"{_fmt(eng.get('ebr'))} EBR, " + _fmax_text(eng) + _pnr_text(eng) + "."]
     top = (data.get("synth") or {}).get("cipher_ahb")
     if top:
         out += ["", "The whole cipher `cipher_ahb` (docs/cipher_ahb.md: AHB-Lite slave, "
                 "registers generated from SystemRDL, two-block FIFOs per stream, the mode",
                 f"engine and `pipe2`): {_fmt(top.get('lut4'))} LUT4, {_fmt(top.get('ff'))} FF, "
-                f"{_fmt(top.get('ebr'))} EBR, " + _fmax_text(top)
-                + ("." if misfit_note(top) else
-                   f" (nextpnr {_router(top)}; the other rows router1).")]
+                f"{_fmt(top.get('ebr'))} EBR, " + _fmax_text(top) + _pnr_text(top)
+                + "; the core rows above: router1, HeAP."]
     for core in CORES:
         modes = data.get(core)
         if not modes:
