@@ -80,13 +80,15 @@ def test_bad_inputs_are_refused() -> None:
             h.run([bytes(15)])
 
 
-def test_core_contract_checker_is_bound() -> None:
+@pytest.mark.parametrize("bulk", [False, True], ids=["core", "bulk"])
+def test_core_contract_checker_is_bound(bulk: bool) -> None:
     """A core that breaks a contract rule the harness itself does not look at
     (hw/bench/contract: Fault 5 raises in_ready_o during the key setup) stops the
-    checked harness with the rule's name."""
+    checked harness with the rule's name; the file path's bulk harness, built without
+    the case-statement checks, keeps the contract's."""
     from aeskit.hw.contract import fault_core
     core = fault_core(5)
-    with Harness(core) as h:
+    with Harness(core, bulk=bulk) as h:
         with pytest.raises(HarnessError, match="core contract C5"):
             h.load_key(bytes(16))
             h.run([bytes([i]) * 16 for i in range(6)])
