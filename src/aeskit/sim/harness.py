@@ -22,6 +22,7 @@ from aeskit import BUILD_ROOT
 from aeskit.hw import contract, templates
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
 from aeskit.sim.verilated_exe import (
+    BULK_VERILATOR_ARGS,
     FileRun,
     HarnessError,
     LineProcess,
@@ -55,14 +56,6 @@ class RunStats:
         if self.blocks < 2:
             return float("nan")
         return (self.accept_last - self.accept_first) / (self.blocks - 1)
-
-
-#: Verilator options of the bulk harness only. The core contract's checker stays bound
-#: in (``--assert``), but the checks of ``unique``/``priority`` case statements are left
-#: out: with them Verilator evaluates every arm of such a case each cycle instead of the
-#: selected one, which halved ``ueno``'s model speed (ECB, 16 MiB, two processes: 1.25
-#: MB/s with, 2.31 without; 27 Nov 2026). The tests' harness keeps them.
-BULK_VERILATOR_ARGS = ("--no-assert-case",)
 
 
 def bulk_top_sv(core: CoreSpec) -> str:

@@ -25,6 +25,7 @@ from aeskit.hw import contract, manifest, templates
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec, get_core
 from aeskit.sim.verilated_exe import (
     BUILD_FLAGS_VERSION,
+    BULK_VERILATOR_ARGS,
     FileRun,
     HarnessError,
     LineProcess,
@@ -116,6 +117,8 @@ def _build_dir(core: CoreSpec, build: Build = FULL) -> Path:
                        in_flight=build.in_flight).encode())
     h.update(contract.fingerprint(core).encode())
     h.update(BUILD_FLAGS_VERSION.encode())
+    if build != FULL:
+        h.update(repr(BULK_VERILATOR_ARGS).encode())
     tag = "" if build == FULL else f"{build.name}-"
     return BUILD_ROOT / "mode_harness" / f"{core.name}-{tag}{h.hexdigest()[:12]}"
 
@@ -130,7 +133,9 @@ def build_mode_harness(core: CoreSpec, progress: Callable[[str], None] | None = 
                                      *contract.files(), MODE_CPP],
                             # the core contract's assertions, bound into the core
                             extra_args=[*(f"-I{p}" for p in core.include_paths()),
-                                        *contract.verilator_args(core)],
+                                        *contract.verilator_args(core),
+                                        # the file path's builds: see BULK_VERILATOR_ARGS
+                                        *(BULK_VERILATOR_ARGS if build != FULL else ())],
                             defines={"AK_STREAMS": str(build.streams)},
                             jobs=1, what=f"mode-engine harness for {core.name} ({build.name})",
                             progress=progress, stale=_stale_dirs(bdir))
