@@ -27,8 +27,9 @@
 // sts_error_o = 1, sts_pass_o = 0.
 //
 // Timing: one payload block per cycle when the consumer and the core keep up; per
-// message, the core's latency L once (E(J0) first, then the counters), and GHASH's
-// Stages + 1 cycles after the last block before the tag. Every register is reset by
+// message, the core's latency L plus one (the core's results pass a register slice,
+// which keeps the core's output RAM off the GHASH input path) once (E(J0) first, then
+// the counters), and GHASH's Stages + 1 cycles after the last block before the tag. Every register is reset by
 // rst_ni. Byte order: FIPS-197/GCM everywhere, byte 0 in [127:120].
 //
 // Parameters: Stages (GHASH pipeline depth, 2..128, a power of two), FifoDepth
@@ -86,6 +87,30 @@ module ak_gcm_pipe #(
   input  logic [127:0]            core_out_data_i,
   input  logic [CoreTagWidth-1:0] core_out_tag_i
 );
+
+  // the core's results through a register slice (skid buffer): one result per cycle,
+  // one cycle of latency; core_out_ready_o is a register
+  logic                    co_valid, co_ready, r_v_q, s_v_q;
+  logic [127:0]            co_data, r_d_q, s_d_q;
+  logic [CoreTagWidth-1:0] co_tag, r_t_q, s_t_q;
+  assign core_out_ready_o = !s_v_q;
+  assign co_valid = r_v_q;
+  assign co_data  = r_d_q;
+  assign co_tag   = r_t_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin : slice_regs
+    if (!rst_ni) begin
+      r_v_q <= 1'b0; r_d_q <= '0; r_t_q <= '0;
+      s_v_q <= 1'b0; s_d_q <= '0; s_t_q <= '0;
+    end else if (!r_v_q || co_ready) begin
+      if (s_v_q) begin
+        r_v_q <= 1'b1; r_d_q <= s_d_q; r_t_q <= s_t_q; s_v_q <= 1'b0;
+      end else begin
+        r_v_q <= core_out_valid_i; r_d_q <= core_out_data_i; r_t_q <= core_out_tag_i;
+      end
+    end else if (core_out_valid_i && !s_v_q) begin
+      s_v_q <= 1'b1; s_d_q <= core_out_data_i; s_t_q <= core_out_tag_i;
+    end
+  end
 
   localparam int FW = $clog2(FifoDepth);
 
@@ -152,7 +177,7 @@ module ak_gcm_pipe #(
   assign core_key_o       = key_i;
   assign core_key_len_o   = key_len_i;
   assign key_fire         = key_valid_i && key_ready_o;
-  assign gh_h_valid       = (st_q == StHWait) && core_out_valid_i && core_special;  // H
+  assign gh_h_valid       = (st_q == StHWait) && co_valid && core_special;  // H
 
   // ------------------------------------------------------------------------------
   // Command
@@ -205,13 +230,13 @@ module ak_gcm_pipe #(
   assign core_in_decrypt_o = 1'b0;
   // tag 1 marks E(0) and E(J0), tag 0 the keystream blocks
   assign core_in_tag_o     = CoreTagWidth'((st_q == StHReq) || s0_need_q);
-  assign core_special      = (core_out_tag_i != '0);
+  assign core_special      = (co_tag != '0);
 
   // ------------------------------------------------------------------------------
   // Output: keystream ^ the FIFO's head beat, then (encryption) the tag
   // ------------------------------------------------------------------------------
-  assign pay_valid = (st_q == StRun) && core_out_valid_i && !core_special && !f_empty;
-  assign pay_out   = keep_bytes(core_out_data_i ^ fd_mem[rp_q[FW-1:0]], fn_mem[rp_q[FW-1:0]]);
+  assign pay_valid = (st_q == StRun) && co_valid && !core_special && !f_empty;
+  assign pay_out   = keep_bytes(co_data ^ fd_mem[rp_q[FW-1:0]], fn_mem[rp_q[FW-1:0]]);
   assign tag_calc  = keep_bytes(gh_y ^ s0_q, tlen_q);
 
   assign out_valid_o = pay_valid || tag_out_q;
@@ -221,7 +246,7 @@ module ak_gcm_pipe #(
   assign f_pop       = pay_valid && out_ready_i;
 
   // the core's results: H (always taken), E(J0) (taken), payload (when the consumer is)
-  assign core_out_ready_o = (st_q == StHWait) || ((st_q == StRun) && (core_special || out_ready_i));
+  assign co_ready = (st_q == StHWait) || ((st_q == StRun) && (core_special || out_ready_i));
 
   // ------------------------------------------------------------------------------
   // GHASH input: AAD beats, ciphertext (decryption: in; encryption: out), length block
@@ -249,7 +274,7 @@ module ak_gcm_pipe #(
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .h_valid_i   (gh_h_valid),
-    .h_i         (core_out_data_i),
+    .h_i         (co_data),
     .ready_o     (gh_ready),
     .start_i     (gh_start),
     .n_i         (c_blocks),
@@ -334,8 +359,8 @@ module ak_gcm_pipe #(
             s0_fly_d  = 1'b1;
           end
         end
-        if (core_out_valid_i && core_special) begin
-          s0_d     = core_out_data_i;
+        if (co_valid && core_special) begin
+          s0_d     = co_data;
           s0_fly_d = 1'b0;
         end
         if (f_pop) pay_left_d = pay_left_q - 32'd1;
