@@ -23,8 +23,9 @@ from typing import Callable, Sequence
 
 from aeskit.toolchain.paths import verilator
 
-__all__ = ["BUILD_FLAGS_VERSION", "BULK_VERILATOR_ARGS", "CPP_INCLUDE", "FileRun", "HarnessError", "LineProcess",
-           "build_executable", "build_seconds", "cpp_common_bytes"]
+__all__ = ["BUILD_FLAGS_VERSION", "BULK_VERILATOR_ARGS", "CPP_INCLUDE", "FileRun",
+           "HarnessError", "LineProcess", "build_executable", "build_seconds",
+           "cpp_common_bytes"]
 
 #: directory of the C++ header both harnesses include
 CPP_INCLUDE = Path(__file__).with_name("harness")
