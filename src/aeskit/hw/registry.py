@@ -77,6 +77,9 @@ class CoreSpec:
     #: ``aeskit.synth.flow.PLACERS``; part of the hash when set): for a core whose
     #: HeAP placement is too dense to route
     placer: str | None = None
+    #: EBR rows of the LFE5U-85F to pin the core's block RAMs to, in name order
+    #: (``aeskit.synth.floorplan``; part of the hash when set)
+    ram_rows: tuple[int, ...] | None = None
     #: name of the FuseSoC manifest (``hw/**/*.core``) that builds ``top``; default:
     #: the manifest that lists ``top``'s file
     manifest: str | None = None
@@ -105,6 +108,8 @@ class CoreSpec:
             h.update(f"router={self.router}".encode())
         if self.placer is not None:
             h.update(f"placer={self.placer}".encode())
+        if self.ram_rows is not None:
+            h.update(f"ram_rows={tuple(self.ram_rows)}".encode())
         for p in self.file_paths():
             h.update(p.name.encode())
             h.update(p.read_bytes())

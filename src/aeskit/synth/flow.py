@@ -7,6 +7,8 @@ Three tool runs per design, all into one output folder:
    (log ``yosys_ecp5.log``, cell counts ``yosys_stat.json``);
 1b. :mod:`aeskit.synth.outreg` moves the flip-flops that register a block-RAM
    read (no reset) into the DP16KD's output register (``REGMODE = "OUTREG"``);
+   a design that names EBR rows (``ram_rows``) gets its block RAMs pinned to them
+   in name order (:mod:`aeskit.synth.floorplan`);
 2. ``nextpnr-ecp5`` on ``netlist.json``, out of context on an ECP5 device (the
    LFE5U-85F unless ``device=`` says otherwise) -> ``report.json`` (utilisation,
    Fmax; log ``nextpnr.log``), unless Yosys's cell counts already exceed the
@@ -52,6 +54,7 @@ from aeskit.synth.critical import PACKED_SUFFIXES, critical_path, lut_levels
 from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES, Device, get_device
 from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
                               misfit_from_route_failure, misfit_from_route_timeout, needs_of)
+from aeskit.synth.floorplan import FLOORPLAN_DEVICE, pin_in_file
 from aeskit.synth.outreg import absorb_in_file
 from aeskit.synth.shim import (NEXUS_PINS, SHIM_MODULE, TOP_MODULE, Port, ShimError,
                                nexus_pdc, parse_portlist, plan_shim, shim_file)
@@ -245,6 +248,9 @@ class Design:
     #: nextpnr placer instead of nextpnr's default ``heap`` (one of :data:`PLACERS`;
     #: part of the design's hash when set)
     placer: str | None = None
+    #: EBR rows (LFE5U-85F Y) to pin the block RAMs to, in name order
+    #: (:mod:`aeskit.synth.floorplan`; part of the design's hash when set)
+    ram_rows: tuple[int, ...] | None = None
 
     def file_paths(self) -> list[Path]:
         return [Path(f) for f in self.files]
@@ -260,6 +266,8 @@ class Design:
             h.update(f"router={self.router}".encode())
         if self.placer is not None:
             h.update(f"placer={self.placer}".encode())
+        if self.ram_rows is not None:
+            h.update(f"ram_rows={tuple(self.ram_rows)}".encode())
         for p in self.file_paths():
             h.update(p.name.encode())
             h.update(p.read_bytes())
@@ -382,6 +390,9 @@ class SynthResult:
     #: block-RAM read ports given their output register by :mod:`aeskit.synth.outreg`
     #: (``ports``) and the flip-flops that moved into them (``flip_flops``)
     outreg: dict[str, int] = field(default_factory=dict)
+    #: block RAMs pinned by :mod:`aeskit.synth.floorplan` (``rams``) and the EBR rows
+    #: (``rows``); None (and absent from ``synth.json``) for a design that names none
+    floorplan: dict[str, Any] | None = None
     #: the worst clk_i path (:func:`aeskit.synth.critical.critical_path`): start and
     #: end in the RTL, logic cells, ns of logic and of routing; None without one
     critical_path: dict[str, Any] | None = None
@@ -409,6 +420,8 @@ class SynthResult:
         d.pop("cached")
         if d.get("io_shim") is None:
             d.pop("io_shim", None)  # ECP5's synth.json keeps its fields exactly
+        if d.get("floorplan") is None:
+            d.pop("floorplan", None)  # so does a design without a floorplan
         d["out_dir"] = str(self.out_dir)
         return d
 
@@ -840,6 +853,12 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
         _note(progress, f"{len(outreg.ports)} block-RAM read port(s) take their output "
                         f"register ({outreg.flip_flops} flip-flops moved in)")
     common["outreg"] = outreg.to_json()
+    ram_rows = getattr(core, "ram_rows", None)
+    if ram_rows and dev.name == FLOORPLAN_DEVICE:
+        plan = pin_in_file(out_dir / "netlist.json", core.top, tuple(ram_rows))
+        _note(progress, f"{len(plan.pins)} block RAM(s) pinned to EBR rows "
+                        f"{', '.join(str(r) for r in plan.rows)} in name order")
+        common["floorplan"] = plan.to_json()
     misfit = check_fit(ecp5_cells, dev)
     if misfit is not None:
         result = _misfit_result(common, ecp5_cells, misfit, commands, times, dict(_YOSYS_FILES))
