@@ -139,3 +139,18 @@ def test_every_site_exists_in_nextpnr(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr[-2000:]
     used = json.loads((tmp_path / "r.json").read_text())["utilization"]["DP16KD"]["used"]
     assert used == 208
+
+
+def test_registry_rows_are_sites() -> None:
+    """Every registry core that names EBR rows names rows of the device, and the RAM
+    counts its documentation gives fit them (the unrolled T-table cores 84 / 100 / 116,
+    tbox_unfolded 160)."""
+    from aeskit.hw.registry import CORES
+
+    named = {c.name: c.ram_rows for c in CORES if c.ram_rows is not None}
+    assert set(named) >= {"ttable_unrolled", "tbox_unfolded"}
+    rams = {"ttable_unrolled": 84, "ttable_unrolled_192": 100, "ttable_unrolled_256": 116,
+            "tbox_unfolded": 160}
+    for name, rows in named.items():
+        assert rows is not None
+        assert len(set(serpentine_sites(rams.get(name, 1), rows))) == rams.get(name, 1)

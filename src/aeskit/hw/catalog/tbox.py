@@ -42,6 +42,10 @@ CORES += (
         interval={128: 1},
         key_setup={128: RK_FILL_SETUP[128]},
         in_flight=16,
+        # the 160 block RAMs pinned in name order over the four EBR rows (40 a row,
+        # the rounds in a serpentine): seeds 1-3 39.8 / 40.3 / 42.0 MHz placed by
+        # HeAP, 57.5 / 58.6 / 57.8 pinned (docs/cores/tbox.md, docs/synthesis.md)
+        ram_rows=(22, 46, 70, 82),
     ),
     CoreSpec(
         name="tbox_unfolded_pp",

@@ -61,6 +61,11 @@ def _unrolled(name: str, key_len: int) -> CoreSpec:
         # but ~10k LUT4 and ~21k FF: router1 was still congested after 45 minutes on
         # the AES-128 build, router2 routes it (docs/cores/ttable.md)
         router="router2",
+        # the block RAMs pinned in name order over three EBR rows (a round's eight
+        # next to each other, the rounds in a serpentine): HeAP alone split lanes
+        # and rounds across rows; seeds 1-3 128.1 / 113.9 / 128.3 MHz before,
+        # 139.4 / 125.9 / 140.3 pinned on the AES-128 build (docs/synthesis.md)
+        ram_rows=(22, 46, 70),
     )
 
 

@@ -246,9 +246,12 @@ def gcm_pipe_design(core: Any) -> Any:
     # 84 EBR is under the flow's router2 threshold, but router1 left 55,000 wires
     # overused after 11 minutes and router2 on HeAP's placement diverged (19,600 ->
     # 24,000 over 13 iterations); the static placer spreads it and router2 converges
-    # in 58 iterations (27 Nov 2026, 5.7 min of nextpnr), as on the co-processor
+    # in 58 iterations (27 Nov 2026, 5.7 min of nextpnr), as on the co-processor.
+    # The core's block RAMs pinned as the core pins them (its ram_rows): 46.6 -> 49.6
+    # MHz on seed 1 (router2 on HeAP still diverges with them pinned)
     return Design(f"gcm_pipe_{core.name}", "ak_gcm_pipe_sys", tuple(files),
-                  tuple(core.include_paths()), router="router2", placer="static")
+                  tuple(core.include_paths()), router="router2", placer="static",
+                  ram_rows=getattr(core, "ram_rows", None))
 
 
 def gbps(fmax_mhz: float | None, cycles_per_block: float | None) -> float | None:
