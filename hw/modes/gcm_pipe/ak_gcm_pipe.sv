@@ -29,9 +29,8 @@
 // Timing: one payload block per cycle when the consumer and the core keep up; per
 // message, the core's latency L plus one (the core's results pass a register slice,
 // which keeps the core's output RAM off the GHASH input path) once (E(J0) first, then
-// the counters), and GHASH's Stages + 1 cycles after the last block before the tag.
-// Every register is reset by rst_ni. Byte order: FIPS-197/GCM everywhere, byte 0 in
-// [127:120].
+// the counters), and GHASH's Stages + 1 cycles after the last block before the tag. Every register is reset by
+// rst_ni. Byte order: FIPS-197/GCM everywhere, byte 0 in [127:120].
 //
 // Parameters: Stages (GHASH pipeline depth, 2..128, a power of two), FifoDepth
 //             (payload beats waiting for keystream: >= the core's latency for full
@@ -90,40 +89,26 @@ module ak_gcm_pipe #(
 );
 
   // the core's results through a register slice (skid buffer): one result per cycle,
-  // one cycle of latency; core_out_ready_o is a register. r_* is the slice's output
-  // entry, s_* the skid entry that takes a result offered while r_* is stalled.
-  logic                    co_valid, co_ready;
-  logic [127:0]            co_data;
-  logic [CoreTagWidth-1:0] co_tag;
-  logic                    r_v_q, r_v_d, s_v_q, s_v_d;
-  logic [127:0]            r_d_q, r_d_d, s_d_q, s_d_d;
-  logic [CoreTagWidth-1:0] r_t_q, r_t_d, s_t_q, s_t_d;
+  // one cycle of latency; core_out_ready_o is a register
+  logic                    co_valid, co_ready, r_v_q, s_v_q;
+  logic [127:0]            co_data, r_d_q, s_d_q;
+  logic [CoreTagWidth-1:0] co_tag, r_t_q, s_t_q;
   assign core_out_ready_o = !s_v_q;
   assign co_valid = r_v_q;
   assign co_data  = r_d_q;
   assign co_tag   = r_t_q;
-
-  always_comb begin : slice_next
-    r_v_d = r_v_q;  r_d_d = r_d_q;  r_t_d = r_t_q;
-    s_v_d = s_v_q;  s_d_d = s_d_q;  s_t_d = s_t_q;
-    if (!r_v_q || co_ready) begin
-      if (s_v_q) begin
-        r_v_d = 1'b1;  r_d_d = s_d_q;  r_t_d = s_t_q;  s_v_d = 1'b0;
-      end else begin
-        r_v_d = core_out_valid_i;  r_d_d = core_out_data_i;  r_t_d = core_out_tag_i;
-      end
-    end else if (core_out_valid_i && !s_v_q) begin
-      s_v_d = 1'b1;  s_d_d = core_out_data_i;  s_t_d = core_out_tag_i;
-    end
-  end
-
   always_ff @(posedge clk_i or negedge rst_ni) begin : slice_regs
     if (!rst_ni) begin
-      r_v_q <= 1'b0;  r_d_q <= '0;  r_t_q <= '0;
-      s_v_q <= 1'b0;  s_d_q <= '0;  s_t_q <= '0;
-    end else begin
-      r_v_q <= r_v_d;  r_d_q <= r_d_d;  r_t_q <= r_t_d;
-      s_v_q <= s_v_d;  s_d_q <= s_d_d;  s_t_q <= s_t_d;
+      r_v_q <= 1'b0; r_d_q <= '0; r_t_q <= '0;
+      s_v_q <= 1'b0; s_d_q <= '0; s_t_q <= '0;
+    end else if (!r_v_q || co_ready) begin
+      if (s_v_q) begin
+        r_v_q <= 1'b1; r_d_q <= s_d_q; r_t_q <= s_t_q; s_v_q <= 1'b0;
+      end else begin
+        r_v_q <= core_out_valid_i; r_d_q <= core_out_data_i; r_t_q <= core_out_tag_i;
+      end
+    end else if (core_out_valid_i && !s_v_q) begin
+      s_v_q <= 1'b1; s_d_q <= core_out_data_i; s_t_q <= core_out_tag_i;
     end
   end
 

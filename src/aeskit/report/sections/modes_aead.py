@@ -247,11 +247,11 @@ def gcm_pipe_design(core: Any) -> Any:
     # overused after 11 minutes and router2 on HeAP's placement diverged (19,600 ->
     # 24,000 over 13 iterations); the static placer spreads it and router2 converges
     # in 58 iterations (27 Nov 2026, 5.7 min of nextpnr), as on the co-processor.
-    # The core's block RAMs pinned as the core pins them (its ram_rows): 46.6 -> 49.6
-    # MHz on seed 1 (router2 on HeAP still diverges with them pinned)
+    # The core's block RAMs pinned (its ram_rows) were tried and not kept: router2 on
+    # HeAP still diverges, and on static 49.6 MHz (seed 1) on this RTL against 46.6,
+    # 45.3 after a restyle of the slice that left the logic as it was: placement noise
     return Design(f"gcm_pipe_{core.name}", "ak_gcm_pipe_sys", tuple(files),
-                  tuple(core.include_paths()), router="router2", placer="static",
-                  ram_rows=getattr(core, "ram_rows", None))
+                  tuple(core.include_paths()), router="router2", placer="static")
 
 
 def gbps(fmax_mhz: float | None, cycles_per_block: float | None) -> float | None:
