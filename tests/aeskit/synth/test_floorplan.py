@@ -110,9 +110,10 @@ def test_a_pinned_design_places_and_routes(tmp_path: Path) -> None:
 
 
 def test_every_site_exists_in_nextpnr(tmp_path: Path) -> None:
-    """The fixture's block RAMs and copies of one, 208 in all, pinned to all 208 sites, pass nextpnr's
-    placer (a site that does not exist fails with "No Bel named ...", two cells on one
-    site fail too)."""
+    """The fixture's block RAMs and copies of one, 208 in all, pinned to all 208 sites,
+    pass nextpnr's placer (a site that does not exist fails with "No Bel named ...", two
+    cells on one site fail too), and the placed netlist nextpnr writes has every RAM on
+    the site it was pinned to."""
     r = synthesize(Design("fx_rom_chain_sites", "ak_fx_rom_chain",
                           (FIX / "ak_fx_rom_chain.sv",)), tmp_path / "src")
     netlist = json.loads(r.path("netlist").read_text())
@@ -134,11 +135,16 @@ def test_every_site_exists_in_nextpnr(tmp_path: Path) -> None:
     res = subprocess.run(
         [*nextpnr_ecp5(), "--85k", "--package", "CABGA381", "--speed", "6",
          "--out-of-context", "--json", "n.json", "--top", "ak_fx_rom_chain", "--no-route",
-         "--report", "r.json", "-q"],
+         "--report", "r.json", "--write", "placed.json", "-q"],
         cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     used = json.loads((tmp_path / "r.json").read_text())["utilization"]["DP16KD"]["used"]
     assert used == 208
+    placed = json.loads((tmp_path / "placed.json").read_text())["modules"]
+    placed_cells = next(iter(placed.values()))["cells"]
+    where = {n: c["attributes"].get("NEXTPNR_BEL") for n, c in placed_cells.items()
+             if c["type"] == "DP16KD"}
+    assert where == stats.pins
 
 
 def test_registry_rows_are_sites() -> None:
