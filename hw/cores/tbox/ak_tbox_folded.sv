@@ -3,9 +3,10 @@
 // and decryption (equivalent inverse cipher), 128/192/256-bit keys chosen at run time.
 // It speaks the aeskit core contract (docs/core-contract.md).
 //
-// Datapath. One ak_tbox_round (Pipe = 0): ShiftRows by routing (a 2:1 multiplexer
-// on the bytes of rows 1 and 3 only -- rows 0 and 2 read the same byte for ShiftRows
-// and InvShiftRows), eight ak_tbox_ram addressed by {decrypt, byte}, the lane XORs.
+// Datapath. One ak_tbox_round (Pipe = 0): eight ak_tbox_ram addressed by
+// {decrypt, byte}, ShiftRows on their output words (a 2:1 multiplexer on the words
+// of rows 1 and 3 only -- rows 0 and 2 take the same word for ShiftRows and
+// InvShiftRows), the lane XORs.
 // The T-box RAM output registers ARE the round register: there is no separate state
 // register. The RAM address is
 //   in_data_i ^ round key 0          when a block is accepted (the initial
@@ -162,7 +163,8 @@ module ak_tbox_folded #(
   assign rnd_dec_in = start_sel ? in_decrypt_i : rnd_dec;
 
   ak_tbox_round #(
-    .Pipe(0)
+    .Pipe         (0),
+    .ShiftAtOutput(1'b1)
   ) u_round (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),

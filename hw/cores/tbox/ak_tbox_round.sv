@@ -1,7 +1,7 @@
 // ak_tbox_round: one AES round of the memory-based cores of Chaves et al. (paper
 // 003), encryption or decryption (equivalent inverse cipher), without AddRoundKey:
-// ShiftRows by routing, eight ak_tbox_ram (one per pair of state bytes, 16 lookups
-// of {decrypt, byte}), the lanes XORed column by column.
+// (Inv)ShiftRows by routing, eight ak_tbox_ram (one per pair of state bytes, 16
+// lookups of {decrypt, byte}), the lanes XORed column by column.
 //
 //   state_i  the round input s (after the previous AddRoundKey), FIPS byte order
 //   mix_o    MixColumns(SubBytes(ShiftRows(s)))      (dec_o = 0), or
@@ -15,13 +15,26 @@
 // round reads s[r][(c + r) mod 4] for ShiftRows and s[r][(c - r) mod 4] for
 // InvShiftRows. For rows 0 and 2 both are the same byte (c + 0 = c - 0, c + 2 = c - 2
 // mod 4), so only the 8 bytes of rows 1 and 3 need a 2:1 multiplexer; the decrypt
-// bit itself goes into the RAM address (one table half per direction).
+// bit itself goes into the RAM address (one table half per direction). Where that
+// multiplexer sits is a parameter, because SubBytes works byte by byte and ShiftRows
+// may come before or after the lookup:
+//   ShiftAtOutput = 0: on the 8 address bytes of rows 1 and 3 (64 bits), selected by
+//     dec_i. In a core with Pipe = 1 it lies between registers, off the RAM paths.
+//   ShiftAtOutput = 1: every state byte addresses its own RAM port and the
+//     multiplexer picks among the RAM output words of rows 1 and 3 (8 x 32 bits),
+//     selected by the registered decrypt bit of the block in the RAMs, where it
+//     merges into the lane XORs. In a core whose RAM address is computed from the
+//     previous round's RAM outputs in one cycle (the folded core) that path then
+//     loses the multiplexer of two XORed columns, a LUT level on rows 1 and 3.
+//     Measured on tbox_folded (docs/cores/tbox.md): HeAP, seeds 1-3, 67.8 -> 69.3
+//     MHz median and 60 LUT4 fewer; in the unfolded cores the output-side
+//     multiplexers cost up to 1,900 LUT4 more for no gain, so they keep 0.
 //
 // Timing: every register (RAM output latches included) is clock-enabled by en_i;
 // with en_i low the round holds (mix_o, last_o, dec_o stay still).
 //   Pipe = 0: latency 1 -- the T-box RAM output register is the round register; mix_o
 //             and last_o are combinational from it (the XOR of four lanes).
-//   Pipe = 1: latency 3 -- a register in front of the RAMs (routed state + decrypt
+//   Pipe = 1: latency 3 -- a register in front of the RAMs (the routed state, decrypt
 //             bit), the RAM output, and a register in the XOR tree (per column the
 //             XOR of the lanes of rows 0/1 and of rows 2/3; in the last round, when
 //             final_i is high, the last-round bytes instead). mix_o is one XOR of two
@@ -29,14 +42,17 @@
 //   A new state every cycle in both.
 // Byte order: FIPS-197, byte in0 (s[0][0]) in [127:120], s[r][c] = byte 4c + r.
 // Parameters:
-//   Pipe  0 or 1 (see Timing).
+//   Pipe           0 or 1 (see Timing).
+//   ShiftAtOutput  0 or 1: (Inv)ShiftRows on the RAM addresses or on the RAM output
+//                  words (see above); the same function and timing either way.
 // final_i is only used with Pipe = 1; it must be high while the block in the XOR-tree
 // register's input stage is in its last round (a per-key constant in an unfolded core).
 
 `default_nettype none
 
 module ak_tbox_round #(
-  parameter int Pipe = 0
+  parameter int Pipe          = 0,
+  parameter bit ShiftAtOutput = 1'b0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -57,25 +73,27 @@ module ak_tbox_round #(
 `endif
   end
 
-  logic [127:0] routed;      // (Inv)ShiftRows(state_i)
+  logic [127:0] routed;      // (Inv)ShiftRows(state_i) with ShiftAtOutput = 0, else state_i
   logic [127:0] addr_bytes;  // the bytes that address the RAMs
   logic         addr_dec;    // the decrypt bit of the RAM addresses
   logic         ram_dec;     // decrypt bit of the block in the RAM output
-  logic [31:0]  word [16];   // RAM output per byte position (4c + r)
+  logic [31:0]  lookup [16]; // RAM output per source byte position (4c + r)
+  logic [31:0]  word [16];   // RAM output per round byte position (4c + r), routed
   logic [127:0] pair01;      // per column: lanes of rows 0 and 1 XORed
   logic [127:0] pair23;      // per column: lanes of rows 2 and 3 XORed
   logic [127:0] last;        // last-round bytes from the RAM outputs
 
   // ------------------------------------------------------------------------------
-  // ShiftRows / InvShiftRows by routing; a multiplexer on rows 1 and 3 only
+  // ShiftAtOutput = 0: ShiftRows / InvShiftRows on the addresses, a multiplexer on
+  // rows 1 and 3 only
   // ------------------------------------------------------------------------------
-  for (genvar c = 0; c < 4; c++) begin : g_route_col
-    for (genvar r = 0; r < 4; r++) begin : g_route_row
+  for (genvar c = 0; c < 4; c++) begin : g_route_in_col
+    for (genvar r = 0; r < 4; r++) begin : g_route_in_row
       localparam int Byte    = 4 * c + r;
       localparam int FromEnc = 4 * ((c + r) % 4) + r;
       localparam int FromDec = 4 * ((c + 4 - r) % 4) + r;
-      if (FromEnc == FromDec) begin : g_same
-        assign routed[127-8*Byte -: 8] = state_i[127-8*FromEnc -: 8];
+      if (ShiftAtOutput || FromEnc == FromDec) begin : g_same
+        assign routed[127-8*Byte -: 8] = state_i[127-8*(ShiftAtOutput ? Byte : FromEnc) -: 8];
       end else begin : g_mux
         assign routed[127-8*Byte -: 8] = dec_i ? state_i[127-8*FromDec -: 8]
                                                : state_i[127-8*FromEnc -: 8];
@@ -113,16 +131,35 @@ module ak_tbox_round #(
       .clk_i   (clk_i),
       .a_en_i  (en_i),
       .a_addr_i({addr_dec, addr_bytes[127-16*j -: 8]}),
-      .a_data_o(word[2*j]),
+      .a_data_o(lookup[2*j]),
       .b_en_i  (en_i),
       .b_addr_i({addr_dec, addr_bytes[119-16*j -: 8]}),
-      .b_data_o(word[2*j+1])
+      .b_data_o(lookup[2*j+1])
     );
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : ram_dec_reg
     if (!rst_ni)   ram_dec <= 1'b0;
     else if (en_i) ram_dec <= addr_dec;
+  end
+
+  // ------------------------------------------------------------------------------
+  // ShiftAtOutput = 1: ShiftRows / InvShiftRows on the RAM output words, a
+  // multiplexer on rows 1 and 3 only
+  // ------------------------------------------------------------------------------
+  for (genvar c = 0; c < 4; c++) begin : g_route_out_col
+    for (genvar r = 0; r < 4; r++) begin : g_route_out_row
+      localparam int Byte    = 4 * c + r;
+      localparam int FromEnc = 4 * ((c + r) % 4) + r;
+      localparam int FromDec = 4 * ((c + 4 - r) % 4) + r;
+      if (!ShiftAtOutput) begin : g_none
+        assign word[Byte] = lookup[Byte];
+      end else if (FromEnc == FromDec) begin : g_same
+        assign word[Byte] = lookup[FromEnc];
+      end else begin : g_mux
+        assign word[Byte] = ram_dec ? lookup[FromDec] : lookup[FromEnc];
+      end
+    end
   end
 
   // ------------------------------------------------------------------------------

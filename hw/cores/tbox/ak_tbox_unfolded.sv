@@ -50,13 +50,17 @@
 //   NrMax      10, 12 or 14: rounds built, so the largest key size accepted
 //              (128/192/256). 16 T-box EBRs per round on ECP5: NrMax = 14 needs 224
 //              DP16KD, more than the LFE5U-85F has (208); the registry builds 10.
+//   RkGroup    0 .. NrMax: ak_rk_store's Group, the write chain of the round-key
+//              store (0: every entry written from the fill; G >= 1: entry r from
+//              chain level r / G). The key setup is the same for every value.
 
 `default_nettype none
 
 module ak_tbox_unfolded #(
   parameter int TagWidth  = 1,
   parameter int IntraPipe = 0,
-  parameter int NrMax     = 10
+  parameter int NrMax     = 10,
+  parameter int RkGroup   = 0
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -139,8 +143,14 @@ module ak_tbox_unfolded #(
     if (key_len_i == 2'd3 || (10 + 2 * int'(key_len_i)) > NrMax) ks_len = 2'd3;
   end
 
+  // RkGroup = 2 (tbox_unfolded_pp): the fill's writes travel down a register chain
+  // beside the round units and entry r is written from level r / 2 (ak_rk_store
+  // Group), so no net carries a write from the fill to every key register across
+  // the die; entry r is final r / 2 <= r edges after ready, before any block
+  // reaches its round r
   ak_rk_store #(
-    .NrMax(NrMax)
+    .NrMax(NrMax),
+    .Group(RkGroup)
   ) u_rk_store (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),

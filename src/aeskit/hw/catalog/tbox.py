@@ -24,6 +24,11 @@ CORES: tuple[CoreSpec, ...] = (
         interval={128: 10, 192: 12, 256: 14},
         key_setup=dict(RK_FILL_SETUP),
         in_flight=1,
+        # the 24 block RAMs pinned in name order to the two nearest EBR rows (12 a
+        # row): the round loop runs RAM -> lane XORs -> next RAM address in one cycle,
+        # so every RAM is on it; seeds 1-3 71.6 / 69.3 / 69.1 MHz placed by HeAP,
+        # 82.1 / 81.6 / 79.1 pinned (docs/cores/tbox.md)
+        ram_rows=(70, 82),
     ),
 )
 
@@ -56,10 +61,13 @@ CORES += (
         paper=PAPER,
         key_sizes=(128,),
         sbox="tbox-ram",
-        parameters={"IntraPipe": 1, "NrMax": 10},
+        # RkGroup = 2: the round-key store's write chain (ak_rk_store Group), so the
+        # key fill does not broadcast to every store entry across the die
+        parameters={"IntraPipe": 1, "NrMax": 10, "RkGroup": 2},
         latency={128: 32},
         interval={128: 1},
         key_setup={128: RK_FILL_SETUP[128]},
         in_flight=32,
+        ram_rows=(22, 46, 70, 82),
     ),
 )
