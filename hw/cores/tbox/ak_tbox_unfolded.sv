@@ -108,6 +108,7 @@ module ak_tbox_unfolded #(
 
   // levels 1 .. D: valid bit and tag of the block in the last register of each level
   logic [D:1]          vld_q, vld_d;
+  logic [D:2]          stop_q, stop_d;            // level j - 1 is a block's last
   logic [TagWidth-1:0] tag_q [D+1];        // index 0 unused
   logic [TagWidth-1:0] tag_d [D+1];
 
@@ -246,22 +247,36 @@ module ak_tbox_unfolded #(
   // Valid bits and tags: move one level per cycle (the pipeline never stalls); the
   // block in the output level leaves into the output buffer
   // ------------------------------------------------------------------------------
+  // stop_q[j]: level j - 1 is the last level of a block (j - 1 = S * nr), decoded
+  // from nr into flip-flops. nr changes only at a key handshake, which waits for an
+  // empty pipeline, and no block is accepted before the store's ready_o, 57 edges
+  // later, so the one-cycle lag is never seen; the valid chain then has no path
+  // from the key store (the compare behind nr was the critical path of
+  // tbox_unfolded_pp with its RAMs pinned: 5.2 ns of logic)
+  always_comb begin : stop_next
+    for (int j = 2; j <= D; j++) begin
+      stop_d[j] = ((j - 1) % S == 0) && (32'(nr) == 32'((j - 1) / S));
+    end
+  end
+
   always_comb begin : valid_next
     tag_d[0] = tag_q[0];
     vld_d[1] = in_fire;
     tag_d[1] = in_tag_i;
     for (int j = 2; j <= D; j++) begin
-      vld_d[j] = vld_q[j-1] && (32'(j - 1) != 32'(S) * 32'(nr));
+      vld_d[j] = vld_q[j-1] && !stop_q[j];
       tag_d[j] = tag_q[j-1];
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : valid_regs
     if (!rst_ni) begin
-      vld_q <= '0;
+      vld_q  <= '0;
+      stop_q <= '0;
       for (int j = 0; j <= D; j++) tag_q[j] <= '0;
     end else begin
-      vld_q <= vld_d;
+      vld_q  <= vld_d;
+      stop_q <= stop_d;
       for (int j = 0; j <= D; j++) tag_q[j] <= tag_d[j];
     end
   end
