@@ -49,7 +49,8 @@ CORES += (
         in_flight=16,
         # the 160 block RAMs pinned in name order over the four EBR rows (40 a row,
         # the rounds in a serpentine): seeds 1-3 39.8 / 40.3 / 42.0 MHz placed by
-        # HeAP, 57.5 / 58.6 / 57.8 pinned (docs/cores/tbox.md, docs/synthesis.md)
+        # HeAP, 57.5 / 58.6 / 57.8 pinned (60.0 / 58.6 / 54.0 with the valid chain's
+        # stop flags from flip-flops; docs/cores/tbox.md, docs/synthesis.md)
         ram_rows=(22, 46, 70, 82),
     ),
     CoreSpec(
@@ -62,7 +63,9 @@ CORES += (
         key_sizes=(128,),
         sbox="tbox-ram",
         # RkGroup = 2: the round-key store's write chain (ak_rk_store Group), so the
-        # key fill does not broadcast to every store entry across the die
+        # key fill does not broadcast to every store entry across the die; with the
+        # RAMs pinned like tbox_unfolded's: seeds 1-3 103.4 / 103.3 / 104.3 MHz,
+        # against 73.6 / 88.4 / 80.7 placed by HeAP with Group 0 (docs/cores/tbox.md)
         parameters={"IntraPipe": 1, "NrMax": 10, "RkGroup": 2},
         latency={128: 32},
         interval={128: 1},
