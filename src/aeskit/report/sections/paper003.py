@@ -59,9 +59,10 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
     out = [
         "Paper 003 merges SubBytes and the MixColumns coefficients into one dual-port RAM",
         "per pair of state bytes: address {decrypt, byte}, data S(b) x {02,01,01,03} or",
-        "S^-1(b) x {0e,09,0d,0b}; ShiftRows is routing on the RAM outputs (a multiplexer on",
-        "rows 1 and 3 only), the last round takes the x1 lane (encryption) or the XOR of the four lanes",
-        "(decryption). On the ECP5 a DP16KD has 36-bit ports only in pseudo-dual-port mode",
+        "S^-1(b) x {0e,09,0d,0b}; ShiftRows is routing with a multiplexer on rows 1 and 3",
+        "only (on the RAM addresses in the unfolded cores, on the RAM output words in the",
+        "folded one); the last round takes the x1 lane (encryption) or the XOR of the four",
+        "lanes (decryption). On the ECP5 a DP16KD has 36-bit ports only in pseudo-dual-port mode",
         "(one read port), so each of these RAMs is 2 EBR: 16 EBR per round where the",
         "paper's Virtex-II Pro needed 8 BRAMs. Unlike the paper (key expansion in",
         "software), our cores include the hardware key expansion (`ak_rk_fill`); the",

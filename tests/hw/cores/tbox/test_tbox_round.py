@@ -2,8 +2,8 @@
 
 A new random state and direction every cycle (and random cycles with the clock
 enable low), for Pipe = 0 (latency 1) and Pipe = 1 (latency 3), with (Inv)ShiftRows
-on the RAM addresses (ShiftAtOutput = 0) and on the RAM output words (1). Every output is
-checked at its exact latency against the golden model's round steps, computed here
+on the RAM addresses (ShiftAtOutput = 0) and on the RAM output words (1). Every output
+is checked at its exact latency against the golden model's round steps, computed here
 from the model's SubBytes / ShiftRows / MixColumns functions, not from T-tables:
 
 - mix_o  = MixColumns(SubBytes(ShiftRows(s)))  encrypting,
@@ -90,7 +90,8 @@ async def cocotb_tbox_round_random(dut) -> None:
         assert outs[2] == int(d), f"dec_o {outs[2]}, want {int(d)}"
         if pipe and f:
             assert got_mix == last and got_last == last, \
-                f"final round, dec={d}: mix {got_mix.hex()} last {got_last.hex()}, want {last.hex()}"
+                f"final round, dec={d}: mix {got_mix.hex()} last {got_last.hex()}, " \
+                f"want {last.hex()}"
         else:
             assert got_mix == mix, f"dec={d} state {s.hex()}: mix {got_mix.hex()}, want {mix.hex()}"
             if not pipe:
@@ -109,4 +110,5 @@ def test_tbox_round(pipe: int, shift_at_output: int) -> None:
 
     sources = manifest.sources(manifest.owner(manifest.module_file("ak_tbox_round")))
     run_cocotb(toplevel="ak_tbox_round", sources=sources, test_module="test_tbox_round",
-               test_dir=HERE, parameters={"Pipe": pipe, "ShiftAtOutput": shift_at_output}, testcase="cocotb_tbox_round_random")
+               test_dir=HERE, parameters={"Pipe": pipe, "ShiftAtOutput": shift_at_output},
+               testcase="cocotb_tbox_round_random")
