@@ -29,8 +29,9 @@
 // Timing: one payload block per cycle when the consumer and the core keep up; per
 // message, the core's latency L plus one (the core's results pass a register slice,
 // which keeps the core's output RAM off the GHASH input path) once (E(J0) first, then
-// the counters), and GHASH's Stages + 1 cycles after the last block before the tag. Every register is reset by
-// rst_ni. Byte order: FIPS-197/GCM everywhere, byte 0 in [127:120].
+// the counters), and GHASH's Stages + 3 cycles after the last block before the tag (a
+// register here and one in ak_ghash_pipe take the blocks to GHASH). Every register is
+// reset by rst_ni. Byte order: FIPS-197/GCM everywhere, byte 0 in [127:120].
 //
 // Parameters: Stages (GHASH pipeline depth, 2..128, a power of two), FifoDepth
 //             (payload beats waiting for keystream: >= the core's latency for full
@@ -251,24 +252,48 @@ module ak_gcm_pipe #(
   // ------------------------------------------------------------------------------
   // GHASH input: AAD beats, ciphertext (decryption: in; encryption: out), length block
   // ------------------------------------------------------------------------------
+  // which block goes to GHASH, decided here and taken through registers (gin_*_q) so
+  // that the GHASH unit, placed away from this control, sees only flip-flops: its
+  // block is the registered AAD/decryption input beat, the registered ciphertext
+  // beat, or the length block (a register already)
+  logic         gin_v_q;
+  logic [1:0]   gin_sel_q, gin_sel;       // 0 input beat, 1 ciphertext, 2 length block
+  logic [127:0] gin_in_q, gin_pay_q;
+
   always_comb begin : ghash_in
     gh_blk_valid = 1'b0;
-    gh_blk       = in_masked;
+    gin_sel      = 2'd0;
     glen_push    = 1'b0;
     if (st_q == StRun && !err_q) begin
       if (in_fire && (in_aad || (in_pay && dec_q))) begin
         gh_blk_valid = 1'b1;
       end else if (f_pop && !dec_q) begin
         gh_blk_valid = 1'b1;
-        gh_blk       = pay_out;
+        gin_sel      = 2'd1;
       end else if (glen_need_q && !in_aad && (msg_left_q == 32'd0) &&
                    (dec_q || (pay_left_q == 32'd0))) begin
         gh_blk_valid = 1'b1;
-        gh_blk       = glen_q;
+        gin_sel      = 2'd2;
         glen_push    = 1'b1;
       end
     end
   end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : ghash_in_regs
+    if (!rst_ni) begin
+      gin_v_q   <= 1'b0;
+      gin_sel_q <= 2'd0;
+      gin_in_q  <= '0;
+      gin_pay_q <= '0;
+    end else begin
+      gin_v_q   <= gh_blk_valid;
+      gin_sel_q <= gin_sel;
+      gin_in_q  <= in_masked;
+      gin_pay_q <= pay_out;
+    end
+  end
+
+  assign gh_blk = (gin_sel_q == 2'd0) ? gin_in_q : (gin_sel_q == 2'd1) ? gin_pay_q : glen_q;
 
   ak_ghash_pipe #(.Stages(Stages)) u_ghash (
     .clk_i       (clk_i),
@@ -278,7 +303,7 @@ module ak_gcm_pipe #(
     .ready_o     (gh_ready),
     .start_i     (gh_start),
     .n_i         (c_blocks),
-    .blk_valid_i (gh_blk_valid),
+    .blk_valid_i (gin_v_q),
     .blk_i       (gh_blk),
     .done_o      (gh_done),
     .y_o         (gh_y)

@@ -12,6 +12,7 @@ checks every cycle that an offered output beat or status holds still until taken
   lengths, tags of 4..16 bytes, both directions, forged tags, random gaps and stalls;
 * one block per cycle: a never-stalled message of n blocks takes exactly
   (n2 - n1) more cycles than one of n1 blocks, and its output beats are consecutive;
+  the tag follows the last ciphertext beat after exactly Stages + 6 cycles;
 * an illegal tag length gives the error status and no output.
 
 The file is both the pytest module and the cocotb test module.
@@ -150,7 +151,8 @@ class Bench:
         pay = b"".join(v.to_bytes(16, "big") for _, v, tg in out if not tg)
         tags = [v.to_bytes(16, "big") for _, v, tg in out if tg]
         result.update(out=pay[:len(data)], tag=tags[0][:t] if tags else b"",
-                      beat_cycles=[c for c, _, tg in out if not tg], beats_out=len(out))
+                      beat_cycles=[c for c, _, tg in out if not tg],
+                      tag_cycles=[c for c, _, tg in out if tg], beats_out=len(out))
         return result
 
 
@@ -214,6 +216,12 @@ async def cocotb_gcm_pipe(dut) -> None:
         assert (r["out"], r["tag"]) == _ossl(key, bytes(12), pt, b"", 16)
         bc = r["beat_cycles"]
         assert bc == list(range(bc[0], bc[0] + nb)), "output beats not one per cycle"
+        # the tag, exactly Stages + 6 cycles after the last ciphertext beat: the length
+        # block enters the GHASH path a cycle after that beat, passes ak_gcm_pipe's and
+        # ak_ghash_pipe's input registers (2), the pipeline (Stages + 1 to done_o),
+        # then hash_ok and the tag register (2)
+        stages = int(os.environ["AK_STAGES"])
+        assert r["tag_cycles"] == [bc[-1] + stages + 6], (r["tag_cycles"], bc[-1])
         spans[nb] = r["cycles"]
     assert spans[40] - spans[8] == 32, spans
     # an illegal tag length: error status, beats taken, nothing out
@@ -236,7 +244,7 @@ def test_gcm_pipe(core: str, ks: int, sample: int, nrand: int) -> None:
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.sim.gcm_pipe import system_files
+    from aeskit.sim.gcm_pipe import STAGES, system_files
 
     spec = get_core(core)
     out = BUILD_ROOT / "gcm_pipe" / core
@@ -244,4 +252,4 @@ def test_gcm_pipe(core: str, ks: int, sample: int, nrand: int) -> None:
                test_module="test_gcm_pipe", test_dir=HERE, parameters={},
                includes=spec.include_paths(),
                extra_env={"AK_SEED": 7, "AK_SAMPLE": sample, "AK_RANDOM": nrand,
-                          "AK_KEY_BYTES": ks})
+                          "AK_KEY_BYTES": ks, "AK_STAGES": STAGES})

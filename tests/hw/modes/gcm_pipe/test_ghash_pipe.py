@@ -6,7 +6,7 @@ random hashes of 1..3*Stages+5 blocks with random gaps between the blocks (none 
 the time). Checked against ``aeskit.model.gcm.ghash`` (independent of the RTL):
 
 * y_o equals GHASH_H(blocks), and holds until the next start;
-* done_o pulses exactly Stages + 1 cycles after the last block, once;
+* done_o pulses exactly Stages + 2 cycles after the last block, once;
 * ready_o is low from the start to done_o, and low again while the powers of a new
   H are computed (exactly 8 * (Stages - 1) + the hand-offs; only its rise is waited for).
 
@@ -76,9 +76,9 @@ async def cocotb_ghash_pipe(dut) -> None:
                 await FallingEdge(dut.clk_i)
                 assert int(dut.done_o.value) == 0, "done_o before the last block + Stages"
             dut.blk_valid_i.value = 0
-            for k in range(1, stages + 2):
+            for k in range(1, stages + 3):
                 done = int(dut.done_o.value)
-                assert done == (k == stages + 1), f"done_o {done} {k} cycles after the last"
+                assert done == (k == stages + 2), f"done_o {done} {k} cycles after the last"
                 if not done:
                     await FallingEdge(dut.clk_i)
             want = int.from_bytes(ghash(h, blocks), "big")
