@@ -159,7 +159,9 @@ module ak_gcm_pipe #(
   logic [127:0] fd_mem [FifoDepth];
   logic [4:0]   fn_mem [FifoDepth];
   logic [FW:0]  wp_q, wp_d, rp_q, rp_d;
+  logic [FW-1:0] wa_q, ra_q;              // copies of wp_q/rp_q that address the memory
   logic         f_full, f_empty, f_push, f_pop;
+  logic         full_q, empty_q;          // the FIFO is full / empty (set a cycle ahead)
   logic [127:0] pay_out;                  // the result beat on the core's output now
   logic         pay_valid;
 
@@ -200,8 +202,8 @@ module ak_gcm_pipe #(
   assign in_n      = in_aad ? beat_bytes(aad_left_q) : in_tag ? tlen_q : beat_bytes(msg_left_q);
   assign in_masked = keep_bytes(in_data_i, in_n);
 
-  assign f_full  = (wp_q[FW] != rp_q[FW]) && (wp_q[FW-1:0] == rp_q[FW-1:0]);
-  assign f_empty = (wp_q == rp_q);
+  assign f_full  = full_q;
+  assign f_empty = empty_q;
 
   always_comb begin : input_ready
     in_ready_o = 1'b0;
@@ -237,7 +239,7 @@ module ak_gcm_pipe #(
   // Output: keystream ^ the FIFO's head beat, then (encryption) the tag
   // ------------------------------------------------------------------------------
   assign pay_valid = (st_q == StRun) && co_valid && !core_special && !f_empty;
-  assign pay_out   = keep_bytes(co_data ^ fd_mem[rp_q[FW-1:0]], fn_mem[rp_q[FW-1:0]]);
+  assign pay_out   = keep_bytes(co_data ^ fd_mem[ra_q], fn_mem[ra_q]);
   assign tag_calc  = keep_bytes(gh_y ^ s0_q, tlen_q);
 
   assign out_valid_o = pay_valid || tag_out_q;
@@ -416,8 +418,33 @@ module ak_gcm_pipe #(
   // ------------------------------------------------------------------------------
   always_ff @(posedge clk_i) begin : fifo_mem
     if (f_push) begin
-      fd_mem[wp_q[FW-1:0]] <= in_masked;
-      fn_mem[wp_q[FW-1:0]] <= in_n;
+      fd_mem[wa_q] <= in_masked;
+      fn_mem[wa_q] <= in_n;
+    end
+  end
+
+  // the FIFO's state: its memory addresses and its full and empty flags are
+  // registers of their own (keep: the address copies are equal to the pointers'
+  // low bits, and synthesis would merge them), so the control does not sit on the
+  // nets that span the memory
+  (* keep *)
+  always_ff @(posedge clk_i or negedge rst_ni) begin : fifo_addr_regs
+    if (!rst_ni) begin
+      wa_q <= '0;
+      ra_q <= '0;
+    end else begin
+      wa_q <= wp_d[FW-1:0];
+      ra_q <= rp_d[FW-1:0];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : fifo_flag_regs
+    if (!rst_ni) begin
+      full_q  <= 1'b0;
+      empty_q <= 1'b1;
+    end else begin
+      full_q  <= (wp_d[FW] != rp_d[FW]) && (wp_d[FW-1:0] == rp_d[FW-1:0]);
+      empty_q <= (wp_d == rp_d);
     end
   end
 
