@@ -16,6 +16,7 @@ module ak_key_step_split (
   input  logic [7:0]   rcon_i,
   input  logic         reverse_i,
   input  logic [31:0]  sub_i,
+  input  logic [8:0]   ctl_i,
   output logic [255:0] win_o,
   output logic [2:0]   phase_o,
   output logic [7:0]   rcon_o,
@@ -24,6 +25,6 @@ module ak_key_step_split (
   assign win_o     = {win_i[254:0], win_i[255] ^ reverse_i ^ key_len_i[0] ^ key_len_i[1]};
   assign phase_o   = phase_i;
   assign rcon_o    = {rcon_i[6:0], rcon_i[7]};
-  assign sub_o     = win_i[31:0] ^ sub_i;
+  assign sub_o     = win_i[31:0] ^ sub_i ^ {23'h0, ctl_i};
 endmodule
 `default_nettype wire

@@ -34,8 +34,10 @@
 // the data, one step per cycle for the two blocks together. The step runs on
 // registers only: its S-box is fed from s_sub_q (the step returns the SubWord input
 // of the block's next step in the same direction, carried on with the window), its
-// direction from s_rev_q; the schedule loop is register -> SubWord -> one XOR level
-// -> the P/S multiplexers. A new block needs no step in its first stage 1: the key
+// direction from s_rev_q, its word selects from s_ctl_q = ak_key_step_ctl(klen_q,
+// s_phase_q, s_rev_q), set a cycle ahead from the next-state values (checked against
+// that decode every cycle in simulation); the schedule loop is register -> SubWord ->
+// one XOR level -> the P/S multiplexers. A new block needs no step in its first stage 1: the key
 // setup (Nr forward steps once per key load, as ak_round_core, in the window
 // register of S while no block is in flight) keeps round keys 0 and Nr for the block
 // init and the windows of round 1 (encryption, with the forward SubWord input the
@@ -157,6 +159,7 @@ module ak_pipe2_core #(
   logic [31:0]         p_sub_q, p_sub_d, s_sub_q, s_sub_d;   // SubWord input of the
                                                              // window's next step
   logic                s_rev_q, s_rev_d;      // s_vld_q && s_dec_q: the step's direction
+  logic [8:0]          s_ctl_q, s_ctl_d;      // the step's decoded controls, a cycle ahead
   // stage 1's selects as flip-flops, set from the next state (one cycle ahead)
   logic                start_sel_q, start_sel_d;
   logic                fb_q, fb_d;
@@ -333,6 +336,7 @@ module ak_pipe2_core #(
     .rcon_i   (s_rcon_q),
     .reverse_i(ks_reverse),
     .sub_i    (s_sub_q),
+    .ctl_i    (s_ctl_q),
     .win_o    (ks_win_o),
     .phase_o  (ks_phase_o),
     .rcon_o   (ks_rcon_o),
@@ -501,6 +505,17 @@ module ak_pipe2_core #(
     key_ready_d = (key_st_d != StSetup) && !p_vld_d && !s_vld_d;
   end
 
+  // the step's controls for the window, phase and direction of the next cycle
+  logic [2:0] ctl_phase_unused;
+
+  ak_key_step_ctl u_s_ctl (
+    .key_len_i   (klen_d),
+    .phase_i     (s_phase_d),
+    .reverse_i   (s_rev_d),
+    .ctl_o       (s_ctl_d),
+    .phase_next_o(ctl_phase_unused)
+  );
+
   // ------------------------------------------------------------------------------
   // Registers
   // ------------------------------------------------------------------------------
@@ -575,6 +590,7 @@ module ak_pipe2_core #(
       s_rcon_q  <= 8'h00;
       s_sub_q   <= '0;
       s_rev_q   <= 1'b0;
+      s_ctl_q   <= 9'b011010010;  // ak_key_step_ctl(0, 0, 0): klen_q, s_phase_q, s_rev_q
     end else begin
       s_vld_q   <= s_vld_d;
       s_dec_q   <= s_dec_d;
@@ -587,6 +603,7 @@ module ak_pipe2_core #(
       s_rcon_q  <= s_rcon_d;
       s_sub_q   <= s_sub_d;
       s_rev_q   <= s_rev_d;
+      s_ctl_q   <= s_ctl_d;
     end
   end
 
@@ -603,6 +620,31 @@ module ak_pipe2_core #(
       key_ready_q <= key_ready_d;
     end
   end
+
+`ifndef SYNTHESIS
+  // s_ctl_q is the decode of the registers it stands for (from the first reset on:
+  // before it the registers hold whatever they power up with)
+  logic       reset_seen_q = 1'b0;
+  logic [8:0] ctl_now;
+  logic [2:0] ctl_now_phase_unused;
+
+  ak_key_step_ctl u_ctl_check (
+    .key_len_i   (klen_q),
+    .phase_i     (s_phase_q),
+    .reverse_i   (s_rev_q),
+    .ctl_o       (ctl_now),
+    .phase_next_o(ctl_now_phase_unused)
+  );
+
+  // (a plain always: Icarus refuses system tasks in always_ff)
+  always @(posedge clk_i or negedge rst_ni) begin : ctl_check
+    if (!rst_ni) begin
+      reset_seen_q <= 1'b1;
+    end else if (reset_seen_q && s_ctl_q != ctl_now) begin
+      $error("ak_pipe2_core: s_ctl_q %b, decode %b", s_ctl_q, ctl_now);
+    end
+  end
+`endif
 
 endmodule
 

@@ -28,7 +28,11 @@
 // step -> rk_q/rk_sub_q is then one S-box straight from a flip-flop, one XOR level
 // and the load multiplexer (6.5 LUT levels for this module alone, from 9.5): the key
 // step is off the critical path of the cores. Every other input of the step is a
-// register too (phase, Rcon, klen_q, rev_q for the direction): a block never starts
+// register too (phase, Rcon, klen_q, rev_q for the direction), and the step's word
+// selects come decoded from a register, rk_ctl_q = ak_key_step_ctl(klen_q,
+// rk_phase_q, rev_q), set a cycle ahead from the next-state values (not behind a
+// decode of klen_q/rk_phase_q/rev_q fanned out to every window bit; checked against
+// that decode every cycle in simulation, `ifndef SYNTHESIS): a block never starts
 // with a step from a stored window -- the accepting cycle loads rk_q with the window
 // such a step would have produced, kept from the setup. No extra cycle: the setup
 // runs its Nr steps as before and captures windows on the way.
@@ -179,10 +183,17 @@ module ak_round_ctrl #(
   logic [255:0]        win2_dec_q, win2_dec_d;  // ... and window Nr-2, from the setup
   logic [2:0]          ph2_enc_q, ph2_enc_d, ph2_dec_q, ph2_dec_d;
   logic [7:0]          rc2_enc_q, rc2_enc_d, rc2_dec_q, rc2_dec_d;
+  logic [255:0]        win3_enc_q, win3_enc_d;  // PreRound = 0: window 3 ...
+  logic [255:0]        win3_dec_q, win3_dec_d;  // ... and window Nr-3, from the setup
+  logic [2:0]          ph3_enc_q, ph3_enc_d, ph3_dec_q, ph3_dec_d;
+  logic [7:0]          rc3_enc_q, rc3_enc_d, rc3_dec_q, rc3_dec_d;
+  logic [127:0]        rk_key_q, rk_key_d;      // round key of the round in progress
   logic                rev_q, rev_d;            // busy_q && dec_q, as a flip-flop
-  logic [4:0]          cap_q, cap_d;            // setup step cnt_q is 1, 2, Nr-2, Nr-1, Nr
+  logic [6:0]          cap_q, cap_d;            // setup step cnt_q is 2, 3, Nr-1, Nr, Nr,
+                                                // 4, Nr-2 (rk_q holds window cnt_q - 1)
   logic                start_sel_q, start_sel_d;  // start_sel, one cycle ahead
   logic [2:0]          rk_phase_q, rk_phase_d;
+  logic [8:0]          rk_ctl_q, rk_ctl_d;      // the step's decoded controls, a cycle ahead
   logic [7:0]          rk_rcon_q, rk_rcon_d;
   logic [3:0]          cnt_q, cnt_d;            // rounds done (block) / steps (setup)
   logic                done_q, done_d;          // busy_q && cnt_q == Nr, registered
@@ -268,6 +279,12 @@ module ak_round_ctrl #(
     ph2_dec_d  = ph2_dec_q;
     rc2_enc_d  = rc2_enc_q;
     rc2_dec_d  = rc2_dec_q;
+    win3_enc_d = win3_enc_q;
+    win3_dec_d = win3_dec_q;
+    ph3_enc_d  = ph3_enc_q;
+    ph3_dec_d  = ph3_dec_q;
+    rc3_enc_d  = rc3_enc_q;
+    rc3_dec_d  = rc3_dec_q;
     unique case (key_st_q)
       StNoKey, StReady: begin
         if (key_fire) begin
@@ -281,29 +298,41 @@ module ak_round_ctrl #(
         end
       end
       StSetup: begin
-        // the setup steps forward from window 0: step cnt_q yields window cnt_q; the
-        // state (window, phase, Rcon) of a window does not depend on the direction
-        // it was reached from, so windows Nr-1 and Nr-2 serve the backward schedule
-        // as they are
+        // the setup steps forward from window 0: step cnt_q yields window cnt_q, which
+        // rk_q holds in the next cycle; the windows kept are taken from rk_q then
+        // (cnt_q = window + 1: a register load, not behind the step), round key Nr
+        // from the step's last output; the state (window, phase, Rcon) of a window
+        // does not depend on the direction it was reached from, so windows Nr-1 ..
+        // Nr-3 serve the backward schedule as they are
         if (cap_q[0]) begin
-          win1_enc_d = ks_win_o;
-          ph1_enc_d  = ks_phase_o;
-          rc1_enc_d  = ks_rcon_o;
+          win1_enc_d = rk_q;
+          ph1_enc_d  = rk_phase_q;
+          rc1_enc_d  = rk_rcon_q;
         end
         if (cap_q[3]) begin
-          win1_dec_d = ks_win_o;
-          ph1_dec_d  = ks_phase_o;
-          rc1_dec_d  = ks_rcon_o;
+          win1_dec_d = rk_q;
+          ph1_dec_d  = rk_phase_q;
+          rc1_dec_d  = rk_rcon_q;
         end
         if (cap_q[1]) begin
-          win2_enc_d = ks_win_o;
-          ph2_enc_d  = ks_phase_o;
-          rc2_enc_d  = ks_rcon_o;
+          win2_enc_d = rk_q;
+          ph2_enc_d  = rk_phase_q;
+          rc2_enc_d  = rk_rcon_q;
         end
         if (cap_q[2]) begin
-          win2_dec_d = ks_win_o;
-          ph2_dec_d  = ks_phase_o;
-          rc2_dec_d  = ks_rcon_o;
+          win2_dec_d = rk_q;
+          ph2_dec_d  = rk_phase_q;
+          rc2_dec_d  = rk_rcon_q;
+        end
+        if (cap_q[5]) begin
+          win3_enc_d = rk_q;
+          ph3_enc_d  = rk_phase_q;
+          rc3_enc_d  = rk_rcon_q;
+        end
+        if (cap_q[6]) begin
+          win3_dec_d = rk_q;
+          ph3_dec_d  = rk_phase_q;
+          rc3_dec_d  = rk_rcon_q;
         end
         if (cap_q[4]) begin
           key_st_d   = StReady;
@@ -327,7 +356,8 @@ module ak_round_ctrl #(
     done_d = busy_d && (cnt_d == nr);
     fin_d  = busy_d && (cnt_d == nr - 4'd1);
     rev_d  = busy_d && dec_d;
-    cap_d  = {cnt_d == nr, cnt_d == nr - 4'd1, cnt_d == nr - 4'd2, cnt_d == 4'd2, cnt_d == 4'd1};
+    cap_d  = {cnt_d == nr - 4'd2, cnt_d == 4'd4, cnt_d == nr, cnt_d == nr, cnt_d == nr - 4'd1,
+              cnt_d == 4'd3, cnt_d == 4'd2};
   end
 
   always_comb begin : block_state
@@ -384,15 +414,15 @@ module ak_round_ctrl #(
 
   always_comb begin : start_sub_sel
     if (PreRound != 0) begin
-      if (in_decrypt_i) start_sub = sub_input(win1_dec_q[255:128], win1_dec_q[95:64],
-                                              win1_dec_q[31:0], klen_q, ph1_dec_q, 1'b1);
-      else              start_sub = sub_input(win1_enc_q[255:128], win1_enc_q[95:64],
-                                              win1_enc_q[31:0], klen_q, ph1_enc_q, 1'b0);
-    end else begin
       if (in_decrypt_i) start_sub = sub_input(win2_dec_q[255:128], win2_dec_q[95:64],
                                               win2_dec_q[31:0], klen_q, ph2_dec_q, 1'b1);
       else              start_sub = sub_input(win2_enc_q[255:128], win2_enc_q[95:64],
                                               win2_enc_q[31:0], klen_q, ph2_enc_q, 1'b0);
+    end else begin
+      if (in_decrypt_i) start_sub = sub_input(win3_dec_q[255:128], win3_dec_q[95:64],
+                                              win3_dec_q[31:0], klen_q, ph3_dec_q, 1'b1);
+      else              start_sub = sub_input(win3_enc_q[255:128], win3_enc_q[95:64],
+                                              win3_enc_q[31:0], klen_q, ph3_enc_q, 1'b0);
     end
   end
 
@@ -403,6 +433,7 @@ module ak_round_ctrl #(
     .rcon_i   (rk_rcon_q),
     .reverse_i(rev_q),
     .sub_i    (rk_sub_q),
+    .ctl_i    (rk_ctl_q),
     .win_o    (ks_win_o),
     .phase_o  (ks_phase_o),
     .rcon_o   (ks_rcon_o),
@@ -410,9 +441,9 @@ module ak_round_ctrl #(
   );
 
   assign start_key_o = in_decrypt_i ? key_dec_q : key_enc_q;
-  assign rk_reg_o    = rk_q[255:128];
-  assign rk_next_o   = (PreRound != 0) ? ks_win_o[255:128] :
-                       !start_sel ? rk_q[255:128] :
+  assign rk_reg_o    = rk_key_q;
+  assign rk_next_o   = (PreRound != 0) ? rk_q[255:128] :
+                       !start_sel ? rk_key_q :
                        in_decrypt_i ? win1_dec_q[255:128] : win1_enc_q[255:128];
   assign start_key_enc_o = key_enc_q;
   assign start_key_dec_o = key_dec_q;
@@ -430,20 +461,36 @@ module ak_round_ctrl #(
       rk_rcon_d  = 8'h01;
       rk_sub_d   = key_sub;
     end else if (in_fire && PreRound != 0) begin
-      rk_d       = in_decrypt_i ? win1_dec_q : win1_enc_q;
-      rk_phase_d = in_decrypt_i ? ph1_dec_q  : ph1_enc_q;
-      rk_rcon_d  = in_decrypt_i ? rc1_dec_q  : rc1_enc_q;
-      rk_sub_d   = start_sub;
-    end else if (in_fire) begin
       rk_d       = in_decrypt_i ? win2_dec_q : win2_enc_q;
       rk_phase_d = in_decrypt_i ? ph2_dec_q  : ph2_enc_q;
       rk_rcon_d  = in_decrypt_i ? rc2_dec_q  : rc2_enc_q;
+      rk_sub_d   = start_sub;
+    end else if (in_fire) begin
+      rk_d       = in_decrypt_i ? win3_dec_q : win3_enc_q;
+      rk_phase_d = in_decrypt_i ? ph3_dec_q  : ph3_enc_q;
+      rk_rcon_d  = in_decrypt_i ? rc3_dec_q  : rc3_enc_q;
       rk_sub_d   = start_sub;
     end else if (setup_step || (busy_q && !done)) begin
       rk_d       = ks_win_o;
       rk_phase_d = ks_phase_o;
       rk_rcon_d  = ks_rcon_o;
       rk_sub_d   = ks_sub;
+    end
+  end
+
+  // the round key of the next cycle's round: at a start the one after the start's
+  // (PreRound = 1 round 1, PreRound = 0 round 2: windows 1 / 2 or Nr-1 / Nr-2 from the
+  // setup), while a block runs the oldest words of rk_q, one window ahead; a register
+  // load without logic, so the step's loop (rk_q -> step -> rk_q) never reaches the
+  // datapath's AddRoundKey
+  always_comb begin : round_key_of_round
+    rk_key_d = rk_key_q;
+    if (in_fire && PreRound != 0) begin
+      rk_key_d = in_decrypt_i ? win1_dec_q[255:128] : win1_enc_q[255:128];
+    end else if (in_fire) begin
+      rk_key_d = in_decrypt_i ? win2_dec_q[255:128] : win2_enc_q[255:128];
+    end else if (busy_q && !done) begin
+      rk_key_d = rk_q[255:128];
     end
   end
 
@@ -468,6 +515,12 @@ module ak_round_ctrl #(
       ph2_dec_q  <= 3'd0;
       rc2_enc_q  <= 8'h00;
       rc2_dec_q  <= 8'h00;
+      win3_enc_q <= '0;
+      win3_dec_q <= '0;
+      ph3_enc_q  <= 3'd0;
+      ph3_dec_q  <= 3'd0;
+      rc3_enc_q  <= 8'h00;
+      rc3_dec_q  <= 8'h00;
     end else begin
       key_st_q   <= key_st_d;
       klen_q     <= klen_d;
@@ -485,8 +538,25 @@ module ak_round_ctrl #(
       ph2_dec_q  <= ph2_dec_d;
       rc2_enc_q  <= rc2_enc_d;
       rc2_dec_q  <= rc2_dec_d;
+      win3_enc_q <= win3_enc_d;
+      win3_dec_q <= win3_dec_d;
+      ph3_enc_q  <= ph3_enc_d;
+      ph3_dec_q  <= ph3_dec_d;
+      rc3_enc_q  <= rc3_enc_d;
+      rc3_dec_q  <= rc3_dec_d;
     end
   end
+
+  // the step's controls for the window, phase and direction of the next cycle
+  logic [2:0] ctl_phase_unused;
+
+  ak_key_step_ctl u_rk_ctl (
+    .key_len_i   (klen_d),
+    .phase_i     (rk_phase_d),
+    .reverse_i   (rev_d),
+    .ctl_o       (rk_ctl_d),
+    .phase_next_o(ctl_phase_unused)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : round_key_regs
     if (!rst_ni) begin
@@ -494,11 +564,15 @@ module ak_round_ctrl #(
       rk_phase_q <= 3'd0;
       rk_rcon_q  <= 8'h00;
       rk_sub_q   <= '0;
+      rk_ctl_q   <= 9'b011010010;  // ak_key_step_ctl(0, 0, 0): klen_q, rk_phase_q, rev_q
+      rk_key_q   <= '0;
     end else begin
       rk_q       <= rk_d;
       rk_phase_q <= rk_phase_d;
       rk_rcon_q  <= rk_rcon_d;
       rk_sub_q   <= rk_sub_d;
+      rk_ctl_q   <= rk_ctl_d;
+      rk_key_q   <= rk_key_d;
     end
   end
 
@@ -525,6 +599,31 @@ module ak_round_ctrl #(
       tag_q  <= tag_d;
     end
   end
+
+`ifndef SYNTHESIS
+  // rk_ctl_q is the decode of the registers it stands for (from the first reset on:
+  // before it the registers hold whatever they power up with)
+  logic       reset_seen_q = 1'b0;
+  logic [8:0] ctl_now;
+  logic [2:0] ctl_now_phase_unused;
+
+  ak_key_step_ctl u_ctl_check (
+    .key_len_i   (klen_q),
+    .phase_i     (rk_phase_q),
+    .reverse_i   (rev_q),
+    .ctl_o       (ctl_now),
+    .phase_next_o(ctl_now_phase_unused)
+  );
+
+  // (a plain always: Icarus refuses system tasks in always_ff)
+  always @(posedge clk_i or negedge rst_ni) begin : ctl_check
+    if (!rst_ni) begin
+      reset_seen_q <= 1'b1;
+    end else if (reset_seen_q && rk_ctl_q != ctl_now) begin
+      $error("ak_round_ctrl: rk_ctl_q %b, decode %b", rk_ctl_q, ctl_now);
+    end
+  end
+`endif
 
 endmodule
 

@@ -68,6 +68,7 @@ module ak_key_step_split (
   input  logic [7:0]   rcon_i,     // Rcon of the next RotWord met going forward
   input  logic         reverse_i,  // 0: forward step, 1: backward step
   input  logic [31:0]  sub_i,      // SubWord input of this step (see above)
+  input  logic [8:0]   ctl_i,      // ak_key_step_ctl(key_len_i, phase_i, reverse_i)
   output logic [255:0] win_o,      // the new window
   output logic [2:0]   phase_o,    // its phase
   output logic [7:0]   rcon_o,     // its Rcon
@@ -78,7 +79,9 @@ module ak_key_step_split (
   logic [31:0] last;               // newest window word w[Nk-1]
   logic [31:0] hi [4];             // the four newest window words w[Nk-4 .. Nk-1]
   logic [31:0] prev0;              // backward: the word before the first recovered one
-  logic [2:0]  p;                  // phase of the window the four new words start
+  logic        rev;                // backward step (ctl_i)
+  logic        k128, k192;         // key length (ctl_i; else 256)
+  logic        ph0, ph4;           // phase_i = 0 / 4 (ctl_i)
   logic        at0, at2;           // SubWord position: word 0 / word 2 of the four
   logic        rot;                // RotWord + Rcon (else SubWord only)
   logic [7:0]  rcon_use;           // Rcon applied in this step
@@ -96,6 +99,8 @@ module ak_key_step_split (
   logic [31:0] snx;                // next SubWord input, likewise
   logic        snm;
   logic [31:0] w03;                // w[0] ^ w[1] ^ w[2] ^ w[3]
+  logic [8:0]  ctl_here;           // unused: the decode of the ports (ctl_i is it)
+  logic        unused;
 
   // Note for Icarus: no always_comb here reads a variable it also writes, so a
   // default assignment cannot retrigger its own block.
@@ -111,45 +116,41 @@ module ak_key_step_split (
     hi[2] = w[6];
     hi[3] = w[7];
     prev0 = w[3];
-    unique case (key_len_i)
-      2'd0: begin
-        last  = w[3];
-        hi[0] = w[0];
-        hi[1] = w[1];
-        hi[2] = w[2];
-        hi[3] = w[3];
-        prev0 = w[3] ^ w[2];  // = recovered word 3 (w[i-Nk] = w[i] ^ w[i-1])
-      end
-      2'd1: begin
-        last  = w[5];
-        hi[0] = w[2];
-        hi[1] = w[3];
-        hi[2] = w[4];
-        hi[3] = w[5];
-        prev0 = w[1];
-      end
-      default: ;  // 2'd2 (and the illegal 2'd3): the defaults above
-    endcase
+    if (k128) begin
+      last  = w[3];
+      hi[0] = w[0];
+      hi[1] = w[1];
+      hi[2] = w[2];
+      hi[3] = w[3];
+      prev0 = w[3] ^ w[2];  // = recovered word 3 (w[i-Nk] = w[i] ^ w[i-1])
+    end else if (k192) begin
+      last  = w[5];
+      hi[0] = w[2];
+      hi[1] = w[3];
+      hi[2] = w[4];
+      hi[3] = w[5];
+      prev0 = w[1];
+    end  // else Nk = 8 (and the illegal key_len_i = 3): the defaults above
   end
 
-  always_comb begin : phase_next
-    unique case (key_len_i)
-      2'd0:    phase_o = 3'd0;
-      2'd1: begin
-        unique case (phase_i)
-          3'd0:    phase_o = reverse_i ? 3'd2 : 3'd4;
-          3'd2:    phase_o = reverse_i ? 3'd4 : 3'd0;
-          default: phase_o = reverse_i ? 3'd0 : 3'd2;  // 3'd4
-        endcase
-      end
-      default: phase_o = phase_i ^ 3'd4;  // 2'd2 (and the illegal 2'd3)
-    endcase
-  end
+  // the controls come decoded (ctl_i, a register in the callers); the phase of the
+  // new window from the same decode
+  ak_key_step_ctl u_phase_next (
+    .key_len_i,
+    .phase_i,
+    .reverse_i,
+    .ctl_o       (ctl_here),
+    .phase_next_o(phase_o)
+  );
 
-  assign p   = reverse_i ? phase_o : phase_i;
-  assign at0 = (key_len_i != 2'd1) || (p == 3'd0);
-  assign at2 = (key_len_i == 2'd1) && (p == 3'd4);
-  assign rot = (key_len_i == 2'd0) || (key_len_i == 2'd1) || (p == 3'd0);
+  assign rev  = ctl_i[0];
+  assign k128 = ctl_i[1];
+  assign k192 = ctl_i[2];
+  assign at0  = ctl_i[4];
+  assign at2  = ctl_i[5];
+  assign rot  = ctl_i[6];
+  assign ph0  = ctl_i[7];
+  assign ph4  = ctl_i[8];
 
   // Rcon: forward uses rcon_i and moves on (xtime); backward steps back first
   // (division by x, the inverse of xtime) and uses the result
@@ -159,8 +160,8 @@ module ak_key_step_split (
   );
 
   assign rcon_ix  = rcon_i[0] ? {1'b1, rcon_i[7:1] ^ 7'h0d} : {1'b0, rcon_i[7:1]};
-  assign rcon_o   = (rot && (at0 || at2)) ? (reverse_i ? rcon_ix : rcon_x) : rcon_i;
-  assign rcon_use = reverse_i ? rcon_o : rcon_i;
+  assign rcon_o   = (rot && (at0 || at2)) ? (rev ? rcon_ix : rcon_x) : rcon_i;
+  assign rcon_use = rev ? rcon_o : rcon_i;
 
   // the one SubWord, straight on the supplied input
   ak_sub_word u_sub_word (
@@ -202,45 +203,37 @@ module ak_key_step_split (
       vx[j] = 32'h0;
       vm[j] = 1'b0;
     end
-    if (!reverse_i) begin
-      unique case (key_len_i)
-        2'd0: begin
-          for (int j = 0; j < 4; j++) begin
-            vx[j] = fx[j];
-            vm[j] = fm[j];
-          end
+    if (!rev) begin
+      if (k128) begin
+        for (int j = 0; j < 4; j++) begin
+          vx[j] = fx[j];
+          vm[j] = fm[j];
         end
-        2'd1: begin
-          vx[0] = w[4];
-          vx[1] = w[5];
-          for (int j = 0; j < 4; j++) begin
-            vx[j+2] = fx[j];
-            vm[j+2] = fm[j];
-          end
+      end else if (k192) begin
+        vx[0] = w[4];
+        vx[1] = w[5];
+        for (int j = 0; j < 4; j++) begin
+          vx[j+2] = fx[j];
+          vm[j+2] = fm[j];
         end
-        default: begin
-          for (int j = 0; j < 4; j++) begin
-            vx[j]   = w[j+4];
-            vx[j+4] = fx[j];
-            vm[j+4] = fm[j];
-          end
+      end else begin
+        for (int j = 0; j < 4; j++) begin
+          vx[j]   = w[j+4];
+          vx[j+4] = fx[j];
+          vm[j+4] = fm[j];
         end
-      endcase
+      end
     end else begin
       for (int j = 0; j < 4; j++) begin
         vx[j] = bx[j];
         vm[j] = bm[j];
       end
-      unique case (key_len_i)
-        2'd0: ;
-        2'd1: begin
-          vx[4] = w[0];
-          vx[5] = w[1];
-        end
-        default: begin
-          for (int j = 0; j < 4; j++) vx[j+4] = w[j];
-        end
-      endcase
+      if (k192) begin
+        vx[4] = w[0];
+        vx[5] = w[1];
+      end else if (!k128) begin
+        for (int j = 0; j < 4; j++) vx[j+4] = w[j];
+      end
     end
   end
 
@@ -260,24 +253,22 @@ module ak_key_step_split (
   always_comb begin : sub_next
     snx = w03;
     snm = 1'b1;
-    if (!reverse_i) begin
-      if (key_len_i == 2'd1) begin
-        unique case (phase_i)
-          3'd0:    snx = w03 ^ w[4] ^ w[5];
-          3'd4:    snx = w[2] ^ w[3];
-          default: begin  // 3'd2
-            snx = w03 ^ w[5];
-            snm = 1'b0;
-          end
-        endcase
+    if (!rev) begin
+      if (k192) begin
+        if (ph0) begin
+          snx = w03 ^ w[4] ^ w[5];
+        end else if (ph4) begin
+          snx = w[2] ^ w[3];
+        end else begin  // phase 2
+          snx = w03 ^ w[5];
+          snm = 1'b0;
+        end
       end
     end else begin
       snm = 1'b0;
-      unique case (key_len_i)
-        2'd0:    snx = w[1] ^ w[3];
-        2'd1:    snx = (phase_i == 3'd0) ? (w[4] ^ w[5]) : (w[2] ^ w[3]);
-        default: snx = w[6] ^ w[7];
-      endcase
+      if (k128)      snx = w[1] ^ w[3];
+      else if (k192) snx = ph0 ? (w[4] ^ w[5]) : (w[2] ^ w[3]);
+      else           snx = w[6] ^ w[7];
     end
   end
 
@@ -294,6 +285,8 @@ module ak_key_step_split (
     assign win_o[255-32*j -: 32] = lin(vx[j], vm[j], rot, rcon_use, sub_out, sub_rot);
   end
   assign sub_o = lin(snx, snm, rot, rcon_use, sub_out, sub_rot);
+
+  assign unused = ^{ctl_i[3], ctl_here};
 
 endmodule
 

@@ -8,6 +8,8 @@
   columns) vs the model's ``mix_columns`` / ``inv_mix_columns``.
 * ak_inv_mix_pre: the same columns vs ``inv_mix_columns`` applied twice (the pre-map
   is MixColumns^-1 o InvMixColumns, and MixColumns^-1 = InvMixColumns).
+* ak_key_step_ctl: every key length, reachable phase and direction against the
+  SubWord positions from FIPS-197's index arithmetic.
 * ak_key_step_split, run as a schedule runs it (each step fed the sub_o of the step
   before): the FIPS-197 Appendix A key expansions and 200 random keys per size, run
   forward from the key for Nr steps and then backward to the key, every window, phase,
@@ -154,8 +156,51 @@ def _window_words(v: int) -> list[int]:
     return [(v >> (32 * (7 - i))) & 0xFFFFFFFF for i in range(8)]
 
 
+def _ctl(code: int, phase: int, reverse: bool) -> int:
+    """ak_key_step_ctl's vector from FIPS-197's index arithmetic, not from its RTL: the
+    four words a step makes (forward) or recovers (backward) are w[b + Nk .. b + Nk + 3]
+    with b the index of the oldest word of the window they start (forward this one,
+    backward the new one, 4 words back); word j of them gets RotWord(SubWord()) ^ Rcon
+    when its index is 0 mod Nk, SubWord() alone when Nk = 8 and it is 4 mod 8.
+    Only the fields a step uses are fixed here: rot where a SubWord lands."""
+    nk = {0: 4, 1: 6}.get(code, 8)
+    start = (phase - 4) % nk if reverse else phase  # phase of the window the words start
+    hits = [j for j in range(4) if (start + nk + j) % nk == 0 or (nk == 8 and (start + j) % 8 == 4)]
+    rot = any((start + nk + j) % nk == 0 for j in hits)
+    bits = [reverse, code == 0, code == 1, code >= 2, 0 in hits, 2 in hits, rot,
+            phase == 0, phase == 4]
+    return sum(int(bool(v)) << i for i, v in enumerate(bits))
+
+
+#: the phases a window of each key-length code can have: (4s) mod Nk
+_PHASES = {0: (0,), 1: (0, 2, 4), 2: (0, 4)}
+
+
+@cocotb.test()
+async def cocotb_key_step_ctl_all(dut) -> None:
+    """Every (key length, reachable phase, direction): ctl_o against :func:`_ctl` (the
+    rot bit only where a SubWord lands) and phase_next_o against (4s +- 4) mod Nk."""
+    for code, phases in _PHASES.items():
+        nk = (4, 6, 8)[code]
+        for phase in phases:
+            for reverse in (False, True):
+                dut.key_len_i.value = code
+                dut.phase_i.value = phase
+                dut.reverse_i.value = int(reverse)
+                await settle()
+                got, want = int(dut.ctl_o.value), _ctl(code, phase, reverse)
+                mask = 0x1FF if want & 0x30 else 0x1BF  # rot matters with a SubWord
+                assert got & mask == want & mask, (
+                    f"key_len {code} phase {phase} reverse {reverse}: ctl {got:09b}, "
+                    f"want {want:09b}")
+                nxt = (phase - 4) % nk if reverse else (phase + 4) % nk
+                assert int(dut.phase_next_o.value) == nxt, (
+                    f"key_len {code} phase {phase} reverse {reverse}: next phase")
+
+
 async def _step(dut, win: int, code: int, phase: int, rcon: int, reverse: bool):
     dut.win_i.value = win
+    dut.ctl_i.value = _ctl(code, phase, reverse)
     dut.key_len_i.value = code
     dut.phase_i.value = phase
     dut.rcon_i.value = rcon
@@ -465,6 +510,7 @@ COCOTB_TESTS: dict[str, list[str]] = {
     "ak_mix_column": ["cocotb_mix_column_random"],
     "ak_inv_mix_column": ["cocotb_inv_mix_column_random"],
     "ak_inv_mix_pre": ["cocotb_inv_mix_pre_random"],
+    "ak_key_step_ctl": ["cocotb_key_step_ctl_all"],
     "ak_key_step_split": ["cocotb_key_step_split_expansion", "cocotb_key_step_split_random_1000"],
     # S-box library (issue 3)
     "ak_sbox_bram": ["cocotb_bram_all"],

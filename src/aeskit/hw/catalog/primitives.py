@@ -22,6 +22,9 @@ PRIMITIVES: tuple[PrimitiveSpec, ...] = (
     PrimitiveSpec("inv_mix_pre", "inv_mix_columns", "ak_inv_mix_pre",
                   "The pre-map of InvMixColumns on one column: InvMixColumns = MixColumns "
                   "after it, so a register can sit between the two (ak_rk_fill)"),
+    PrimitiveSpec("key_step_ctl", "key_schedule", "ak_key_step_ctl",
+                  "The decoded controls of one key expansion step (key length, phase, "
+                  "direction), for callers that register them a cycle ahead"),
     PrimitiveSpec("key_step_split", "key_schedule", "ak_key_step_split",
                   "On-the-fly key expansion step on an Nk-word window, forward and backward, "
                   "with its SubWord input from the caller (a register) and the next step's "
