@@ -73,6 +73,8 @@ module ak_lutz_core #(
   logic [127:0] start_key, rk_reg, rk;
   logic [127:0] key0, keynr, rk1e, rk1d;  // unused: for the reference core's datapath
 
+  logic         start_next_unused, final_next_unused, blk_dec_next_unused;  // for select copies
+
   ak_round_ctrl #(
     .TagWidth(TagWidth),
     .PreRound(0)
@@ -101,7 +103,10 @@ module ak_lutz_core #(
     .start_key_enc_o(key0),
     .start_key_dec_o(keynr),
     .rk1_enc_o  (rk1e),
-    .rk1_dec_o  (rk1d)
+    .rk1_dec_o  (rk1d),
+    .start_next_o  (start_next_unused),
+    .final_next_o  (final_next_unused),
+    .blk_dec_next_o(blk_dec_next_unused)
   );
 
   // ------------------------------------------------------------------------------

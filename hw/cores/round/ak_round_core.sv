@@ -166,6 +166,7 @@ module ak_round_core #(
   logic [127:0] rk_reg;      // the round key of the round in progress (a register)
   logic [127:0] rk_next;     // unused: the round key of this cycle's round (a mux)
   logic [127:0] se_q, se_d;  // encryption state; the result of either direction
+  logic         start_next, final_next, blk_dec_next;  // the selects' next values
   logic [127:0] sd_q, sd_d;  // decryption state
 
   ak_round_ctrl #(
@@ -196,8 +197,36 @@ module ak_round_core #(
     .start_key_enc_o(key0),
     .start_key_dec_o(keynr),
     .rk1_enc_o      (rk1e),
-    .rk1_dec_o      (rk1d)
+    .rk1_dec_o      (rk1d),
+    .start_next_o   (start_next),
+    .final_next_o   (final_next),
+    .blk_dec_next_o (blk_dec_next)
   );
+
+  // One copy of each datapath select per state byte (start, final, blk_dec: a
+  // flip-flop each fanned out to 128 bits of two datapaths and their key
+  // multiplexers), loaded from the control's next values at every edge, so each
+  // steers the 8 bits beside it. Each copy has its own always_ff marked keep, or
+  // synthesis merges the equal registers back into one. Checked against the
+  // control's registers in simulation.
+  logic [15:0] start_rep_q, fin_rep_q, bdec_rep_q;
+
+  for (genvar b = 0; b < 16; b++) begin : g_select_copy
+    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : start_copy_reg
+      if (!rst_ni) start_rep_q[b] <= 1'b0;
+      else         start_rep_q[b] <= start_next;
+    end
+
+    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : final_copy_reg
+      if (!rst_ni) fin_rep_q[b] <= 1'b0;
+      else         fin_rep_q[b] <= final_next;
+    end
+
+    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : dec_copy_reg
+      if (!rst_ni) bdec_rep_q[b] <= 1'b0;
+      else         bdec_rep_q[b] <= blk_dec_next;
+    end
+  end
 
   // ------------------------------------------------------------------------------
   // Round datapath
@@ -212,10 +241,15 @@ module ak_round_core #(
   logic [127:0] dec_imc;     // InvMixColumns(dec_isb)
   logic [127:0] rk_imc;      // InvMixColumns(rk_dec)
 
-  assign enc_in = start ? (in_data_i ^ key0)  : se_q;
-  assign dec_in = start ? (in_data_i ^ keynr) : sd_q;
-  assign rk_enc = start ? rk1e : rk_reg;
-  assign rk_dec = start ? rk1d : rk_reg;
+  // byte b of each 128-bit choice by its own copy of start
+  for (genvar b = 0; b < 16; b++) begin : g_start_sel
+    localparam int Hi = 127 - 8 * b;
+
+    assign enc_in[Hi -: 8] = start_rep_q[b] ? (in_data_i[Hi -: 8] ^ key0[Hi -: 8])  : se_q[Hi -: 8];
+    assign dec_in[Hi -: 8] = start_rep_q[b] ? (in_data_i[Hi -: 8] ^ keynr[Hi -: 8]) : sd_q[Hi -: 8];
+    assign rk_enc[Hi -: 8] = start_rep_q[b] ? rk1e[Hi -: 8] : rk_reg[Hi -: 8];
+    assign rk_dec[Hi -: 8] = start_rep_q[b] ? rk1d[Hi -: 8] : rk_reg[Hi -: 8];
+  end
 
   for (genvar c = 0; c < 4; c++) begin : g_col
     for (genvar r = 0; r < 4; r++) begin : g_row
@@ -262,9 +296,11 @@ module ak_round_core #(
     sd_d = sd_q;
     if (load) begin
       sd_d = dec_imc ^ rk_imc;
-      if (!rnd_final)   se_d = enc_mc ^ rk_enc;
-      else if (blk_dec) se_d = dec_isb ^ rk_dec;
-      else              se_d = enc_sb ^ rk_enc;
+      for (int b = 0; b < 16; b++) begin
+        if (!fin_rep_q[b])     se_d[127-8*b -: 8] = enc_mc[127-8*b -: 8] ^ rk_enc[127-8*b -: 8];
+        else if (bdec_rep_q[b]) se_d[127-8*b -: 8] = dec_isb[127-8*b -: 8] ^ rk_dec[127-8*b -: 8];
+        else                   se_d[127-8*b -: 8] = enc_sb[127-8*b -: 8] ^ rk_enc[127-8*b -: 8];
+      end
     end
   end
 
@@ -281,7 +317,24 @@ module ak_round_core #(
   assign out_data_o = se_q;
 
   logic unused;
-  assign unused = rnd_dec ^ (^start_key) ^ (^rk_next);
+  assign unused = rnd_dec ^ (^start_key) ^ (^rk_next) ^ start ^ rnd_final ^ blk_dec;
+
+`ifndef SYNTHESIS
+  // the copies are the control's selects (from the first reset on: before it the
+  // registers hold whatever they power up with)
+  logic reset_seen_q = 1'b0;
+
+  // (a plain always: Icarus refuses system tasks in always_ff)
+  always @(posedge clk_i or negedge rst_ni) begin : copy_check
+    if (!rst_ni) begin
+      reset_seen_q <= 1'b1;
+    end else if (reset_seen_q && (start_rep_q != {16{start}} || fin_rep_q != {16{rnd_final}}
+                                  || bdec_rep_q != {16{blk_dec}})) begin
+      $error("ak_round_core: select copies %h %h %h, control %b %b %b", start_rep_q,
+             fin_rep_q, bdec_rep_q, start, rnd_final, blk_dec);
+    end
+  end
+`endif
 
 endmodule
 

@@ -82,6 +82,10 @@
 //   rk1_enc_o, rk1_dec_o  PreRound = 0: round keys 1 and Nr-1 (registers; with
 //                rk_reg_o, the round key of the round in progress, they give each
 //                direction its round key as a 2:1 choice of registers by start_o).
+//   start_next_o, final_next_o, blk_dec_next_o  the D inputs of the registers behind
+//                start_o, final_o and blk_dec_o (each loads at every edge), so that a
+//                core can keep copies of those selects next to the datapath bits
+//                they steer instead of one flip-flop fanned out to all of them.
 //
 // Timing (edge A accepts a block; Nr = 10/12/14):
 //   PreRound = 1:  A pre-round, A+1 .. A+Nr rounds 1 .. Nr; out_valid_o high from
@@ -136,7 +140,12 @@ module ak_round_ctrl #(
   output logic [127:0]        start_key_enc_o,
   output logic [127:0]        start_key_dec_o,
   output logic [127:0]        rk1_enc_o,
-  output logic [127:0]        rk1_dec_o
+  output logic [127:0]        rk1_dec_o,
+  // the values start_o, final_o and blk_dec_o take after the next edge (their
+  // registers' D inputs), for a core that keeps copies of them beside its datapath
+  output logic                start_next_o,
+  output logic                final_next_o,
+  output logic                blk_dec_next_o
 );
 
   // ------------------------------------------------------------------------------
@@ -244,6 +253,9 @@ module ak_round_ctrl #(
   assign dec_o     = start_sel ? in_decrypt_i : dec_q;
   assign blk_dec_o = dec_q;
   assign final_o = fin_q;  // never while start_sel (a block in round Nr is not done)
+  assign start_next_o   = start_sel_d;
+  assign final_next_o   = fin_d;
+  assign blk_dec_next_o = dec_d;
 
   always_comb begin : key_mask
     unique case (key_len_i)
