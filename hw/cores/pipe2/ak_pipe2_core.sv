@@ -37,13 +37,16 @@
 // direction from s_rev_q, its word selects from s_ctl_q = ak_key_step_ctl(klen_q,
 // s_phase_q, s_rev_q), set a cycle ahead from the next-state values (checked against
 // that decode every cycle in simulation); the schedule loop is register -> SubWord ->
-// one XOR level -> the P/S multiplexers. A new block needs no step in its first stage 1: the key
-// setup (Nr forward steps once per key load, as ak_round_core, in the window
-// register of S while no block is in flight) keeps round keys 0 and Nr for the block
-// init and the windows of round 1 (encryption, with the forward SubWord input the
-// setup step returns) and Nr-1 (decryption, which then steps backwards; its backward
-// SubWord input is taken from the stored window during the last setup step). So no
-// key step hangs behind the new/feedback selection.
+// one XOR level -> the P/S multiplexers. A new block needs no step in its first
+// stage 1: the key setup (Nr forward steps once per key load, as ak_round_core, in
+// the window register of S while no block is in flight) keeps round keys 0 and Nr
+// for the block init and the windows of round 1 (encryption, with its forward
+// SubWord input) and Nr-1 (decryption, which then steps backwards, with its backward
+// SubWord input), each taken from the S window register in the cycle after the step
+// that made it (so no setup register is loaded behind the step). So no key step
+// hangs behind the new/feedback selection. Stage 1's new/feedback select and stage
+// 2's direction and last-round flags have a copy per state byte (keep), each
+// steering the 8 bits beside it.
 //
 // Timing (edges are rising clock edges; Nr = 10/12/14):
 //   - latency 2*Nr (20/24/28): a block accepted at edge A is in P after A (round 1,
@@ -160,6 +163,9 @@ module ak_pipe2_core #(
                                                              // window's next step
   logic                s_rev_q, s_rev_d;      // s_vld_q && s_dec_q: the step's direction
   logic [8:0]          s_ctl_q, s_ctl_d;      // the step's decoded controls, a cycle ahead
+  logic [15:0]         start_rep_q;           // start_sel_q, a copy per state byte
+  logic [15:0]         p_dec_rep_q;           // p_dec_q, likewise
+  logic [15:0]         p_last_rep_q;          // p_last_q, likewise
   // stage 1's selects as flip-flops, set from the next state (one cycle ahead)
   logic                start_sel_q, start_sel_d;
   logic                fb_q, fb_d;
@@ -181,7 +187,7 @@ module ak_pipe2_core #(
   logic [7:0]   ks_rcon_o;
   logic [31:0]  ks_sub;      // SubWord input of the step after ks_win_o
   logic         ks_reverse;
-  logic [31:0]  wd_sub_bwd;  // backward SubWord input of window Nr-1 (from wd_q)
+  logic [31:0]  wd_sub_bwd;  // backward SubWord input of window Nr-1 (from s_win_q)
 
   logic [127:0] init_xor;    // in_data_i ^ round key 0 (encryption) / Nr (decryption)
   logic [127:0] init_ia;     // InvAffine(init_xor): the retimed first InvAffine
@@ -190,7 +196,6 @@ module ak_pipe2_core #(
   logic [127:0] s1_inv;      // GF(2^8) inverses
 
   logic [127:0] rk;          // round key of stage 2
-  logic         s2_final;    // stage 2 does round Nr
   logic [127:0] s2_amc;      // Affine+MixColumns(P)
   logic [127:0] s2_aff;      // Affine(P)
   logic [127:0] s2_y;        // P ^ rk (decryption)
@@ -294,20 +299,21 @@ module ak_pipe2_core #(
         end
       end
       StSetup: begin
+        // step setup_cnt_q yields window setup_cnt_q, which s_win_q holds in the next
+        // cycle: windows 1 and Nr-1 are kept from there (a register load, not behind
+        // the step), round key Nr from the last step's output
         setup_cnt_d = setup_cnt_q + 4'd1;
-        if (setup_cnt_q == 4'd1) begin
-          w1_d       = ks_win_o;
-          w1_phase_d = ks_phase_o;
-          w1_rcon_d  = ks_rcon_o;
-          w1_sub_d   = ks_sub;
-        end
-        if (setup_cnt_q == nr - 4'd1) begin
-          wd_d       = ks_win_o;
-          wd_phase_d = ks_phase_o;
-          wd_rcon_d  = ks_rcon_o;
+        if (setup_cnt_q == 4'd2) begin
+          w1_d       = s_win_q;
+          w1_phase_d = s_phase_q;
+          w1_rcon_d  = s_rcon_q;
+          w1_sub_d   = s_sub_q;
         end
         if (setup_cnt_q == nr) begin
           key_st_d    = StReady;
+          wd_d        = s_win_q;
+          wd_phase_d  = s_phase_q;
+          wd_rcon_d   = s_rcon_q;
           rknr_d      = ks_win_o[255:128];
           wd_sub_d    = wd_sub_bwd;
           setup_cnt_d = 4'd0;
@@ -343,14 +349,15 @@ module ak_pipe2_core #(
     .sub_o    (ks_sub)
   );
 
-  // The backward SubWord input of window Nr-1 (phase wd_phase_q): the word before the
-  // four a backward step recovers (Nk = 4: w3 ^ w2, Nk = 6: w1, Nk = 8: w3), or for
-  // Nk = 6 at phase 2 word 3 (see ak_key_step_split)
+  // The backward SubWord input of window Nr-1, taken with it from s_win_q (phase
+  // s_phase_q) in the last setup step: the word before the four a backward step
+  // recovers (Nk = 4: w3 ^ w2, Nk = 6: w1, Nk = 8: w3), or for Nk = 6 at phase 2
+  // word 3 (see ak_key_step_split)
   always_comb begin : wd_sub_sel
     unique case (klen_q)
-      2'd0:    wd_sub_bwd = wd_q[159:128] ^ wd_q[191:160];
-      2'd1:    wd_sub_bwd = (wd_phase_q == 3'd2) ? wd_q[159:128] : wd_q[223:192];
-      default: wd_sub_bwd = wd_q[159:128];
+      2'd0:    wd_sub_bwd = s_win_q[159:128] ^ s_win_q[191:160];
+      2'd1:    wd_sub_bwd = (s_phase_q == 3'd2) ? s_win_q[159:128] : s_win_q[223:192];
+      default: wd_sub_bwd = s_win_q[159:128];
     endcase
   end
 
@@ -365,7 +372,10 @@ module ak_pipe2_core #(
 
   // a new block's (Inv)ShiftRows; a fed-back block had its own at the end of stage 2
   assign init_sr  = in_decrypt_i ? inv_shift_rows(init_ia) : shift_rows(init_xor);
-  assign s1_in    = start_sel ? init_sr : s_data_q;
+  // byte b (and key word b/2) chosen by its own copy of start_sel
+  for (genvar b = 0; b < 16; b++) begin : g_s1_sel
+    assign s1_in[127-8*b -: 8] = start_rep_q[b] ? init_sr[127-8*b -: 8] : s_data_q[127-8*b -: 8];
+  end
 
   for (genvar b = 0; b < 16; b++) begin : g_s1_inv
     ak_gf_inv u_gf_inv (
@@ -396,7 +406,6 @@ module ak_pipe2_core #(
         p_cnt_d   = 4'd1;
         p_last_d  = 1'b0;  // Nr >= 10: never round 1
         p_tag_d   = in_tag_i;
-        p_win_d   = in_decrypt_i ? wd_q       : w1_q;
         p_phase_d = in_decrypt_i ? wd_phase_q : w1_phase_q;
         p_rcon_d  = in_decrypt_i ? wd_rcon_q  : w1_rcon_q;
         p_sub_d   = in_decrypt_i ? wd_sub_q   : w1_sub_q;
@@ -405,10 +414,13 @@ module ak_pipe2_core #(
         p_cnt_d   = s_cnt_q + 4'd1;
         p_last_d  = (s_cnt_q + 4'd1 == nr);
         p_tag_d   = s_tag_q;
-        p_win_d   = ks_win_o;
         p_phase_d = ks_phase_o;
         p_rcon_d  = ks_rcon_o;
         p_sub_d   = ks_sub;
+      end
+      for (int j = 0; j < 8; j++) begin
+        p_win_d[255-32*j -: 32] = !start_rep_q[2*j] ? ks_win_o[255-32*j -: 32] :
+                                  in_decrypt_i ? wd_q[255-32*j -: 32] : w1_q[255-32*j -: 32];
       end
     end
   end
@@ -417,7 +429,6 @@ module ak_pipe2_core #(
   // Stage 2: Affine+MixColumns / InvMixColumns+InvAffine, AddRoundKey
   // ------------------------------------------------------------------------------
   assign rk       = p_win_q[255:128];
-  assign s2_final = p_last_q;
   assign s2_y     = p_data_q ^ rk;
 
   for (genvar c = 0; c < 4; c++) begin : g_s2_col
@@ -443,13 +454,22 @@ module ak_pipe2_core #(
 
   // a round before the last leaves its result (Inv)ShiftRowed for the next round's
   // stage 1, which then takes S as it is (wiring here, not a multiplexer there)
+  // (each byte chosen by its own copies of p_dec_q and p_last_q)
+  logic [127:0] s2_enc, s2_enc_last, s2_dec;
+
+  assign s2_enc      = shift_rows(s2_amc ^ rk);
+  assign s2_enc_last = s2_aff ^ rk;
+  assign s2_dec      = inv_shift_rows(s2_ia);
+
   always_comb begin : stage2_result
-    unique case ({p_dec_q, s2_final})
-      2'b00:   s2_out = shift_rows(s2_amc ^ rk);
-      2'b01:   s2_out = s2_aff ^ rk;
-      2'b10:   s2_out = inv_shift_rows(s2_ia);
-      default: s2_out = s2_y;  // 2'b11: last decryption round
-    endcase
+    for (int b = 0; b < 16; b++) begin
+      unique case ({p_dec_rep_q[b], p_last_rep_q[b]})
+        2'b00:   s2_out[127-8*b -: 8] = s2_enc[127-8*b -: 8];
+        2'b01:   s2_out[127-8*b -: 8] = s2_enc_last[127-8*b -: 8];
+        2'b10:   s2_out[127-8*b -: 8] = s2_dec[127-8*b -: 8];
+        default: s2_out[127-8*b -: 8] = s2_y[127-8*b -: 8];  // last decryption round
+      endcase
+    end
   end
 
   // the data fields take stage 2 when the pipeline advances with a block in P; the
@@ -515,6 +535,28 @@ module ak_pipe2_core #(
     .ctl_o       (s_ctl_d),
     .phase_next_o(ctl_phase_unused)
   );
+
+  // One copy per state byte of stage 1's new/feedback select and of stage 2's
+  // direction and last-round flags (each otherwise one flip-flop fanned out to 128
+  // or more bits), loaded with the same next values; each copy has its own
+  // always_ff marked keep, or synthesis merges the equal registers back into one.
+  // Checked against the registers they copy in simulation.
+  for (genvar b = 0; b < 16; b++) begin : g_select_copy
+    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : start_copy_reg
+      if (!rst_ni) start_rep_q[b] <= 1'b0;
+      else         start_rep_q[b] <= start_sel_d;
+    end
+
+    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : dec_copy_reg
+      if (!rst_ni) p_dec_rep_q[b] <= 1'b0;
+      else         p_dec_rep_q[b] <= p_dec_d;
+    end
+
+    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : last_copy_reg
+      if (!rst_ni) p_last_rep_q[b] <= 1'b0;
+      else         p_last_rep_q[b] <= p_last_d;
+    end
+  end
 
   // ------------------------------------------------------------------------------
   // Registers
@@ -622,7 +664,8 @@ module ak_pipe2_core #(
   end
 
 `ifndef SYNTHESIS
-  // s_ctl_q is the decode of the registers it stands for (from the first reset on:
+  // s_ctl_q is the decode of the registers it stands for, the select copies are the
+  // registers they copy (from the first reset on:
   // before it the registers hold whatever they power up with)
   logic       reset_seen_q = 1'b0;
   logic [8:0] ctl_now;
@@ -640,8 +683,12 @@ module ak_pipe2_core #(
   always @(posedge clk_i or negedge rst_ni) begin : ctl_check
     if (!rst_ni) begin
       reset_seen_q <= 1'b1;
-    end else if (reset_seen_q && s_ctl_q != ctl_now) begin
-      $error("ak_pipe2_core: s_ctl_q %b, decode %b", s_ctl_q, ctl_now);
+    end else if (reset_seen_q) begin
+      if (s_ctl_q != ctl_now) $error("ak_pipe2_core: s_ctl_q %b, decode %b", s_ctl_q, ctl_now);
+      if (start_rep_q != {16{start_sel_q}} || p_dec_rep_q != {16{p_dec_q}}
+          || p_last_rep_q != {16{p_last_q}})
+        $error("ak_pipe2_core: select copies %h %h %h, registers %b %b %b", start_rep_q,
+               p_dec_rep_q, p_last_rep_q, start_sel_q, p_dec_q, p_last_q);
     end
   end
 `endif
