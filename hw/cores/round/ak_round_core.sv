@@ -32,10 +32,15 @@
 // Registers added: sd_q (128); ak_round_ctrl adds windows 2 and Nr-2 from the key
 // setup and the SubWord input of each window's next step (rk_sub_q beside rk_q), so
 // its key step works on registers only, its S-box straight on a flip-flop, and is
-// off the critical path (see ak_round_ctrl). Latency, interval, key setup
-// and the handshakes are unchanged: the same control, the same rounds in the same
-// cycles; the extra registers only hold copies of values the old design selected
-// by logic.
+// off the critical path (see ak_round_ctrl). Later (issue 14, fifteenth session):
+// the key step's controls decoded a cycle ahead (ak_key_step_ctl), the key window
+// one round ahead of the round key register (ak_round_ctrl), and here one copy of
+// each datapath select (start, final, blk_dec) per state byte, 48 flip-flops
+// loaded from the control's next values (start_next_o, final_next_o,
+// blk_dec_next_o), so that no select is one flip-flop fanned out to 256-512 LUTs
+// across the die. Latency, interval, key setup and the handshakes are unchanged:
+// the same control, the same rounds in the same cycles; the extra registers only
+// hold copies of values the old design selected by logic.
 //
 // Control and key schedule: ak_round_ctrl (PreRound = 0), shared with the paper-002
 // cores. One key step (ak_key_step_split) works on a window of the last Nk expanded words that moves

@@ -11,11 +11,19 @@
 // ak_key_step_split); the decryption windows are derived ONCE per key load by running
 // the schedule forward Nr steps (the key setup). The registers:
 //   key_enc_q  round key 0, key_dec_q round key Nr (the initial AddRoundKey),
-//   win1_*_q, win2_*_q  windows 1, Nr-1, 2 and Nr-2 with phase and Rcon
-//              (captured during the setup; which of them a core uses depends on
-//              PreRound, synthesis drops the others),
-//   rk_q       the window of the round in progress (or of the key setup), with
-//              rk_phase_q, rk_rcon_q and rk_sub_q.
+//   win1_*_q, win2_*_q, win3_*_q  windows 1, Nr-1, 2, Nr-2, 3 and Nr-3 with phase
+//              and Rcon (captured during the setup; which of them a core uses
+//              depends on PreRound, synthesis drops the others),
+//   rk_key_q   the round key of the round in progress (rk_reg_o),
+//   rk_q       the window ONE ROUND AHEAD of it (or the window of the key setup),
+//              with rk_phase_q, rk_rcon_q, rk_sub_q and rk_ctl_q.
+// One window ahead: each cycle of a block the step turns rk_q into the window after
+// it and rk_key_q takes rk_q's oldest four words, a register load without logic, so
+// the step's loop rk_q -> step -> rk_q is local to the key schedule and the datapath
+// sees only rk_key_q (before, rk_q was the round key itself and the step's loop ended
+// at the register that also fed 256 bits of AddRoundKey across the die). The setup
+// keeps its windows from rk_q a cycle after the step that made them (a register
+// load, not behind the step); round key Nr from the last step's output.
 // Round keys are AES-field words; a core that works over a tower field maps them.
 //
 // The step on registers only. rk_sub_q is the SubWord input of the step from rk_q
@@ -36,25 +44,31 @@
 // with a step from a stored window -- the accepting cycle loads rk_q with the window
 // such a step would have produced, kept from the setup. No extra cycle: the setup
 // runs its Nr steps as before and captures windows on the way.
+// Windows past the schedule. One round ahead, the last round of a block steps rk_q
+// to window Nr+2 (encryption) or -2 (decryption); those words follow the same
+// recurrence and are never used.
 //
 // Two schedules, chosen by PreRound:
 //   PreRound = 0 (ak_round_core, ak_lutz_core): the cycle that accepts a block does
 //     the initial AddRoundKey and round 1 (start_key_o, then rk_next_o = round key 1 or Nr-1);
 //     rounds 2 .. Nr follow. Latency Nr, interval Nr. The round key of every round
 //     comes from a register, a cycle ahead: windows 1 and Nr-1 are kept from the key
-//     setup (win1_enc_q, win1_dec_q) for round 1, and rk_q holds the window of the
-//     round in progress, so the key step only computes the NEXT round's window
-//     (register to register, beside the datapath, not in front of its AddRoundKey).
-//     The accepting cycle loads rk_q with window 2 or Nr-2 (win2_enc_q, win2_dec_q,
-//     kept from the setup; rk_sub_q with their SubWord inputs) instead of stepping from window
-//     1 or Nr-1 (the windows and the cycles are the same as stepping would give).
+//     setup (win1_enc_q, win1_dec_q) for round 1, rk_key_q holds the round key of
+//     the round in progress and rk_q the window after it, so the key step only
+//     computes a later round's window (register to register, beside the datapath,
+//     not in front of its AddRoundKey).
+//     The accepting cycle loads rk_key_q with round key 2 or Nr-2 and rk_q with
+//     window 3 or Nr-3 (win2_*_q, win3_*_q, kept from the setup; rk_sub_q with
+//     their SubWord inputs) instead of stepping from window 1 or Nr-1 (the windows
+//     and the cycles are the same as stepping would give).
 //   PreRound = 1 (ak_ueno_core, ak_satoh_core, ak_liu_core): the accepting cycle runs
 //     the pre-round datapath only (initial AddRoundKey with start_key_o, field
 //     mapping); rounds 1 .. Nr follow, each with its round key in a register
 //     (rk_reg_o, computed by the key step in the cycle before). Latency Nr + 1,
-//     interval Nr + 1. The accepting cycle loads rk_q with window 1 or Nr-1
-//     (win1_enc_q, win1_dec_q; rk_sub_q with their SubWord inputs) instead of stepping from
-//     window 0 or Nr, so no S-box input is chosen by in_decrypt_i.
+//     interval Nr + 1. The accepting cycle loads rk_key_q with round key 1 or Nr-1
+//     and rk_q with window 2 or Nr-2 (win1_*_q, win2_*_q; rk_sub_q with their
+//     SubWord inputs) instead of stepping from window 0 or Nr, so no S-box input is
+//     chosen by in_decrypt_i.
 //
 // Registers added for the step on registers (cycle counts unchanged: they are loaded
 // in cycles that existed before -- key load, setup steps, accepting cycle, rounds):
@@ -71,12 +85,12 @@
 //                round datapath, whose result is only used when start_o is low);
 //   final_o      this cycle is round Nr (no (Inv)MixColumns);
 //   start_key_o  round key 0 (encrypt) or Nr (decrypt) for the initial AddRoundKey;
-//   rk_reg_o     the round key of rk_q, a register: PreRound = 1 the round of this
-//                cycle; PreRound = 0 the round in progress (not at a start);
+//   rk_reg_o     rk_key_q, a register: PreRound = 1 the round key of this cycle's
+//                round; PreRound = 0 of the round in progress (not at a start);
 //   rk_next_o    PreRound = 0: the round key of this cycle's round, a 2:1 choice of
-//                registers (win1_*_q at a start, else rk_q); PreRound = 1: the round
-//                key the key step produces from rk_q this cycle (the next round's
-//                while a block runs, not at a start; unused by those cores);
+//                registers (win1_*_q at a start, else rk_key_q); PreRound = 1: the
+//                next round's key while a block runs, rk_q's oldest words (not at a
+//                start; unused by those cores);
 //   start_key_enc_o, start_key_dec_o  round keys 0 and Nr (registers), for a
 //                datapath that applies both and chooses by direction later;
 //   rk1_enc_o, rk1_dec_o  PreRound = 0: round keys 1 and Nr-1 (registers; with
@@ -181,14 +195,14 @@ module ak_round_ctrl #(
   logic [1:0]          klen_q, klen_d;
   logic [127:0]        key_enc_q, key_enc_d;    // round key 0 (of window 0)
   logic [127:0]        key_dec_q, key_dec_d;    // round key Nr (of window Nr)
-  logic [255:0]        rk_q, rk_d;              // window of the round in progress
-                                                // (PreRound = 0: of this cycle's round)
+  logic [255:0]        rk_q, rk_d;              // window one round ahead of rk_key_q
+                                                // (during the setup: the setup's)
   logic [31:0]         rk_sub_q, rk_sub_d;      // SubWord input of the step from rk_q
-  logic [255:0]        win1_enc_q, win1_enc_d;  // PreRound = 0: window 1 ...
+  logic [255:0]        win1_enc_q, win1_enc_d;  // window 1 ...
   logic [255:0]        win1_dec_q, win1_dec_d;  // ... and window Nr-1, from the setup
   logic [2:0]          ph1_enc_q, ph1_enc_d, ph1_dec_q, ph1_dec_d;
   logic [7:0]          rc1_enc_q, rc1_enc_d, rc1_dec_q, rc1_dec_d;
-  logic [255:0]        win2_enc_q, win2_enc_d;  // PreRound = 0: window 2 ...
+  logic [255:0]        win2_enc_q, win2_enc_d;  // window 2 ...
   logic [255:0]        win2_dec_q, win2_dec_d;  // ... and window Nr-2, from the setup
   logic [2:0]          ph2_enc_q, ph2_enc_d, ph2_dec_q, ph2_dec_d;
   logic [7:0]          rc2_enc_q, rc2_enc_d, rc2_dec_q, rc2_dec_d;

@@ -53,6 +53,12 @@
 // one LUT level per bit and the rest runs beside the S-box (the sub_o cases are
 // written out in window words for the same reason).
 //
+// Controls. ctl_i is the decode of (key_len_i, phase_i, reverse_i) by ak_key_step_ctl
+// (docs/primitives/key_step.md): the callers register it a cycle ahead from their
+// next-state values, so the word selects below start at flip-flops instead of behind
+// a decode fanned out to every window bit. It must equal that decode; this module
+// uses the ports themselves only for phase_o.
+//
 // Timing    : purely combinational (latency 0, a new input every cycle). Longest
 //             path: one S-box (on sub_i) and one XOR/select level behind it.
 // Byte order: word w[i] byte 0 in its [31:24]; the window is key_i of the core
