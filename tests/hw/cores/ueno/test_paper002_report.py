@@ -82,3 +82,30 @@ def test_datapath_design_stubs_the_key_step() -> None:
     assert manifest.module_file("ak_key_step_split") not in d.files
     assert "module ak_key_step_split (" in d.files[0].read_text()
     assert manifest.module_file("ak_ueno_round") in d.files and d.top == "ak_ueno_core"
+
+
+def test_key_schedule_verdict_follows_the_measurements() -> None:
+    """Point 1 of the evidence names the cores whose clock the key schedule sets (the
+    stub raises Fmax by more than 5 % or shortens the longest gate path by more than
+    one gate), or says that it sets none."""
+    fmax = {"ueno": 68.0, "ueno_mux": 68.0, "satoh": 52.0, "lutz": 55.0, "liu": 51.0}
+    lut4 = {c: 9000 for c in fmax}
+    rows = _rows(fmax, lut4)
+
+    def data(dp_fmax: dict[str, float], dp_len: dict[str, int]) -> dict:
+        return {"dp": {c: {"fmax_mhz": dp_fmax[c], "lut4": 9000, "ff": 900, "ge": 1.0e4,
+                           "depth": 10} for c in sec.CORES},
+                "ltp": {c: {"full": {"length": 30, "from": "state_q", "to": "state_q"},
+                            "dp": {"length": dp_len[c], "from": "state_q", "to": "state_q"}}
+                        for c in sec.CORES}}
+
+    # within 5 % and one gate: no core is bound by its key schedule
+    near = {c: f * 1.04 for c, f in fmax.items()}
+    md = sec.render(rows, data(near, {c: 29 for c in fmax}))
+    assert "The key schedule does not set the clock of any full core." in md
+    assert "The key schedule sets the clock" not in md
+    # satoh 10 % faster with the stub, lutz two gates shorter: those two are named
+    far = dict(near, satoh=fmax["satoh"] * 1.10)
+    md2 = sec.render(rows, data(far, dict({c: 29 for c in fmax}, lutz=28)))
+    assert "The key schedule sets the clock of satoh, lutz." in md2
+    assert "does not set the clock" not in md2
