@@ -16,6 +16,8 @@
 // streams, keep the pipeline full; on a one-block core (round) they alternate.
 // A request offered to the core and not yet taken stays granted (and unchanged)
 // until the core takes it; core_in_valid_o never depends on core_in_ready_i.
+// With CoreInReg = 1 the offer is the input register's (core_in_* from flip-flops),
+// and a lane's request counts as taken when the register takes it.
 //
 // Key. key_* is passed to the core's key port while every stream is idle (between
 // messages); all streams share the key. The core's key setup then delays the
@@ -41,6 +43,17 @@
 //   InFlight      blocks of an independent flow (ECB, CTR, CBC/CFB decryption) a
 //                 stream keeps in the core (default 2; see ak_mode_stream: deep
 //                 settings are for simulation models of deep pipelines).
+//   CoreInReg     0 (default): the granted request drives the core's input port
+//                 directly, so a chained flow costs exactly the core's latency per
+//                 block. 1: the request goes into a register first (valid, data,
+//                 direction, tag; it takes a new request whenever it is empty or the
+//                 core takes the one it holds, so an independent flow still gives a
+//                 one-block-per-cycle core one block per cycle): the path from the
+//                 streams' control and the arbiter ends at that register instead of
+//                 inside the core, for one cycle more per block (a chained flow:
+//                 the core's latency + 1 per block). For a system whose bus, not
+//                 the core, sets the block rate (cipher_ahb: >= 16 bus cycles per
+//                 block against 2*Nr + 1).
 
 `default_nettype none
 
@@ -49,6 +62,7 @@ module ak_mode_engine #(
   parameter int GhashDigitBits = 16,
   parameter bit AeadModes    = 1'b1,
   parameter int InFlight     = 2,
+  parameter bit CoreInReg    = 1'b0,
   parameter int CoreTagWidth = (Streams > 1) ? $clog2(2 * Streams) : 1
 ) (
   input  logic                            clk_i,
@@ -188,21 +202,50 @@ module ak_mode_engine #(
     end
   end
 
-  assign core_in_valid_o   = any;
-  assign core_in_data_o    = req_data[grant];
-  assign core_in_decrypt_o = req_dec[grant];
-  assign core_in_tag_o     = grant;
+  logic arb_ready;  // the arbiter's request may go now
+  if (CoreInReg) begin : g_in_reg
+    logic                    ir_v_q;
+    logic [127:0]            ir_data_q;
+    logic                    ir_dec_q;
+    logic [CoreTagWidth-1:0] ir_tag_q;
+    assign arb_ready = !ir_v_q || core_in_ready_i;
+    always_ff @(posedge clk_i or negedge rst_ni) begin : in_reg_v
+      if (!rst_ni) ir_v_q <= 1'b0;
+      else if (arb_ready) ir_v_q <= any;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin : in_reg_data
+      if (!rst_ni) begin
+        ir_data_q <= '0;
+        ir_dec_q  <= 1'b0;
+        ir_tag_q  <= '0;
+      end else if (arb_ready) begin
+        ir_data_q <= req_data[grant];
+        ir_dec_q  <= req_dec[grant];
+        ir_tag_q  <= grant;
+      end
+    end
+    assign core_in_valid_o   = ir_v_q;
+    assign core_in_data_o    = ir_data_q;
+    assign core_in_decrypt_o = ir_dec_q;
+    assign core_in_tag_o     = ir_tag_q;
+  end else begin : g_no_in_reg
+    assign arb_ready         = core_in_ready_i;
+    assign core_in_valid_o   = any;
+    assign core_in_data_o    = req_data[grant];
+    assign core_in_decrypt_o = req_dec[grant];
+    assign core_in_tag_o     = grant;
+  end
 
   always_comb begin : grant_ready
     req_ready = '0;
-    req_ready[grant] = any && core_in_ready_i;
+    req_ready[grant] = any && arb_ready;
   end
 
   always_comb begin : arbiter_next
     rr_d    = rr_q;
     grant_d = grant_q;
     lock_d  = 1'b0;
-    if (any && core_in_ready_i) begin
+    if (any && arb_ready) begin
       rr_d = (int'(grant) == Lanes - 1) ? '0 : grant + 1'b1;
     end else if (any) begin
       grant_d = grant;
@@ -245,7 +288,7 @@ module ak_mode_engine #(
   assign core_key_valid_o = (key_valid_i && all_idle) || (kst_q == KLoad2) || (kst_q == KLoad1);
   assign core_key_o       = (kst_q == KLoad2) ? key2_q : (kst_q == KLoad1) ? key1_q : key_i;
   assign core_key_len_o   = ((kst_q == KLoad2) || (kst_q == KLoad1)) ? klen_q : key_len_i;
-  assign core_in_fire     = core_in_valid_o && core_in_ready_i;
+  assign core_in_fire     = any && arb_ready;  // into the core or its input register
   assign core_out_fire    = core_out_valid_i;  // core_out_ready_o is 1
 
   for (genvar s = 0; s < Streams; s++) begin : g_tk_gnt

@@ -58,6 +58,11 @@ package ak_mode_pkg;
     return (left >= 32'd16) ? 5'd16 : left[4:0];
   endfunction
 
+  // bits of the next beat of a count in bits (XTS): min(128, left)
+  function automatic logic [7:0] beat_bits(input logic [31:0] left);
+    return (left >= 32'd128) ? 8'd128 : left[7:0];
+  endfunction
+
 endpackage
 
 `default_nettype wire

@@ -47,8 +47,10 @@
 // flow issues its next block at the edge its previous result leaves: one chained
 // stream takes exactly the core's latency per block (2*Nr on pipe2, Nr on round);
 // independent flows max(latency/2, interval) (Nr on both); CCM two blocks (one per
-// lane) per 16 payload bytes. Output FIFO: InFlight + 2 beats (4 by default); a lane sends a block only with
-// room reserved for its result, so results are always taken from the core. Every
+// lane) per 16 payload bytes (ak_mode_engine's CoreInReg = 1 adds a cycle between a
+// request and the core). Output FIFO: InFlight + 2 beats (4 by default); a lane sends
+// a block only with room reserved for its result, so results are always taken from
+// the core. Every
 // register is reset by rst_ni. Byte order: FIPS-197 everywhere, byte 0 in [127:120].
 //
 // XTS ciphertext stealing works to the bit: the last whole block before a partial
@@ -61,9 +63,16 @@
 //             InFlight (2, >= 2): blocks of an independent flow (ECB, CTR, CBC and CFB
 //             decryption) the data lane keeps in the core; the XOR-operand FIFO holds
 //             InFlight entries and the output FIFO InFlight + 2 (4 at the default).
-//             GCM and XTS keep two, CCM's CTR lane and the chained flows one. Both
-//             FIFOs are shift registers: a deep setting is for a simulation model that
-//             must keep a deep pipeline (the unrolled cores) full, not for hardware.
+//             GCM and XTS keep two, CCM's CTR lane and the chained flows one. The
+//             XOR-operand FIFO is a shift register, the output FIFO a ring (a push
+//             writes one entry, the head is read through a one-hot pointer): a deep
+//             setting is for a simulation model that must keep a deep pipeline (the
+//             unrolled cores) full, not for hardware.
+//
+// Counters and flags: the byte/bit counters of the message's parts keep their
+// "not zero" flag and their next beat's size in registers beside them (updated from
+// registers only), so the input handshake and the beat's byte mask start at
+// flip-flops, not at 32-bit compares.
 
 `default_nettype none
 
@@ -208,6 +217,11 @@ module ak_mode_stream #(
   logic         of_t_q [OfDepth];
   logic         of_t_d [OfDepth];
   logic [CntW-1:0] of_cnt_q, of_cnt_d;
+  // a ring: entries written at of_wr_q, read at of_rd_q (one-hot each), so a push
+  // writes one entry whatever the consumer does and no entry moves
+  logic [OfDepth-1:0] of_wr_q, of_wr_d, of_rd_q, of_rd_d;
+  logic [127:0] of_head;
+  logic         of_head_t;
 
   logic         cmd_fire, in_fire, out_fire, sts_fire;
   logic         is_ccm, is_gcm, is_cmac, is_xts, has_tag, chained_ok;
@@ -229,6 +243,19 @@ module ak_mode_stream #(
   logic         xh_ok_q, xh_ok_d, xh_out_q, xh_out_d;
   logic [7:0]   xb_q, xb_d;            // bits of the final (partial) block
   logic [127:0] in_masked;
+  // Kept beside the byte and bit counters, so that no path starts with a 32-bit compare
+  // or a beat-size selection; each equals the expression given, every cycle (checked
+  // in simulation), and is updated with its counter from values of registers only
+  logic         iv_nz_q, iv_nz_d;      // iv_left_q != 0
+  logic         aad_nz_q, aad_nz_d;    // aad_left_q != 0
+  logic         msg_nz_q, msg_nz_d;    // msg_left_q != 0
+  logic [4:0]   iv_n_q, iv_n_d;        // beat_bytes(iv_left_q)
+  logic [4:0]   aad_n_q, aad_n_d;      // beat_bytes(aad_left_q)
+  logic [4:0]   msg_n_q, msg_n_d;      // beat_bytes(msg_left_q)
+  logic [7:0]   msg_nb_q, msg_nb_d;    // beat_bits(msg_left_q) (XTS)
+  logic         pay_z_q, pay_z_d;      // pay_left_q == 0
+  logic         mac_z_q, mac_z_d;      // mac_left_q == 0
+  logic [31:0]  iv_after, aad_after, msg_after;  // a counter after a beat of its part
   logic         d_rsp, m_rsp, d_fire, m_fire;
   logic         d_rsp_pay;             // a payload result leaves the core now
   logic [127:0] chain_rsp, chain_req, chain_now, d_out;
@@ -329,15 +356,17 @@ module ak_mode_stream #(
   assign tk_req_o    = (st_q == StRun) && !err_q && is_xts && h_need_q;
 
   assign mb_full = (mb_cnt_q == 2'(MbDepth));
-  assign in_iv  = (iv_left_q != 32'd0);
-  assign in_aad = !in_iv && (aad_left_q != 32'd0);
-  assign in_pay = !in_iv && !in_aad && (msg_left_q != 32'd0);
+  assign in_iv  = iv_nz_q;
+  assign in_aad = !in_iv && aad_nz_q;
+  assign in_pay = !in_iv && !in_aad && msg_nz_q;
   assign in_tag = !in_iv && !in_aad && !in_pay && rtag_need_q;
-  assign in_n   = in_iv ? beat_bytes(iv_left_q) : in_aad ? beat_bytes(aad_left_q) :
-                  in_tag ? tlen_q : beat_bytes(msg_left_q);
-  assign in_nb     = (msg_left_q >= 32'd128) ? 8'd128 : msg_left_q[7:0];
+  assign in_n   = in_iv ? iv_n_q : in_aad ? aad_n_q : in_tag ? tlen_q : msg_n_q;
+  assign in_nb     = msg_nb_q;
   assign in_masked = is_xts ? keep_bits(in_data_i, in_nb) : keep_bytes(in_data_i, in_n);
   assign x_left_after = msg_left_q - {24'd0, in_nb};
+  assign iv_after     = iv_left_q - {27'd0, iv_n_q};
+  assign aad_after    = aad_left_q - {27'd0, aad_n_q};
+  assign msg_after    = is_xts ? x_left_after : msg_left_q - {27'd0, msg_n_q};
 
   always_comb begin : input_ready
     in_ready_o = 1'b0;
@@ -355,8 +384,17 @@ module ak_mode_stream #(
   assign in_fire = in_valid_i && in_ready_o;
 
   assign out_valid_o = (of_cnt_q != '0);
-  assign out_data_o  = of_q[0];
-  assign out_tag_o   = of_t_q[0];
+  // the head: an AND-OR of the entries under the one-hot read pointer
+  always_comb begin : out_head
+    of_head   = '0;
+    of_head_t = 1'b0;
+    for (int i = 0; i < OfDepth; i++) begin
+      of_head   = of_head | (of_q[i] & {128{of_rd_q[i]}});
+      of_head_t = of_head_t | (of_t_q[i] & of_rd_q[i]);
+    end
+  end
+  assign out_data_o  = of_head;
+  assign out_tag_o   = of_head_t;
   assign out_fire    = out_valid_o && out_ready_i;
 
   // the status waits for the last output beat of its message to leave
@@ -510,7 +548,7 @@ module ak_mode_stream #(
   // ciphertext block (encryption: when its result has left the core)
   assign ivlen_push = ivlen_need_q && !in_iv && (!mb_full);
   assign glen_push  = glen_need_q && !ivlen_need_q && !in_iv && !in_aad &&
-                      (msg_left_q == 32'd0) && (dec_q || (pay_left_q == 32'd0)) &&
+                      !msg_nz_q && (dec_q || pay_z_q) &&
                       (!mb_full);
 
   // at most one MAC block is pushed per cycle (CCM: B0, AAD, the AAD flush, then
@@ -584,7 +622,7 @@ module ak_mode_stream #(
   // ------------------------------------------------------------------------------
   // the tag: CCM MSB_t(Y_r ^ S0), GCM MSB_t(GHASH ^ E(J0)), CMAC MSB_t(Y_n) (s0_q = 0)
   assign tag_calc = keep_bytes(y_q ^ s0_q, tlen_q);
-  assign ccm_done = has_tag && (mac_left_q == 32'd0) && !m_busy_q && (pay_left_q == 32'd0) &&
+  assign ccm_done = has_tag && mac_z_q && !m_busy_q && pay_z_q &&
                     !s0_need_q && !h_need_q && (d_cnt_q == '0);
 
   always_comb begin : out_push
@@ -608,22 +646,14 @@ module ak_mode_stream #(
   always_comb begin : out_fifo
     of_d     = of_q;
     of_t_d   = of_t_q;
-    of_cnt_d = of_cnt_q;
-    if (out_fire) begin
-      for (int i = 0; i < OfDepth - 1; i++) begin
-        of_d[i]   = of_q[i+1];
-        of_t_d[i] = of_t_q[i+1];
+    of_cnt_d = of_cnt_q - CntW'(out_fire) + CntW'(of_push);
+    of_rd_d  = out_fire ? {of_rd_q[OfDepth-2:0], of_rd_q[OfDepth-1]} : of_rd_q;
+    of_wr_d  = of_push ? {of_wr_q[OfDepth-2:0], of_wr_q[OfDepth-1]} : of_wr_q;
+    for (int i = 0; i < OfDepth; i++) begin
+      if (of_push && of_wr_q[i]) begin
+        of_d[i]   = of_push_data;
+        of_t_d[i] = of_push_tag;
       end
-      of_cnt_d = of_cnt_d - CntW'(1);
-    end
-    if (of_push) begin
-      for (int i = 0; i < OfDepth; i++) begin
-        if (of_cnt_d == CntW'(i)) begin
-          of_d[i]   = of_push_data;
-          of_t_d[i] = of_push_tag;
-        end
-      end
-      of_cnt_d = of_cnt_d + CntW'(1);
     end
   end
 
@@ -660,9 +690,8 @@ module ak_mode_stream #(
   // Message state
   // ------------------------------------------------------------------------------
   // every beat is in and every result is out (CCM: the tag too, or it was compared)
-  assign chained_ok = (iv_left_q == 32'd0) && (aad_left_q == 32'd0) &&
-                      (msg_left_q == 32'd0) && !rtag_need_q && !xh_out_q &&
-                      (err_q || ((pay_left_q == 32'd0) && (d_cnt_q == '0) && !s0_need_q &&
+  assign chained_ok = !iv_nz_q && !aad_nz_q && !msg_nz_q && !rtag_need_q && !xh_out_q &&
+                      (err_q || (pay_z_q && (d_cnt_q == '0) && !s0_need_q &&
                                  !h_need_q && (!is_ccm || !flush_q)));
 
   always_comb begin : message
@@ -692,6 +721,15 @@ module ak_mode_stream #(
     m_busy_d    = m_busy_q;
     mac_left_d  = mac_left_q;
     iv_left_d    = iv_left_q;
+    iv_nz_d      = iv_nz_q;
+    aad_nz_d     = aad_nz_q;
+    msg_nz_d     = msg_nz_q;
+    iv_n_d       = iv_n_q;
+    aad_n_d      = aad_n_q;
+    msg_n_d      = msg_n_q;
+    msg_nb_d     = msg_nb_q;
+    pay_z_d      = pay_z_q;
+    mac_z_d      = mac_z_q;
     ivlen_need_d = ivlen_need_q;
     glen_need_d  = glen_need_q;
     glen_d       = glen_q;
@@ -763,6 +801,16 @@ module ak_mode_stream #(
           mreq_left_d  = c_mac_blocks;
           k2_d         = (cmd_msg_len_i[3:0] != 4'd0) || (cmd_msg_len_i == 32'd0);
           giv_left_d   = ((cmd_mode_i == ModeGcm) && !c_iv12) ? c_iv_blocks : 32'd0;
+          // the counters' flags, from the values loaded
+          iv_nz_d      = (iv_left_d != 32'd0);
+          aad_nz_d     = (aad_left_d != 32'd0);
+          msg_nz_d     = (msg_left_d != 32'd0);
+          iv_n_d       = beat_bytes(iv_left_d);
+          aad_n_d      = beat_bytes(aad_left_d);
+          msg_n_d      = beat_bytes(msg_left_d);
+          msg_nb_d     = beat_bits(msg_left_d);
+          pay_z_d      = (pay_left_d == 32'd0);
+          mac_z_d      = (mac_left_d == 32'd0);
           gj0_d        = 1'b0;
           nxt_hold_d   = 1'b0;
           nxt_fin_d    = 1'b0;
@@ -775,9 +823,13 @@ module ak_mode_stream #(
         // input beats
         if (in_fire) begin
           if (in_iv) begin
-            iv_left_d = iv_left_q - {27'd0, in_n};
+            iv_left_d = iv_after;
+            iv_nz_d   = (iv_after != 32'd0);
+            iv_n_d    = beat_bytes(iv_after);
           end else if (in_aad) begin
-            aad_left_d = aad_left_q - {27'd0, in_n};
+            aad_left_d = aad_after;
+            aad_nz_d   = (aad_after != 32'd0);
+            aad_n_d    = beat_bytes(aad_after);
             if (is_ccm) begin
               carry_d = p6_q ? in_masked[47:0] : {32'h0, in_masked[15:0]};
               // the last AAD beat: one more block if prefix + its bytes exceed 16
@@ -785,7 +837,10 @@ module ak_mode_stream #(
                 flush_d = ({1'b0, in_n} + (p6_q ? 6'd6 : 6'd2)) > 6'd16;
             end
           end else if (in_pay) begin
-            msg_left_d = is_xts ? x_left_after : msg_left_q - {27'd0, in_n};
+            msg_left_d = msg_after;
+            msg_nz_d   = (msg_after != 32'd0);
+            msg_n_d    = beat_bytes(msg_after);
+            msg_nb_d   = beat_bits(msg_after);
             nxt_v_d    = !err_q && !is_cmac;  // CMAC: the beat goes to the MAC FIFO only
             // XTS: a whole beat followed by a partial one is held; a partial one is final
             nxt_hold_d = is_xts && (in_nb == 8'd128) && (x_left_after != 32'd0) &&
@@ -816,6 +871,7 @@ module ak_mode_stream #(
             s0_fly_d = 1'b0;
           end else begin
             pay_left_d = pay_left_q - 32'd1;
+            pay_z_d    = (pay_left_q == 32'd1);
             if (is_xts && cxh_q[0]) begin
               xh_d    = d_out;
               xh_ok_d = 1'b1;
@@ -845,6 +901,7 @@ module ak_mode_stream #(
           y_d        = rsp_data_i;
           m_busy_d   = 1'b0;
           mac_left_d = mac_left_q - 32'd1;
+          mac_z_d    = (mac_left_q == 32'd1);
         end
         if (m_fire) begin
           m_busy_d    = 1'b1;
@@ -854,6 +911,7 @@ module ak_mode_stream #(
         // GHASH (GCM)
         if (gh_done) begin
           mac_left_d = mac_left_q - 32'd1;
+          mac_z_d    = (mac_left_q == 32'd1);
           m_busy_d   = 1'b0;
           y_d        = gh_y;
           if (gj0_q) begin
@@ -913,6 +971,15 @@ module ak_mode_stream #(
       ivlen_need_q <= 1'b0;
       glen_need_q  <= 1'b0;
       glen_q       <= '0;
+      iv_nz_q      <= 1'b0;
+      aad_nz_q     <= 1'b0;
+      msg_nz_q     <= 1'b0;
+      iv_n_q       <= 5'd0;
+      aad_n_q      <= 5'd0;
+      msg_n_q      <= 5'd0;
+      msg_nb_q     <= 8'd0;
+      pay_z_q      <= 1'b1;
+      mac_z_q      <= 1'b1;
     end else begin
       st_q        <= st_d;
       mode_q      <= mode_d;
@@ -932,6 +999,15 @@ module ak_mode_stream #(
       ivlen_need_q <= ivlen_need_d;
       glen_need_q  <= glen_need_d;
       glen_q       <= glen_d;
+      iv_nz_q      <= iv_nz_d;
+      aad_nz_q     <= aad_nz_d;
+      msg_nz_q     <= msg_nz_d;
+      iv_n_q       <= iv_n_d;
+      aad_n_q      <= aad_n_d;
+      msg_n_q      <= msg_n_d;
+      msg_nb_q     <= msg_nb_d;
+      pay_z_q      <= pay_z_d;
+      mac_z_q      <= mac_z_d;
     end
   end
 
@@ -1020,12 +1096,43 @@ module ak_mode_stream #(
       of_q     <= '{default: '0};
       of_t_q   <= '{default: 1'b0};
       of_cnt_q <= '0;
+      of_wr_q  <= OfDepth'(1);
+      of_rd_q  <= OfDepth'(1);
     end else begin
       of_q     <= of_d;
       of_t_q   <= of_t_d;
       of_cnt_q <= of_cnt_d;
+      of_wr_q  <= of_wr_d;
+      of_rd_q  <= of_rd_d;
     end
   end
+
+`ifndef SYNTHESIS
+  // The counters' flags are the expressions they stand for, every cycle from the
+  // first reset on (before it the registers hold whatever they power up with).
+  logic reset_seen_q = 1'b0;
+
+  // (a plain always: Icarus refuses system tasks in always_ff)
+  always @(posedge clk_i or negedge rst_ni) begin : flag_check
+    if (!rst_ni) begin
+      reset_seen_q <= 1'b1;
+    end else if (reset_seen_q) begin
+      if ({iv_nz_q, aad_nz_q, msg_nz_q} !=
+          {iv_left_q != 32'd0, aad_left_q != 32'd0, msg_left_q != 32'd0})
+        $error("ak_mode_stream: nonzero flags %b, counters %0d %0d %0d",
+               {iv_nz_q, aad_nz_q, msg_nz_q}, iv_left_q, aad_left_q, msg_left_q);
+      if ({iv_n_q, aad_n_q, msg_n_q} !=
+          {beat_bytes(iv_left_q), beat_bytes(aad_left_q), beat_bytes(msg_left_q)})
+        $error("ak_mode_stream: beat sizes %0d %0d %0d, counters %0d %0d %0d",
+               iv_n_q, aad_n_q, msg_n_q, iv_left_q, aad_left_q, msg_left_q);
+      if (msg_nb_q != beat_bits(msg_left_q))
+        $error("ak_mode_stream: msg_nb_q %0d, msg_left_q %0d", msg_nb_q, msg_left_q);
+      if ({pay_z_q, mac_z_q} != {pay_left_q == 32'd0, mac_left_q == 32'd0})
+        $error("ak_mode_stream: zero flags %b, pay_left_q %0d, mac_left_q %0d",
+               {pay_z_q, mac_z_q}, pay_left_q, mac_left_q);
+    end
+  end
+`endif
 
 endmodule
 

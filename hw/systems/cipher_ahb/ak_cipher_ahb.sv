@@ -21,10 +21,13 @@
 // a mismatch (ERROR.TAG_FAIL). So a CCM decryption may have at most FifoDepth
 // payload blocks (a longer one is rejected: ERROR.CMD_REJECT).
 //
-// Latency / interval: those of the mode engine on pipe2 (docs/modes.md: Nr cycles
-// per block with two streams, 2*Nr for one chained stream), plus the bus: a 32-bit
+// Latency / interval: those of the mode engine on pipe2 with its core input register
+// (CoreInReg = 1; docs/modes.md: Nr cycles per block with two streams, 2*Nr + 1 for
+// one chained stream, Nr + 1 for one independent stream), plus the bus: a 32-bit
 // transfer takes 2 cycles, so a block costs 8 cycles in and 8 out on the bus; a
-// FIFO hop adds one cycle each way. Byte order: bytes at increasing addresses of
+// FIFO hop adds one cycle each way. The bus's >= 16 cycles per block set the rate,
+// so the engine's register (one cycle per block, for the clock) costs no throughput
+// with two streams. Byte order: bytes at increasing addresses of
 // KEY, IV, DATA_IN and DATA_OUT are bytes 0, 1, 2, ... of the key / block (FIPS-197
 // order; byte 0 in bits [7:0] of the first word, AHB little-endian lanes).
 //
@@ -163,6 +166,7 @@ module ak_cipher_ahb
 
   ak_mode_engine #(
     .AeadModes   (1'b0),  // the register map offers modes 0..5
+    .CoreInReg   (1'b1),  // the bus sets the block rate: Fmax before one cycle a block
     .Streams     (Streams),
     .CoreTagWidth(CoreTagWidth)
   ) u_engine (

@@ -60,16 +60,20 @@ class Build:
     ``AeadModes`` parameter (False leaves GCM/GMAC, CMAC and XTS out: the same RTL and
     the same cycles for every other mode, and a model about three times as fast) and
     its ``InFlight`` parameter (blocks of an independent flow a stream keeps in the
-    core; more than 2 for a deep pipeline, see :func:`aeskit.sim.bulk.bulk_build`)."""
+    core; more than 2 for a deep pipeline, see :func:`aeskit.sim.bulk.bulk_build`) and
+    its ``CoreInReg`` parameter (``core_in_reg``: the requests go into a register
+    before the core, one cycle more per block, as ``cipher_ahb`` builds it)."""
 
     streams: int = STREAMS
     aead: bool = True
     in_flight: int = 2
+    core_in_reg: bool = False
 
     @property
     def name(self) -> str:
         deep = f"-f{self.in_flight}" if self.in_flight != 2 else ""
-        return f"s{self.streams}{'' if self.aead else '-lean'}{deep}"
+        reg = "-ir" if self.core_in_reg else ""
+        return f"s{self.streams}{'' if self.aead else '-lean'}{deep}{reg}"
 
 
 #: the harness the tests and every mode use
@@ -80,17 +84,18 @@ LEAN1 = Build(streams=1, aead=False)
 
 
 def system_sv(core: CoreSpec, streams: int = STREAMS, *, aead: bool = True,
-              in_flight: int = 2) -> str:
+              in_flight: int = 2, core_in_reg: bool = False) -> str:
     """SystemVerilog of ``ak_mode_sys``: the engine on ``core`` (registry parameters);
     ``aead`` False sets the engine's AeadModes parameter to 0, ``in_flight`` its
-    InFlight parameter."""
+    InFlight parameter, ``core_in_reg`` True its CoreInReg parameter to 1."""
     tw = max(1, (2 * streams - 1).bit_length())
     params = ", ".join(f".{k}({v})" for k, v in {**core.parameters, "TagWidth": tw}.items())
     text = templates.render(SYS, SYS_TOP, core=core.name, core_top=core.top,
                             core_params=params, streams=streams, s_msb=streams - 1,
                             tag_msb=tw - 1)
     extra = ("" if aead else ", .AeadModes(1'b0)") + \
-        ("" if in_flight == 2 else f", .InFlight({in_flight})")
+        ("" if in_flight == 2 else f", .InFlight({in_flight})") + \
+        (", .CoreInReg(1'b1)" if core_in_reg else "")
     if extra:
         inst = f"ak_mode_engine #(.Streams({streams}))"
         if text.count(inst) != 1:
@@ -103,7 +108,8 @@ def system_files(core: CoreSpec, out_dir: Path, build: Build = FULL) -> list[Pat
     """Write ``ak_mode_sys.sv`` for ``core`` into ``out_dir``; return every source."""
     top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv",
                                      system_sv(core, build.streams, aead=build.aead,
-                                               in_flight=build.in_flight))
+                                               in_flight=build.in_flight,
+                                               core_in_reg=build.core_in_reg))
     return core.file_paths() + engine_paths() + [top]
 
 
@@ -114,7 +120,7 @@ def _build_dir(core: CoreSpec, build: Build = FULL) -> Path:
         h.update(p.read_bytes())
     h.update(cpp_common_bytes())
     h.update(system_sv(core, build.streams, aead=build.aead,
-                       in_flight=build.in_flight).encode())
+                       in_flight=build.in_flight, core_in_reg=build.core_in_reg).encode())
     h.update(contract.fingerprint(core).encode())
     h.update(BUILD_FLAGS_VERSION.encode())
     if build != FULL:

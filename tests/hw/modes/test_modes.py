@@ -15,6 +15,8 @@ once, with random input gaps and output/status stalls where stated).
 * random differential against the golden model (aeskit.model): random modes, key
   sizes, lengths, directions, corrupted CCM tags, two streams, random stalls;
 * exact cycles per block (one and two streams) for every mode and key size;
+* the engine with its core input register (``CoreInReg = 1``, as cipher_ahb builds
+  it) on ``pipe2``: the random differential run and its exact cycles per block;
 * illegal commands (bad CCM nonce/tag length, ECB/CBC partial block, bad mode) give
   a status with the error bit, consume their beats and output nothing.
 """
@@ -33,7 +35,7 @@ from aeskit.hw import get_core
 from aeskit.model import AES, TagMismatchError
 from aeskit.model import modes as M
 from aeskit.sim.cocotb_run import WAIVERS
-from aeskit.sim.mode_harness import (Message, ModeHarness, engine_paths,
+from aeskit.sim.mode_harness import (Build, Message, ModeHarness, engine_paths,
                                      measure_cycles_per_block, system_files)
 from aeskit.toolchain.paths import verilator
 from aeskit.vectors import block_vectors, ccm_vectors, ctr_vectors
@@ -378,6 +380,50 @@ def test_cycles_per_block(harnesses, core: str) -> None:
                 if core == "pipe2":
                     assert one == (2 * nr if chained or mode == "ccm" else nr)
                     assert two == (2 * nr if mode == "ccm" else nr)
+
+
+# ----------------------------------------------------------------------------------
+# the core input register (CoreInReg = 1)
+# ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def harness_in_reg():
+    h = ModeHarness("pipe2", build=Build(core_in_reg=True))
+    yield h
+    h.close()
+
+
+def test_core_in_reg_random_differential(harness_in_reg) -> None:
+    """Every mode (GCM, CMAC and XTS too), two streams, random gaps and stalls."""
+    _random_run(harness_in_reg, seed=77, messages=300, max_len=200)
+
+
+def test_core_in_reg_cycles_per_block(harness_in_reg) -> None:
+    """The register adds one cycle between a request and the core: a chained flow
+    (and CCM's and CMAC's MAC chains) takes the core's latency + 1 = 2Nr + 1 per block
+    on pipe2. An independent flow on one stream has two blocks in flight, one of them
+    possibly in the register; pipe2 takes a new block only in every other cycle (its
+    two stages alternate), so the cycle added costs two per pair: Nr + 1 per block.
+    Two streams keep pipe2 full as before (Nr; chained: (2Nr + 1) / 2, CCM 2Nr)."""
+    h = harness_in_reg
+    for ks in (128, 256):
+        h.load_key(bytes(range(ks // 8)))
+        nr = NR[ks]
+        for mode in MODES + ["cmac"]:
+            for dec in (False, True):
+                chained = mode in ("ofb", "ccm", "cmac") or (mode in ("cbc", "cfb") and not dec)
+                one = measure_cycles_per_block(h, mode, decrypt=dec, streams=1)
+                two = measure_cycles_per_block(h, mode, decrypt=dec, streams=2)
+                exp1 = 2 * nr + 1 if chained else nr + 1
+                if mode == "ccm":
+                    exp2 = 2 * nr
+                elif mode == "cmac":
+                    exp2 = nr + 1
+                elif chained:
+                    exp2 = (2 * nr + 1) / 2
+                else:
+                    exp2 = nr
+                assert one == exp1, (mode, dec, ks, one, exp1)
+                assert two == exp2, (mode, dec, ks, two, exp2)
 
 
 # ----------------------------------------------------------------------------------
