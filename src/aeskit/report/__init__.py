@@ -134,23 +134,6 @@ def device_text(device: str, seeds: tuple[int, ...] = (1,)) -> str:
             f"out of context, {placed}")
 
 
-def combine_seeds(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """One ``synth.json``-like dict from the runs of one design with several placement
-    seeds: the run with the median Fmax (the lower middle one of an even count), plus
-    ``fmax_seeds`` ({seed: Fmax}), ``fmax_min`` and ``fmax_max``. Area figures are the
-    median run's (they move by a few LUT4 with the placement)."""
-    if not runs:
-        raise ValueError("combine_seeds needs at least one run")
-    timed = sorted((r for r in runs if r.get("fmax_mhz") is not None),
-                   key=lambda r: float(r["fmax_mhz"]))
-    median = timed[(len(timed) - 1) // 2] if timed else runs[0]
-    out = dict(median)
-    out["fmax_seeds"] = {str(r["seed"]): r.get("fmax_mhz") for r in runs}
-    out["fmax_min"] = timed[0]["fmax_mhz"] if timed else None
-    out["fmax_max"] = timed[-1]["fmax_mhz"] if timed else None
-    return out
-
-
 def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bool = False,
                skip_synth: bool = False, progress: Progress | None = None,
                sections: list[str] | None = None, device: str = DEFAULT_DEVICE,
@@ -163,7 +146,8 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
 
     ``seeds``: nextpnr placement seeds per core (each cached on its own); a row's Fmax
     and area are those of the median seed, with the minimum and maximum beside them
-    (:func:`combine_seeds`). The sections' extra designs are placed with seed 1.
+    (:func:`aeskit.synth.seeds.combine_seeds`). The sections' extra designs (the systems) are placed with
+    the same seeds.
 
     ``store``: the results store (:mod:`aeskit.store`) to reuse and record results in
     (``aeskit report`` passes the repository's); every row then says which figures were
@@ -221,7 +205,7 @@ def _run(cores: list[CoreSpec], out_dir: Path, *, jobs: int, force: bool, skip_s
         if hasattr(mod, "collect") and not skip_synth:
             todo.append((f"section:{mod.__name__}", "collect",
                          Job("collect", mod.__name__.rsplit(".", 1)[-1], device=device,
-                             force=force, cores=tuple(cores))))
+                             seeds=seeds, force=force, cores=tuple(cores))))
     results: dict[tuple[str, str], Any] = {}
     errors: dict[str, list[str]] = {c.name: [] for c in cores}
     errors.update({f"section:{m.__name__}": [] for m in mods})

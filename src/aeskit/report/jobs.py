@@ -41,7 +41,8 @@ Progress = Callable[[str], None]
 class Job:
     """One unit of work. ``kind``: ``sim`` (``target``: a core), ``synth`` (``target``:
     a core or :class:`aeskit.synth.Design`, on ``device`` with ``seed``) or ``collect``
-    (``target``: a section module's name, over ``cores``)."""
+    (``target``: a section module's name, over ``cores``; its systems are placed with
+    ``seeds`` too)."""
 
     kind: str
     target: Any
@@ -80,24 +81,15 @@ def _run(job: Job, progress: Progress | None) -> Any:
         return report.measure_core(job.target, _build_root() / "cache" / job.target.name,
                                    force=job.force, progress=say)
     if job.kind == "synth":
-        import aeskit.synth as synth
-        from aeskit.report import combine_seeds
+        from aeskit.synth.seeds import synthesize_seeds
 
-        root = Path(job.root) if job.root else None
-        runs = []
-        for seed in job.seeds:
-            out = synth.synth_dir(job.target.name, job.device, root, seed=seed)
-            try:
-                runs.append(synth.synthesize(
-                    job.target, out, seed=seed, device=job.device, force=job.force,
-                    progress=lambda m: say(f"{job.target.name}: {m}")).to_json())
-            except synth.DoesNotFit as exc:
-                say(exc.message)
-                return exc.result.to_json()  # no other seed fits better
-        return combine_seeds(runs)
+        return synthesize_seeds(job.target, job.device, job.seeds,
+                                Path(job.root) if job.root else None, force=job.force,
+                                progress=say)
     if job.kind == "collect":
         mod = importlib.import_module(f"aeskit.report.sections.{job.target}")
-        return mod.collect(list(job.cores), say, job.force, device=job.device)
+        return mod.collect(list(job.cores), say, job.force, device=job.device,
+                           seeds=job.seeds)
     raise ValueError(f"unknown job kind {job.kind!r}")
 
 

@@ -755,6 +755,39 @@ def _write_result(result: SynthResult) -> None:
     stored.save(result)
 
 
+#: the files of the Yosys stages a placement with another seed takes from another
+#: seed's folder (:func:`_seed_donor`): the same sources give the same netlist and gate count
+_DONATED = ("synth_ecp5.ys", "yosys_ecp5.log", "yosys_stat.json", "netlist.json",
+            "gates.ys", "yosys_gates.log", "gates_stat.json", "gates_ltp.txt")
+
+
+def _seed_donor(out_dir: Path, seed: int, common: Mapping[str, Any]) -> dict[str, Any] | None:
+    """For a seed other than 1: the ``synth.json`` of another seed's folder of the same
+    design (the seed-1 folder, ``out_dir`` without its ``~seed<k>`` (:func:`synth_dir`),
+    first, then the other ``~seed<j>`` folders) made here from the same sources,
+    parameters, flow, device and tools, placed (it fits), and still holding its
+    netlist and gate-count files. Those files are copied into ``out_dir`` and the
+    netlist (block-RAM output registers absorbed, RAMs pinned) is placed again with
+    ``seed``, instead of synthesizing the same netlist again. None when there is no
+    such folder (e.g. a folder restored from the results store has no netlist)."""
+    base, sep, tail = out_dir.name.rpartition("~seed")
+    if seed == 1 or not sep or tail != str(seed):
+        return None
+    others = sorted(p for p in out_dir.parent.glob(f"{base}~seed*") if p != out_dir)
+    for donor in (out_dir.parent / base, *others):
+        try:
+            data = json.loads((donor / "synth.json").read_text())
+        except (OSError, ValueError):
+            continue
+        same = all(data.get(k) == common[k] for k in (
+            "core", "top", "parameters", "source_hash", "flow_version", "device",
+            "tool_versions"))
+        if same and data.get("fits") and all((donor / f).is_file() for f in _DONATED):
+            for f in _DONATED:
+                shutil.copyfile(donor / f, out_dir / f)
+            return {**data, "out_dir": donor}
+    return None
+
 _YOSYS_FILES = {
     "result": "synth.json",
     "yosys_script": "synth_ecp5.ys",
@@ -842,23 +875,33 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
     commands: dict[str, list[str]] = {}
     times: dict[str, float] = {}
 
-    # 1. Yosys synth_ecp5
-    _note(progress, f"yosys synth_ecp5 {core.name} ({core.top})")
-    commands["yosys"], times["yosys"] = _run_yosys(
-        _ecp5_script(core, out_dir), out_dir / "synth_ecp5.ys", out_dir / "yosys_ecp5.log",
-        cwd=out_dir, what=f"yosys synth_ecp5 of {core.name}")
-    ecp5_cells = _stat_cells(out_dir / "yosys_stat.json")
-    outreg = absorb_in_file(out_dir / "netlist.json", core.top)
-    if outreg.ports:
-        _note(progress, f"{len(outreg.ports)} block-RAM read port(s) take their output "
-                        f"register ({outreg.flip_flops} flip-flops moved in)")
-    common["outreg"] = outreg.to_json()
-    ram_rows = getattr(core, "ram_rows", None)
-    if ram_rows and dev.name == FLOORPLAN_DEVICE:
-        plan = pin_in_file(out_dir / "netlist.json", core.top, tuple(ram_rows))
-        _note(progress, f"{len(plan.pins)} block RAM(s) pinned to EBR rows "
-                        f"{', '.join(str(r) for r in plan.rows)} in name order")
-        common["floorplan"] = plan.to_json()
+    # 1. Yosys synth_ecp5 (another seed of a design synthesized here: its netlist)
+    donor = _seed_donor(out_dir, seed, common)
+    if donor is not None:
+        _note(progress, f"netlist and gate count of seed {donor['seed']} "
+                        f"({donor['out_dir']}), placed with seed {seed}")
+        commands["yosys"] = donor["commands"]["yosys"]
+        ecp5_cells = {k: int(v) for k, v in donor["ecp5_cells"].items()}
+        common["outreg"] = donor.get("outreg") or {}
+        if donor.get("floorplan") is not None:
+            common["floorplan"] = donor["floorplan"]
+    else:
+        _note(progress, f"yosys synth_ecp5 {core.name} ({core.top})")
+        commands["yosys"], times["yosys"] = _run_yosys(
+            _ecp5_script(core, out_dir), out_dir / "synth_ecp5.ys",
+            out_dir / "yosys_ecp5.log", cwd=out_dir, what=f"yosys synth_ecp5 of {core.name}")
+        ecp5_cells = _stat_cells(out_dir / "yosys_stat.json")
+        outreg = absorb_in_file(out_dir / "netlist.json", core.top)
+        if outreg.ports:
+            _note(progress, f"{len(outreg.ports)} block-RAM read port(s) take their output "
+                            f"register ({outreg.flip_flops} flip-flops moved in)")
+        common["outreg"] = outreg.to_json()
+        ram_rows = getattr(core, "ram_rows", None)
+        if ram_rows and dev.name == FLOORPLAN_DEVICE:
+            plan = pin_in_file(out_dir / "netlist.json", core.top, tuple(ram_rows))
+            _note(progress, f"{len(plan.pins)} block RAM(s) pinned to EBR rows "
+                            f"{', '.join(str(r) for r in plan.rows)} in name order")
+            common["floorplan"] = plan.to_json()
     misfit = check_fit(ecp5_cells, dev)
     if misfit is not None:
         result = _misfit_result(common, ecp5_cells, misfit, commands, times, dict(_YOSYS_FILES))
@@ -909,8 +952,13 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
     used = {k: int(v.get("used", 0)) for k, v in report.get("utilization", {}).items()}
     clocks = {k: float(v["achieved"]) for k, v in report.get("fmax", {}).items()}
 
-    # 3. generic gate count
-    gc, commands["gates"], times["gates"] = _gate_count(core, out_dir, progress)
+    # 3. generic gate count (the other seed's, when its netlist was taken)
+    if donor is not None:
+        gc = GateCount(ge=float(donor["ge"]), cells=dict(donor["gate_cells"]),
+                       depth=int(donor["depth"]))
+        commands["gates"] = donor["commands"]["gates"]
+    else:
+        gc, commands["gates"], times["gates"] = _gate_count(core, out_dir, progress)
 
     result = SynthResult(
         **common,

@@ -318,14 +318,3 @@ def test_three_seeds_give_median_fmax_spread_and_critical_paths(
     assert "<h2>Critical paths</h2>" in (tmp_path / "index.html").read_text()
     with pytest.raises(ValueError, match="seeds must be positive"):
         run_report([get_core("round")], tmp_path, seeds=(0,))
-
-
-def test_combine_seeds_takes_the_lower_middle_of_an_even_count() -> None:
-    from aeskit.report import combine_seeds
-
-    runs = [{"seed": s, "fmax_mhz": f, "lut4": s} for s, f in ((1, 60.0), (2, 40.0),
-                                                              (3, 50.0), (4, 70.0))]
-    out = combine_seeds(runs)
-    assert (out["seed"], out["fmax_mhz"], out["fmax_min"], out["fmax_max"]) == (3, 50.0, 40.0, 70.0)
-    one = combine_seeds([{"seed": 1, "fmax_mhz": None, "lut4": 5}])
-    assert one["fmax_mhz"] is None and one["fmax_min"] is None

@@ -28,6 +28,7 @@ from aeskit.synth import (
     SynthResult,
     SynthTarget,
     gate_count,
+    synth_dir,
     synthesize,
     yosys_check,
 )
@@ -167,6 +168,47 @@ def test_cache_misses_on_source_seed_and_force(tmp_path: Path) -> None:
     inc = src / "include" / "ak_fx_defs.svh"
     inc.write_text(inc.read_text() + "// edited\n")
     assert reg_xor(src).source_hash() != r4.source_hash
+
+
+def test_another_seed_places_the_seed1_netlist(tmp_path: Path) -> None:
+    """A seed-k folder next to a seed-1 folder of the same design takes its netlist
+    and gate count (no Yosys run) and only places again; a folder made from other
+    sources, or without its netlist (as the results store restores it), is not
+    taken, another seed's folder of the same sources is."""
+    src = tmp_path / "src"
+    shutil.copytree(FIX, src)
+    r1 = synthesize(reg_xor(src), synth_dir("fx", DEVICE, tmp_path))
+    messages: list[str] = []
+    out2 = synth_dir("fx", DEVICE, tmp_path, seed=2)
+    r2 = synthesize(reg_xor(src), out2, seed=2, progress=messages.append)
+    assert out2.name == "fx~seed2" and r2.seed == 2 and not r2.cached
+    assert not any(m.startswith("yosys") for m in messages)
+    assert any(m.startswith("netlist and gate count of seed 1") for m in messages)
+    assert set(r2.times_s) == {"nextpnr"}
+    assert (out2 / "netlist.json").read_bytes() == (r1.out_dir / "netlist.json").read_bytes()
+    assert (r2.ge, r2.depth, r2.gate_cells, r2.ecp5_cells, r2.lut4_synth) == \
+        (r1.ge, r1.depth, r1.gate_cells, r1.ecp5_cells, r1.lut4_synth)
+    assert r2.commands["yosys"] == r1.commands["yosys"]
+    assert r2.path("report").is_file() and r2.fmax_mhz is not None
+    # the source changed since seed 1 was made: Yosys runs for seed 3
+    f = src / "ak_fx_xor.sv"
+    f.write_text(f.read_text() + "// edited\n")
+    messages.clear()
+    synthesize(reg_xor(src), synth_dir("fx", DEVICE, tmp_path, seed=3), seed=3,
+               progress=messages.append)
+    assert any(m.startswith("yosys synth_ecp5") for m in messages)
+    # seed 4: seed 1's folder is of the old source; seed 3's (the new one) is taken
+    messages.clear()
+    synthesize(reg_xor(src), synth_dir("fx", DEVICE, tmp_path, seed=4), seed=4,
+               progress=messages.append)
+    assert any(m.startswith("netlist and gate count of seed 3") for m in messages)
+    # no folder of the new source keeps its netlist: Yosys runs for seed 5
+    for k in (3, 4):
+        (synth_dir("fx", DEVICE, tmp_path, seed=k) / "netlist.json").unlink()
+    messages.clear()
+    synthesize(reg_xor(src), synth_dir("fx", DEVICE, tmp_path, seed=5), seed=5,
+               progress=messages.append)
+    assert any(m.startswith("yosys synth_ecp5") for m in messages)
 
 
 def test_cache_key_fields(reg_xor_run: tuple[SynthResult, list[str]], tmp_path: Path) -> None:
