@@ -365,10 +365,11 @@ def cmd_asbus(args: argparse.Namespace) -> int:
 
     try:
         widths, buses = parse_widths(args.widths), parse_buses(args.buses)
-    except EvaluationError as exc:
+        seeds = parse_seeds(args.seeds)
+    except (EvaluationError, ValueError) as exc:
         return _error(exc)
     ev = evaluate(widths, buses, synth=not args.no_synth, force=args.fresh,
-                  progress=_progress)
+                  progress=_progress, placement_seeds=seeds)
     if args.json:
         print(json.dumps([r.as_dict() for r in ev.records], indent=2))
     else:
@@ -529,7 +530,7 @@ def _add_synth_parsers(sub: Any) -> None:
     _fresh_argument(s, "simulation and synthesis caches")
     s.add_argument("--no-synth", action="store_true", help="simulation measurements only")
     s.add_argument("--seeds", metavar="LIST",
-                   help="nextpnr placement seeds per core, e.g. 1-3 or 1,4 (default 1-3); "
+                   help="nextpnr placement seeds per core and per system, e.g. 1-3 or 1,4 (default 1-3); "
                         "the table shows the median seed's Fmax and the spread")
     s.add_argument("--sections", metavar="LIST",
                    help="comma-separated subset of the extra sections, by module name "
@@ -567,6 +568,9 @@ def _add_synth_parsers(sub: Any) -> None:
     s.add_argument("--buses", default="asbus,axi", metavar="LIST",
                    help="comma-separated, of asbus,axi")
     s.add_argument("--no-synth", action="store_true", help="skip synthesis (lut4/fmax null)")
+    s.add_argument("--seeds", metavar="LIST",
+                   help="nextpnr placement seeds per system, e.g. 1-3 or 1 (default 1-3); "
+                        "area and Fmax are the median seed's")
     s.add_argument("--json", action="store_true", help="one record per test, bus and width")
     _fresh_argument(s, "simulation and synthesis caches")
     s.set_defaults(func=cmd_asbus)

@@ -199,6 +199,8 @@ OTHER_CASES: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "asbus width text": (["asbus", "--widths", "32,abc"], ("got 'abc'",)),
     "asbus unknown bus": (["asbus", "--buses", "asbus,pci"], ("got 'pci'",)),
     "asbus empty buses": (["asbus", "--buses", ""], ("bus must be",)),
+    "asbus bad seeds": (["asbus", "--seeds", "3-1"], ("not a range of positive seeds",)),
+    "asbus seed twice": (["asbus", "--seeds", "1,1"], ("names a seed twice",)),
     "asbus old --force": (["asbus", "--force"], ("unrecognized arguments: --force",)),
     "bench no name": (["bench"], ("the following arguments are required: BENCH",)),
     "bench unknown core": (["bench", "filepath", "--cores", "round,nosuch"],

@@ -1,8 +1,10 @@
 """Area and speed of ADAM and XDAM (paper 000, Table II) in the project's ECP5 flow.
 
-Each (bus, width) is one run of :func:`aeskit.synth.synthesize` (Yosys ``synth_ecp5``,
-nextpnr-ecp5 out of context, router2, seed 1), cached by the flow in
-``build/asbus/synth/<adam|xdam>_<W>/``. The I/O count is the sum of the top-level
+Each (bus, width) is synthesized once (Yosys ``synth_ecp5``) and placed with every
+placement seed asked for (nextpnr-ecp5 out of context, router2; default seeds 1, 2, 3
+like the report's cores: :func:`aeskit.synth.seeds.synthesize_seeds`), cached by the
+flow in ``build/asbus/synth/<adam|xdam>_<W>/`` (seed 1) and ``..._<W>~seed<k>/``. The
+record's area and Fmax are those of the median seed, the other seeds' Fmax beside them. The I/O count is the sum of the top-level
 port widths of the synthesized netlist (``netlist.json``): what the paper's "IOs"
 column counts for a design with every port at a pin.
 
@@ -18,13 +20,14 @@ flow's rule for designs without block RAM) still had about 500 arcs overused aft
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aeskit import BUILD_ROOT
 from aeskit.asbus.run import ADAM_SOURCES, XDAM_SOURCES
+from aeskit.synth.seeds import DEFAULT_SEEDS
 
 __all__ = ["AREA_DIR", "AreaRecord", "dam_design", "netlist_io_count", "synth_area"]
 
@@ -45,6 +48,10 @@ class AreaRecord:
     ebr: int
     fmax_mhz: float | None
     io: int
+    #: the lowest and highest Fmax over the placement seeds, and each seed's
+    fmax_min: float | None = None
+    fmax_max: float | None = None
+    fmax_seeds: dict[str, float | None] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -73,14 +80,17 @@ def netlist_io_count(netlist: Path, top: str) -> int:
 
 
 def synth_area(bus: str, width: int, *, force: bool = False,
-               progress: Callable[[str], None] | None = None) -> AreaRecord:
-    """Synthesize (or load from the cache) one system; see the module doc."""
-    from aeskit.synth import synthesize
+               progress: Callable[[str], None] | None = None,
+               seeds: Iterable[int] = DEFAULT_SEEDS) -> AreaRecord:
+    """Synthesize (or load from the cache) one system, placed with every seed of
+    ``seeds``; see the module doc."""
+    from aeskit.synth import DEVICE
+    from aeskit.synth.seeds import synthesize_seeds
 
     design = dam_design(bus, width)
-    out = AREA_DIR / design.name
-    r = synthesize(design, out, seed=1, force=force, progress=progress)
-    netlist = r.path("netlist") if "netlist" in r.files else out / "netlist.json"
+    r = synthesize_seeds(design, DEVICE, seeds, AREA_DIR, force=force, progress=progress)
+    out = Path(r["out_dir"])
+    netlist = out / "netlist.json"
     if netlist.is_file():
         io = netlist_io_count(netlist, design.top)
     else:
@@ -88,5 +98,8 @@ def synth_area(bus: str, width: int, *, force: bool = False,
         # ports of the top as Yosys elaborates them are the same ports
         from aeskit.synth.flow import top_ports
 
-        io = sum(p.width for p in top_ports(design, out / "ports", progress))
-    return AreaRecord(bus, SYSTEMS[bus][0], width, r.lut4, r.ff, r.ebr, r.fmax_mhz, io)
+        io = sum(p.width for p in top_ports(design, AREA_DIR / design.name / "ports",
+                                            progress))
+    return AreaRecord(bus, SYSTEMS[bus][0], width, int(r["lut4"]), int(r["ff"]),
+                      int(r["ebr"]), r.get("fmax_mhz"), io, r.get("fmax_min"),
+                      r.get("fmax_max"), dict(r.get("fmax_seeds", {})))

@@ -28,6 +28,7 @@ from typing import Any
 from aeskit import BUILD_ROOT
 from aeskit.asbus.area import AreaRecord, synth_area
 from aeskit.asbus.cases import STREAM_TESTS, TESTS, CycleRecord
+from aeskit.synth.seeds import DEFAULT_SEEDS
 
 __all__ = ["BUSES", "RUNS_DIR", "AsbusRecord", "Evaluation", "EvaluationError", "WIDTHS",
            "cached_evaluation", "evaluate", "parse_buses", "parse_widths", "simulate",
@@ -246,10 +247,14 @@ def cached_evaluation(widths: Iterable[int] = WIDTHS,
 def evaluate(widths: Iterable[int] = WIDTHS, buses: Iterable[str] = BUSES, *,
              synth: bool = True, force: bool = False, seed: int = 0,
              progress: Progress | None = None, vcd_dir: Path | None = None,
-             capture: bool = True) -> Evaluation:
+             capture: bool = True,
+             placement_seeds: Iterable[int] = DEFAULT_SEEDS) -> Evaluation:
     """Simulate (and synthesize) every bus and width; see the module doc and
-    :func:`simulate` for ``vcd_dir`` and ``capture``."""
+    :func:`simulate` for ``vcd_dir`` and ``capture``. ``seed`` seeds the simulations'
+    random data; ``placement_seeds`` are nextpnr's (the area record is the median
+    seed's, :func:`aeskit.asbus.area.synth_area`)."""
     ws, bs = parse_widths(widths), parse_buses(buses)
+    placement_seeds = tuple(placement_seeds)
     say = progress or (lambda _m: None)
     areas: dict[tuple[str, int], AreaRecord] = {}
     records: list[AsbusRecord] = []
@@ -257,8 +262,9 @@ def evaluate(widths: Iterable[int] = WIDTHS, buses: Iterable[str] = BUSES, *,
         for bus in bs:
             area = None
             if synth:
-                say(f"{bus} {width}-bit: synthesis (ECP5, nextpnr router2, seed 1)")
-                area = synth_area(bus, width, force=force,
+                say(f"{bus} {width}-bit: synthesis (ECP5, nextpnr router2, seeds "
+                    f"{', '.join(map(str, placement_seeds))})")
+                area = synth_area(bus, width, force=force, seeds=placement_seeds,
                                   progress=lambda m, b=bus, w=width: say(f"{b} {w}-bit: {m}"))
                 areas[(bus, width)] = area
             recs = {r.test: r for r in simulate(bus, width, seed=seed, force=force,

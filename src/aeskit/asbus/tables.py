@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from aeskit.asbus.cases import ENGINE_LATENCY, STREAM_MEM_BYTES, STREAM_TESTS, TESTS
+from aeskit.asbus.area import AreaRecord
 from aeskit.asbus.evaluate import AsbusRecord, Evaluation
 from aeskit.asbus.paper_tables import PAPER_TABLE_II, paper_ratios
 
@@ -157,6 +158,16 @@ def efficiency_table(ev: Evaluation) -> str:
     return "\n".join(lines)
 
 
+def _fmax(ar: AreaRecord) -> str:
+    """The median seed's Fmax, ``(min-max)`` of the seeds beside it when there are
+    several."""
+    if ar.fmax_mhz is None:
+        return "-"
+    if len(ar.fmax_seeds) < 2 or ar.fmax_min is None or ar.fmax_max is None:
+        return f"{ar.fmax_mhz:.1f}"
+    return f"{ar.fmax_mhz:.1f} ({ar.fmax_min:.1f}-{ar.fmax_max:.1f})"
+
+
 def area_table(ev: Evaluation) -> str:
     """Table (c): ADAM against XDAM per width, ratios beside Table II's."""
     if not ev.areas:
@@ -171,7 +182,7 @@ def area_table(ev: Evaluation) -> str:
                 continue
             pa = PAPER_TABLE_II[(b, w)]
             lines.append(f"| {w} | {ar.system.upper()} | {ar.lut4:,} | {ar.ff:,} | {ar.ebr} | "
-                         f"{_f(ar.fmax_mhz, '.1f')} | {ar.io} | {pa.slices:,} | "
+                         f"{_fmax(ar)} | {ar.io} | {pa.slices:,} | "
                          f"{pa.mof_mhz:.1f} | {pa.ios} |")
         a, x = ev.areas.get(("asbus", w)), ev.areas.get(("axi", w))
         if a and x:
@@ -181,8 +192,12 @@ def area_table(ev: Evaluation) -> str:
                 f"{_f(_ratio(a.ff, x.ff), '.3f')} | - | {_f(_ratio(a.fmax_mhz, x.fmax_mhz), '.3f')} | "
                 f"{_f(_ratio(a.io, x.io), '.3f')} | {pa.slices / px.slices:.3f} | "
                 f"{pa.mof_mhz / px.mof_mhz:.3f} | {pa.ios / px.ios:.3f} |")
+    seeds = sorted({int(k) for ar in ev.areas.values() for k in ar.fmax_seeds} or {1})
+    placed = (f"seed {seeds[0]}" if len(seeds) == 1 else
+              f"seeds {', '.join(map(str, seeds))}: LUT4, FF and Fmax of the median seed, "
+              "the lowest and highest Fmax in brackets; the ratio row compares medians")
     lines += ["", "Ours: Yosys synth_ecp5 + nextpnr-ecp5 (LFE5U-85F, out of context, router2, "
-              "seed 1); I/O = sum of the top-level port widths of the netlist. Paper: "
+              f"{placed}); I/O = sum of the top-level port widths of the netlist. Paper: "
               "Virtex-6 slices and MOF (Table II); the ADAM/XDAM rows are the ratios."]
     return "\n".join(lines)
 

@@ -24,12 +24,12 @@ from aeskit.report.render import misfit_note, write_html, write_markdown
 from aeskit.report.sections import section_modules
 from aeskit.store import Store, activate
 from aeskit.synth.devices import DEFAULT_DEVICE, get_device
+from aeskit.synth.seeds import DEFAULT_SEEDS as _SYNTH_SEEDS
 
 Progress = Callable[[str], None]
 
-#: placement seeds of every core in the report (Fmax moves about +-3 % with the
-#: seed; the report judges on the median of three)
-DEFAULT_SEEDS: tuple[int, ...] = (1, 2, 3)
+#: placement seeds of every design in the report (:data:`aeskit.synth.seeds.DEFAULT_SEEDS`)
+DEFAULT_SEEDS: tuple[int, ...] = _SYNTH_SEEDS
 
 
 def _row(core: CoreSpec, ks: int, sim: dict[str, Any] | None, syn: dict[str, Any] | None,

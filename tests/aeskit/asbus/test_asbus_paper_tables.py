@@ -54,3 +54,15 @@ def test_tables_render_measured_and_paper() -> None:
     p = PAPER_TABLE_II
     assert (f"| 32 | ADAM/XDAM | 0.500 | 1.000 | - | 1.250 | 0.750 | "
             f"{p[('asbus', 32)].slices / p[('axi', 32)].slices:.3f} |") in c
+    assert "| 32 | ADAM | 100 | 50 | 0 | 100.0 | 300 |" in c and "(LFE5U-85F, out of context, " \
+        "router2, seed 1)" in c
+    # over three placement seeds: the median with the seeds' range, ratios of medians
+    ev.areas = {("asbus", 32): AreaRecord("asbus", "adam", 32, 100, 50, 0, 90.0, 300, 85.0,
+                                          95.5, {"1": 95.5, "2": 85.0, "3": 90.0}),
+                ("axi", 32): AreaRecord("axi", "xdam", 32, 200, 50, 0, 60.0, 400, 58.0,
+                                        70.0, {"1": 58.0, "2": 60.0, "3": 70.0})}
+    c = area_table(ev)
+    assert "| 32 | ADAM | 100 | 50 | 0 | 90.0 (85.0-95.5) | 300 |" in c
+    assert "| 32 | XDAM | 200 | 50 | 0 | 60.0 (58.0-70.0) | 400 |" in c
+    assert "| 32 | ADAM/XDAM | 0.500 | 1.000 | - | 1.500 | 0.750 |" in c
+    assert "seeds 1, 2, 3: LUT4, FF and Fmax of the median seed" in c

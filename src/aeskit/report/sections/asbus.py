@@ -15,16 +15,17 @@ ORDER = 5
 
 
 def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
-            device: str | None = None) -> Any:
+            device: str | None = None, seeds: tuple[int, ...] = (1,)) -> Any:
     """The paper's Table II comparison is always placed on the flow's default device
-    (LFE5U-85F), whatever the report's ``device``."""
+    (LFE5U-85F), whatever the report's ``device``, with the report's ``seeds``."""
     from aeskit.asbus.evaluate import evaluate
 
     del device
     say = progress or (lambda _m: None)
     # capture=False: the report runs jobs in threads; redirecting the process's
     # stdout/stderr into a log would swallow their progress lines
-    ev = evaluate(synth=True, force=force, progress=lambda m: say(f"asbus: {m}"), capture=False)
+    ev = evaluate(synth=True, force=force, progress=lambda m: say(f"asbus: {m}"), capture=False,
+                  placement_seeds=seeds)
     return ev.to_json()
 
 

@@ -77,7 +77,7 @@ def measure(force: bool, say: Callable[[str], None]) -> dict[int, int]:
 
 
 def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
-            device: str = DEFAULT_DEVICE) -> Any:
+            device: str = DEFAULT_DEVICE, seeds: tuple[int, ...] = (1,)) -> Any:
     from aeskit.report.design_synth import synth_json
     from aeskit.synth.systems import system_design
 
@@ -86,7 +86,7 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
     for name in SYSTEMS:
         design = system_design(name, out_dir=CACHE_DIR / "src" / name)
         out["synth"][name] = {"core": design.name, **synth_json(
-            design, device, force, say, CACHE_DIR / "synth")}
+            design, device, force, say, CACHE_DIR / "synth", seeds)}
     return out
 
 
@@ -100,6 +100,7 @@ def _fmt(v: Any, nd: int = 0) -> str:
 
 def render(rows: list[dict[str, Any]], data: Any) -> str:
     from aeskit.hw.registry import get_system
+    from aeskit.report.design_synth import fmax_cell
 
     if not data:
         return "Not measured (run the report without `--no-synth`)."
@@ -150,7 +151,7 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         ]
     out += [
         "",
-        "| system | core | LUT4 | FF | EBR | Fmax MHz |",
+        "| system | core | LUT4 | FF | EBR | Fmax MHz, median (min-max) of the seeds |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for name in SYSTEMS:
@@ -158,5 +159,5 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         core = get_system(name).default_core
         out.append(f"| `{name}` ({get_system(name).top}) | {core} | {_fmt(s.get('lut4'))} | "
                    f"{_fmt(s.get('ff'))} | {_fmt(s.get('ebr'))} | "
-                   f"{misfit_note(s) or _fmt(s.get('fmax_mhz'), 1)} |")
+                   f"{misfit_note(s) or fmax_cell(s)} |")
     return "\n".join(out)

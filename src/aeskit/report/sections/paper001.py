@@ -110,15 +110,15 @@ def cipher_ahb_design() -> Any:
     return system_design("cipher_ahb")
 
 
-def _synth_json(design: Any, device: str, force: bool,
-                say: Callable[[str], None]) -> dict[str, Any]:
+def _synth_json(design: Any, device: str, force: bool, say: Callable[[str], None],
+                seeds: tuple[int, ...]) -> dict[str, Any]:
     from aeskit.report.design_synth import synth_json
 
-    return synth_json(design, device, force, say, CACHE_DIR / "synth")
+    return synth_json(design, device, force, say, CACHE_DIR / "synth", seeds)
 
 
 def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
-            device: str = DEFAULT_DEVICE) -> Any:
+            device: str = DEFAULT_DEVICE, seeds: tuple[int, ...] = (1,)) -> Any:
     from aeskit.store import cached_file
 
     say = progress or (lambda _m: None)
@@ -139,8 +139,9 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
         out[core.name] = data["modes"]
         if core.name == "pipe2":
             out["synth"]["mode_sys_pipe2"] = _synth_json(engine_design(core), device, force,
-                                                         say)
-            out["synth"]["cipher_ahb"] = _synth_json(cipher_ahb_design(), device, force, say)
+                                                         say, seeds)
+            out["synth"]["cipher_ahb"] = _synth_json(cipher_ahb_design(), device, force, say,
+                                                     seeds)
     return out
 
 
@@ -153,8 +154,13 @@ def _fmt(v: Any, nd: int = 0) -> str:
 
 
 def _fmax_text(synth: dict[str, Any]) -> str:
-    """``Fmax 71.2 MHz``, or ``does not fit (needs N of M X)`` (Yosys figures then)."""
-    return misfit_note(synth) or f"Fmax {_fmt(synth.get('fmax_mhz'), 1)} MHz"
+    """``Fmax 71.2 MHz`` (the median seed's, each seed's beside it), or ``does not fit
+    (needs N of M X)`` (Yosys figures then)."""
+    from aeskit.report.design_synth import seeds_text
+
+    per = seeds_text(synth)
+    return misfit_note(synth) or (f"Fmax {_fmt(synth.get('fmax_mhz'), 1)} MHz"
+                                  + (f" (median; {per})" if per else ""))
 
 
 def _g(v: float) -> str:

@@ -10,12 +10,13 @@ ORDER = 20
 
 
 def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
-            device: str | None = None) -> list[dict[str, Any]]:
+            device: str | None = None, seeds: tuple[int, ...] = (1,)) -> list[dict[str, Any]]:
     """Proofs, gate counts and the registered 16-lane ECP5 instances (cached), always
-    on the flow's default device (LFE5U-85F), whatever the report's ``device``."""
+    on the flow's default device (LFE5U-85F) and seed 1, whatever the report's
+    ``device`` and ``seeds``: the table compares S-box forms, one placement each."""
     from aeskit.report.primitive_table import collect as run
 
-    del cores, device  # the primitives depend on neither the cores nor the device
+    del cores, device, seeds  # the primitives depend on neither the cores nor the device
     return run(progress=progress, force=force, jobs=1)
 
 

@@ -1,0 +1,48 @@
+"""Tests of aeskit.report.design_synth: a section's systems over the report's seeds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aeskit.report.design_synth import fmax_cell, seeds_text, synth_json
+
+
+def test_seeds_text_and_fmax_cell() -> None:
+    three = {"fmax_mhz": 38.6, "fmax_min": 33.8, "fmax_max": 41.94,
+             "fmax_seeds": {"3": 41.94, "1": 33.8, "2": 38.6}}
+    assert seeds_text(three) == "seeds 1 / 2 / 3: 33.8 / 38.6 / 41.9 MHz"
+    assert fmax_cell(three) == "38.6 (33.8-41.9)"
+    one = {"fmax_mhz": 50.0, "fmax_min": 50.0, "fmax_max": 50.0, "fmax_seeds": {"1": 50.0}}
+    assert seeds_text(one) == "" and fmax_cell(one) == "50.0"
+    assert fmax_cell({}) == "-" and seeds_text({}) == ""
+
+
+class _Result:
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.data)
+
+
+class _Design:
+    name = "sys"
+
+
+def test_synth_json_places_every_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import aeskit.synth
+
+    seen: list[int] = []
+
+    def fake(design: Any, out_dir: Path, *, seed: int, **_kw: Any) -> _Result:
+        seen.append(seed)
+        return _Result({"seed": seed, "fmax_mhz": 10.0 * seed, "lut4": 7})
+
+    monkeypatch.setattr(aeskit.synth, "synthesize", fake)
+    said: list[str] = []
+    out = synth_json(_Design(), aeskit.synth.DEVICE, False, said.append, tmp_path, (1, 2, 3))
+    assert seen == [1, 2, 3] and said[0] == "sys: synthesis, seeds 1, 2, 3"
+    assert (out["fmax_mhz"], out["fmax_min"], out["fmax_max"]) == (20.0, 10.0, 30.0)
