@@ -809,8 +809,11 @@ module ak_mode_stream #(
           aad_n_d      = beat_bytes(aad_left_d);
           msg_n_d      = beat_bytes(msg_left_d);
           msg_nb_d     = beat_bits(msg_left_d);
-          pay_z_d      = (pay_left_d == 32'd0);
-          mac_z_d      = (mac_left_d == 32'd0);
+          // from the command's lengths, not from the block-count sums: the payload
+          // count is 0 exactly for CMAC or an empty message; the MAC count is at least
+          // 1 (three counts below 2^29, plus one) and never wraps
+          pay_z_d      = (cmd_mode_i == ModeCmac) || (cmd_msg_len_i == 32'd0);
+          mac_z_d      = 1'b0;
           gj0_d        = 1'b0;
           nxt_hold_d   = 1'b0;
           nxt_fin_d    = 1'b0;
