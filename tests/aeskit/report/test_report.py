@@ -257,6 +257,26 @@ def test_section_synth_results_that_do_not_fit() -> None:
     assert "| 26,000 | 600 | does not fit (needs 26000 of 24288 LUT4) |" in md
 
 
+def test_paper001_systems_show_seeds_critical_path_and_target() -> None:
+    """paper001's system lines: the median seed's Fmax with every seed's, the median
+    seed's critical path, and whether cipher_ahb meets issue 14's 100 MHz."""
+    from aeskit.report.sections import paper001
+
+    cp = {"start": "s.sv:1 (a)", "end": "e.sv:2 (b)", "logic_cells": 12, "logic_ns": 3.0,
+          "routing_ns": 22.5}
+    top = {"lut4": 26000, "ff": 8000, "ebr": 0, "fmax_mhz": 38.6, "fmax_min": 33.8,
+           "fmax_max": 41.9, "fmax_seeds": {"1": 33.8, "2": 38.6, "3": 41.9}, "fits": True,
+           "critical_path": cp, "commands": {"nextpnr": ["--router", "router2"]}}
+    md = paper001.render([], {"synth": {"cipher_ahb": top}})
+    assert ("Fmax 38.6 MHz (median; seeds 1 / 2 / 3: 33.8 / 38.6 / 41.9 MHz) "
+            "(nextpnr router2, placer heap)") in md
+    assert "Critical path (median seed): s.sv:1 (a) -> e.sv:2 (b), 12 cells, 3.0 ns logic " \
+           "+ 22.5 ns routing." in md
+    assert "(median seed): not met, 38.6 MHz (39% of it)" in md
+    md = paper001.render([], {"synth": {"cipher_ahb": {**top, "fmax_mhz": 100.0}}})
+    assert "(median seed): met, 100.0 MHz." in md
+
+
 def test_coproc_section_renders_table2() -> None:
     """The co-processor section: Table 2 with the paper's cycles converted to the
     co-processor's 100 MHz clock, ours per block, Mbit/s at the synthesized Fmax; a

@@ -163,6 +163,32 @@ def _fmax_text(synth: dict[str, Any]) -> str:
                                   + (f" (median; {per})" if per else ""))
 
 
+#: issue 14's target for the whole cipher, at the median of the report's seeds
+CIPHER_AHB_TARGET_MHZ = 100.0
+
+
+def _crit_text(synth: dict[str, Any]) -> str:
+    """`` Critical path (median seed): start -> end, N cells, ...``; empty without one."""
+    from aeskit.synth.critical import format_path
+
+    cp = synth.get("critical_path")
+    return f" Critical path (median seed): {format_path(cp)}." if cp else ""
+
+
+def _target_text(synth: dict[str, Any]) -> str:
+    """Whether ``cipher_ahb`` meets issue 14's clock target at its median seed."""
+    f = synth.get("fmax_mhz")
+    head = f"**Target (issue 14): `cipher_ahb` >= {CIPHER_AHB_TARGET_MHZ:g} MHz** (median seed): "
+    if misfit_note(synth):
+        return head + misfit_note(synth) + "."
+    if f is None:
+        return head + "no Fmax in this result."
+    if f >= CIPHER_AHB_TARGET_MHZ:
+        return head + f"met, {f:.1f} MHz."
+    return head + (f"not met, {f:.1f} MHz ({f / CIPHER_AHB_TARGET_MHZ:.0%} of it); "
+                   "docs/cipher_ahb.md says what bounds it.")
+
+
 def _g(v: float) -> str:
     return f"{v:g}"
 
@@ -204,14 +230,16 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         out += ["", "The mode engine (two streams; ECB/CBC/CTR/CFB/OFB/CCM and GCM/GMAC/XTS/CMAC,",
                 "tags compared in hardware) with `pipe2` under it (`ak_mode_sys`): "
                 f"{_fmt(eng.get('lut4'))} LUT4, {_fmt(eng.get('ff'))} FF, "
-                f"{_fmt(eng.get('ebr'))} EBR, " + _fmax_text(eng) + _pnr_text(eng) + "."]
+                f"{_fmt(eng.get('ebr'))} EBR, " + _fmax_text(eng) + _pnr_text(eng) + "."
+                + _crit_text(eng)]
     top = (data.get("synth") or {}).get("cipher_ahb")
     if top:
         out += ["", "The whole cipher `cipher_ahb` (docs/cipher_ahb.md: AHB-Lite slave, "
                 "registers generated from SystemRDL, two-block FIFOs per stream, the mode",
                 f"engine and `pipe2`): {_fmt(top.get('lut4'))} LUT4, {_fmt(top.get('ff'))} FF, "
                 f"{_fmt(top.get('ebr'))} EBR, " + _fmax_text(top) + _pnr_text(top)
-                + "; the core rows above: router1, HeAP."]
+                + "; the core rows above: router1, HeAP." + _crit_text(top),
+                "", _target_text(top)]
     for core in CORES:
         modes = data.get(core)
         if not modes:
