@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,29 +21,19 @@ def test_seeds_text_and_fmax_cell() -> None:
     assert fmax_cell({}) == "-" and seeds_text({}) == ""
 
 
-class _Result:
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.data = data
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self.data)
-
-
-class _Design:
-    name = "sys"
-
-
 def test_synth_json_places_every_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import aeskit.synth
 
     seen: list[int] = []
 
-    def fake(design: Any, out_dir: Path, *, seed: int, **_kw: Any) -> _Result:
+    def fake(design: Any, out_dir: Path, *, seed: int, **_kw: Any) -> SimpleNamespace:
         seen.append(seed)
-        return _Result({"seed": seed, "fmax_mhz": 10.0 * seed, "lut4": 7})
+        data = {"seed": seed, "fmax_mhz": 10.0 * seed, "lut4": 7}
+        return SimpleNamespace(to_json=lambda: dict(data))
 
     monkeypatch.setattr(aeskit.synth, "synthesize", fake)
     said: list[str] = []
-    out = synth_json(_Design(), aeskit.synth.DEVICE, False, said.append, tmp_path, (1, 2, 3))
+    out = synth_json(SimpleNamespace(name="sys"), aeskit.synth.DEVICE, False, said.append,
+                     tmp_path, (1, 2, 3))
     assert seen == [1, 2, 3] and said[0] == "sys: synthesis, seeds 1, 2, 3"
     assert (out["fmax_mhz"], out["fmax_min"], out["fmax_max"]) == (20.0, 10.0, 30.0)
