@@ -530,7 +530,8 @@ def _add_synth_parsers(sub: Any) -> None:
     _fresh_argument(s, "simulation and synthesis caches")
     s.add_argument("--no-synth", action="store_true", help="simulation measurements only")
     s.add_argument("--seeds", metavar="LIST",
-                   help="nextpnr placement seeds per core and per system, e.g. 1-3 or 1,4 (default 1-3); "
+                   help="nextpnr placement seeds per core and per system, e.g. 1-3 or 1,4 "
+                        "(default 1-3); "
                         "the table shows the median seed's Fmax and the spread")
     s.add_argument("--sections", metavar="LIST",
                    help="comma-separated subset of the extra sections, by module name "

@@ -4,9 +4,10 @@ Each (bus, width) is synthesized once (Yosys ``synth_ecp5``) and placed with eve
 placement seed asked for (nextpnr-ecp5 out of context, router2; default seeds 1, 2, 3
 like the report's cores: :func:`aeskit.synth.seeds.synthesize_seeds`), cached by the
 flow in ``build/asbus/synth/<adam|xdam>_<W>/`` (seed 1) and ``..._<W>~seed<k>/``. The
-record's area and Fmax are those of the median seed, the other seeds' Fmax beside them. The I/O count is the sum of the top-level
-port widths of the synthesized netlist (``netlist.json``): what the paper's "IOs"
-column counts for a design with every port at a pin.
+record's area and Fmax are those of the median seed, the other seeds' Fmax beside
+them. The I/O count is the sum of the top-level port widths of the synthesized
+netlist (``netlist.json``): what the paper's "IOs" column counts for a design with
+every port at a pin.
 
 Router: router2 for all six, so that ADAM and XDAM are routed alike. router1 (the
 flow's rule for designs without block RAM) still had about 500 arcs overused after

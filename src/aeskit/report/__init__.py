@@ -146,8 +146,8 @@ def run_report(cores: list[CoreSpec], out_dir: Path, *, jobs: int = 2, force: bo
 
     ``seeds``: nextpnr placement seeds per core (each cached on its own); a row's Fmax
     and area are those of the median seed, with the minimum and maximum beside them
-    (:func:`aeskit.synth.seeds.combine_seeds`). The sections' extra designs (the systems) are placed with
-    the same seeds.
+    (:func:`aeskit.synth.seeds.combine_seeds`). The sections' extra designs (the
+    systems) are placed with the same seeds.
 
     ``store``: the results store (:mod:`aeskit.store`) to reuse and record results in
     (``aeskit report`` passes the repository's); every row then says which figures were

@@ -17,6 +17,10 @@ Three tool runs per design, all into one output folder:
    fixed gate library -> gate counts ``gates_stat.json`` and the longest path
    ``gates_ltp.txt`` (log ``yosys_gates.log``).
 
+A seed k > 1 (a ``<name>~seed<k>`` folder of :func:`synth_dir`) whose design was
+synthesized here for another seed takes that folder's netlist (already through 1b)
+and gate count and runs only step 2 (:func:`_seed_donor`).
+
 iCE40 and Nexus (``device=`` one of those families): nextpnr-ice40 / nextpnr-nexus
 have no out-of-context mode, so the design is placed inside the generated four-pin top
 of :mod:`aeskit.synth.shim` (``ak_io_shim``: a shift register drives the inputs, an XOR
@@ -756,7 +760,8 @@ def _write_result(result: SynthResult) -> None:
 
 
 #: the files of the Yosys stages a placement with another seed takes from another
-#: seed's folder (:func:`_seed_donor`): the same sources give the same netlist and gate count
+#: seed's folder (:func:`_seed_donor`): the same sources give the same netlist and
+#: gate count
 _DONATED = ("synth_ecp5.ys", "yosys_ecp5.log", "yosys_stat.json", "netlist.json",
             "gates.ys", "yosys_gates.log", "gates_stat.json", "gates_ltp.txt")
 
@@ -787,6 +792,7 @@ def _seed_donor(out_dir: Path, seed: int, common: Mapping[str, Any]) -> dict[str
                 shutil.copyfile(donor / f, out_dir / f)
             return {**data, "out_dir": donor}
     return None
+
 
 _YOSYS_FILES = {
     "result": "synth.json",

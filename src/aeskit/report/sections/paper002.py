@@ -325,8 +325,8 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
                                  "key schedule)"),
                         ("dp", "datapaths (same cores, `ak_key_step_split` replaced by a "
                                "one-level stub)")):
-        out += [f"**Ours, AES-128, ECP5 {device} (Yosys + nextpnr, the median placement seed's Fmax), "
-                f"{title}:**", "",
+        out += [f"**Ours, AES-128, ECP5 {device} (Yosys + nextpnr, the median placement "
+                f"seed's Fmax), {title}:**", "",
                 hdr, sep]
         for c in CORES:
             if c not in meas:
