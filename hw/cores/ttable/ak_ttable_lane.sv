@@ -20,8 +20,8 @@
 //                  registered (ports 0 .. 2; Packed: ports 0 .. 3)
 //   D  edge E+3    port 0 registered again (the paper's DSP input register)
 //   P  edge E+4    p   = D0 ^ T1 ^ key_i          (key_i presented before E+4)
-//   C  edge E+5    c   = p ^ T2 ^ R3 rotated      (Packed: p and T2 registered)
-//   O  edge E+6    col_o = c, registered          (Packed: p ^ T2 ^ T3)
+//   C  edge E+5    c   = p ^ T2 ^ R3 rotated
+//   O  edge E+6    col_o = c, registered
 //                  valid from E+6 until E+7 (the user registers it at E+7)
 // So the user presents byte j of a column (with its table select) before edge E+j,
 // the key word before edge E+4 and takes the column at edge E+7. A new column may
@@ -32,11 +32,23 @@
 // DSPs of the ECP5 (MULT18X18D/ALU54B) have no bitwise-XOR mode, unlike the Xilinx
 // DSP48 of the paper.
 //
+// SplitKey: the round key is added alone and the three later lookups in one
+// four-input XOR, so that a key chosen from two registers by a direction bit (the
+// unrolled core's 2:1 key multiplexer, which synthesis merges into the XOR) costs no
+// second LUT per bit. The stages become (same edges, same user timing):
+//   P  edge E+4    p   = D0 ^ key_i,  T1 registered again
+//   C  edge E+5    c   = p ^ T1 ^ T2 ^ R3 rotated   (Packed: p, T1 and T2 registered
+//                  again)
+//   O  edge E+6    col_o = c, registered          (Packed: p ^ T1 ^ T2 ^ T3)
+// Every XOR is one LUT4 per bit with four inputs (two LUT4 a bit in all instead of
+// three with such a key), at 32 (Packed: 64) more flip-flops a lane.
+//
 // Packed (middle-round lanes only): the ROMs hold 17-bit packed words (ak_ttable_ram,
 // Packed = 1), so each ROM is one DP16KD instead of two; ak_ttable_unpack widens each
 // R word between R and T (one LUT4 level, after a register: the block RAM's
 // clock-to-output time stays alone on its path). Port 3 then gets a T register too,
-// and the cascade takes its last lookup one stage later (same eight stages).
+// and the cascade takes its last lookup one stage later (same eight stages). Packed
+// lanes use the split-key cascade (Packed needs SplitKey).
 //
 // en_i low freezes every stage (block RAM outputs included): the user's stall.
 //
@@ -49,6 +61,7 @@
 //   ROMs (see ak_ttable_ram): a lane of an unrolled pipeline that only ever does a
 //   middle round drops the last-round tables and halves its block RAM. Packed (needs
 //   MidTables = 1, LastTables = 0) halves it again.
+//   SplitKey (default 0) the key alone at stage P, see above; Packed needs it.
 
 `default_nettype none
 
@@ -57,7 +70,8 @@ module ak_ttable_lane #(
   parameter bit DecTables  = 1'b1,
   parameter bit MidTables  = 1'b1,
   parameter bit LastTables = 1'b1,
-  parameter bit Packed     = 1'b0
+  parameter bit Packed     = 1'b0,
+  parameter bit SplitKey   = 1'b0
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -69,6 +83,15 @@ module ak_ttable_lane #(
   input  logic [31:0] key_i,     // round-key word, before edge E+4
   output logic [31:0] col_o      // the column, before edge E+7
 );
+
+  // the packed cascade exists in the split-key form only (its one user's)
+  if (Packed && !SplitKey) begin : g_bad_packed
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_lane: Packed = 1 needs SplitKey = 1");
+`else
+    $fatal(1, "ak_ttable_lane: Packed = 1 needs SplitKey = 1");
+`endif
+  end
 
   localparam int RomW = Packed ? 17 : 32;   // bits of a ROM word
 
@@ -141,10 +164,9 @@ module ak_ttable_lane #(
     end
   end
 
-  if (Packed) begin : g_cascade_packed
+  if (Packed) begin : g_cascade_packed_split
     logic [31:0] t_q [4];   // stage T, ports 0 .. 3
-    logic [31:0] p2_q;      // p one stage later, beside T2 one stage later
-    logic [31:0] t2_q;
+    logic [31:0] t1_q, t1b_q, p2_q, t2_q;   // T1 twice, p and T2 once, registered again
 
     for (genvar j = 0; j < 4; j++) begin : g_t
       always_ff @(posedge clk_i or negedge rst_ni) begin : t_reg
@@ -155,17 +177,47 @@ module ak_ttable_lane #(
 
     always_ff @(posedge clk_i or negedge rst_ni) begin : cascade_regs
       if (!rst_ni) begin
+        d0_q  <= '0;
+        p_q   <= '0;
+        t1_q  <= '0;
+        t1b_q <= '0;
+        p2_q  <= '0;
+        t2_q  <= '0;
+        o_q   <= '0;
+      end else if (en_i) begin
+        d0_q  <= t_q[0];
+        p_q   <= d0_q ^ key_i;
+        t1_q  <= t_q[1];
+        t1b_q <= t1_q;
+        p2_q  <= p_q;
+        t2_q  <= t_q[2];
+        o_q   <= p2_q ^ t1b_q ^ t2_q ^ t_q[3];
+      end
+    end
+  end else if (SplitKey) begin : g_cascade_split
+    logic [31:0] t_q [3];   // stage T, ports 0 .. 2
+    logic [31:0] t1_q, c_q;
+
+    for (genvar j = 0; j < 3; j++) begin : g_t
+      always_ff @(posedge clk_i or negedge rst_ni) begin : t_reg
+        if (!rst_ni)   t_q[j] <= '0;
+        else if (en_i) t_q[j] <= word[j];
+      end
+    end
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin : cascade_regs
+      if (!rst_ni) begin
         d0_q <= '0;
         p_q  <= '0;
-        p2_q <= '0;
-        t2_q <= '0;
+        t1_q <= '0;
+        c_q  <= '0;
         o_q  <= '0;
       end else if (en_i) begin
         d0_q <= t_q[0];
-        p_q  <= d0_q ^ t_q[1] ^ key_i;
-        p2_q <= p_q;
-        t2_q <= t_q[2];
-        o_q  <= p2_q ^ t2_q ^ t_q[3];
+        p_q  <= d0_q ^ key_i;
+        t1_q <= t_q[1];
+        c_q  <= p_q ^ t1_q ^ t_q[2] ^ word[3];
+        o_q  <= c_q;
       end
     end
   end else begin : g_cascade

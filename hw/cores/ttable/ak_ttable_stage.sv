@@ -20,7 +20,8 @@
 // Byte order: FIPS-197 within each slot (row 0 in [31:24] of the slot).
 // Parameters: EncTables/DecTables/MidTables/LastTables as ak_ttable_ram (a stage
 //   that only ever computes middle rounds needs no last-round tables); Packed as
-//   ak_ttable_lane (packed 17-bit ROM words, middle-round stages only).
+//   ak_ttable_lane (packed 17-bit ROM words, middle-round stages only); SplitKey as
+//   ak_ttable_lane (the key added alone, then one four-input XOR).
 
 `default_nettype none
 
@@ -29,7 +30,8 @@ module ak_ttable_stage #(
   parameter bit DecTables  = 1'b1,
   parameter bit MidTables  = 1'b1,
   parameter bit LastTables = 1'b1,
-  parameter bit Packed     = 1'b0
+  parameter bit Packed     = 1'b0,
+  parameter bit SplitKey   = 1'b0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -81,7 +83,8 @@ module ak_ttable_stage #(
       .DecTables (DecTables),
       .MidTables (MidTables),
       .LastTables(LastTables),
-      .Packed    (Packed)
+      .Packed    (Packed),
+      .SplitKey  (SplitKey)
     ) u_lane (
       .clk_i  (clk_i),
       .rst_ni (rst_ni),

@@ -9,15 +9,20 @@
 // ak_ttable_stage). Stage r (1 .. Nr) computes round r in eight cycles from its
 // predecessor's registered output; its round key is the encryption or decryption
 // round key r of ak_rk_store chosen by the block's direction bit (a 2:1 multiplexer
-// that the synthesis merges into the first XOR of the cascade). Stages 1 .. Nr-1
+// that the synthesis merges into the lane's key XOR; the bit has a flip-flop copy per
+// lane, loaded from the control a cycle ahead). Stages 1 .. Nr-1
 // hold only middle-round tables (512 words: encryption and decryption), stage Nr
 // only last-round tables (8 data bits). A true-dual-port DP16KD is at most 18 bits
-// a port, so a 32-bit middle-round ROM takes two. With PackedTables = 1 (default)
-// the middle-round ROMs hold 17-bit packed words (ak_ttable_ram Packed, widened by
-// ak_ttable_unpack in the lane, 24 LUT4 a lookup): one DP16KD each. Block RAMs:
-// 8 (Nr - 1) + 8 for the stages plus 4 for the output buffer: 84/100/116 for
-// AES-128/192/256 (PackedTables = 0: 16 (Nr - 1) + 8 + 4 = 156/188/220, which is
-// more than the 208 of an LFE5U-85F for AES-256).
+// a port, so a 32-bit middle-round ROM takes two: 16 DP16KD a middle stage. The first
+// PackedStages middle stages hold 17-bit packed words instead (ak_ttable_ram Packed,
+// widened by ak_ttable_unpack in the lane, 24 LUT4 a lookup): one DP16KD a ROM, 8 a
+// stage. Block RAMs: 16 (Nr - 1) - 8 PackedStages + 8 for the stages plus 4 for the
+// output buffer. By default AES-128 and AES-192 keep 32-bit words (156 / 188 of the
+// 208 DP16KD of an LFE5U-85F) and AES-256 packs two stages (204; all 32-bit would be
+// 220): each packed stage costs 384 LUT4 and saves 8 block RAMs.
+// Every lane adds the round key alone and the other three lookups in one four-input
+// XOR (ak_ttable_lane SplitKey), so with the direction's key multiplexer merged into
+// it the cascade is two LUT4 a bit.
 // Control (valid, direction, tag) runs beside the data in a shift register.
 //
 // Timing (Nr = 10/12/14 for KeyLen 0/1/2):
@@ -53,15 +58,17 @@
 // Parameters:
 //   KeyLen        0: AES-128, 1: AES-192, 2: AES-256 (the only key_len_i accepted).
 //   TagWidth      width of in_tag_i/out_tag_o (>= 1).
-//   PackedTables  1: packed middle-round T-table words (half the block RAMs, more
-//                 LUTs); 0: 32-bit words. Same latency and behaviour either way.
+//   PackedStages  how many middle-round stages (the first ones) hold packed T-table
+//                 words (0 .. Nr-1; default 2 for AES-256, else 0): half their
+//                 block RAMs, 384 LUT4 more each. Same latency and behaviour either
+//                 way.
 
 `default_nettype none
 
 module ak_ttable_unrolled #(
   parameter int KeyLen       = 0,
   parameter int TagWidth     = 1,
-  parameter bit PackedTables = 1'b1
+  parameter int PackedStages = (KeyLen == 2) ? 2 : 0
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -98,6 +105,15 @@ module ak_ttable_unrolled #(
     initial $fatal(1, "ak_ttable_unrolled: KeyLen must be 0, 1 or 2, got %0d", KeyLen);
 `else
     $fatal(1, "ak_ttable_unrolled: KeyLen must be 0, 1 or 2, got %0d", KeyLen);
+`endif
+  end
+
+  if (PackedStages < 0 || PackedStages > 9 + 2 * KeyLen) begin : g_bad_packed
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_unrolled: PackedStages must be 0 .. Nr-1, got %0d",
+                   PackedStages);
+`else
+    $fatal(1, "ak_ttable_unrolled: PackedStages must be 0 .. Nr-1, got %0d", PackedStages);
 `endif
   end
 
@@ -200,18 +216,43 @@ module ak_ttable_unrolled #(
   // the output is valid in cycle t+7 (ctl_q[8r+7]).
   for (genvar r = 0; r < Nr; r++) begin : g_round
     localparam bit IsLast = (r == Nr - 1);
-    logic         kdec;
-    logic [127:0] key;
-    assign kdec = ctl_q[8 * r + 4][CtlW-2];
-    assign key  = kdec ? order(dec_keys[(r + 1) * 128 +: 128], 1'b1)
-                       : enc_keys[(r + 1) * 128 +: 128];
+    logic [127:0] key, key_dec;
+    logic [3:0]   kdec_q;   // the block's direction at the key stage, one copy a lane
+
+    // one copy of the direction per lane (each steers the 32 key multiplexers of
+    // its lane; one flip-flop for all 128 crossed the stage's block RAMs), loaded
+    // from the control a cycle ahead; keep, or synthesis merges them again
+    for (genvar c = 0; c < 4; c++) begin : g_kdec
+      (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : kdec_reg
+        if (!rst_ni) kdec_q[c] <= 1'b0;
+        else         kdec_q[c] <= ctl_q[8 * r + 3][CtlW-2];
+      end
+      assign key[127 - 32 * c -: 32] = kdec_q[c] ? key_dec[127 - 32 * c -: 32]
+                                                 : enc_keys[(r + 1) * 128 + 127 - 32 * c -: 32];
+    end
+    assign key_dec = order(dec_keys[(r + 1) * 128 +: 128], 1'b1);
+
+`ifndef SYNTHESIS
+    // the copies are the control's direction bit (from the first reset on)
+    logic reset_seen_q = 1'b0;
+
+    always @(posedge clk_i or negedge rst_ni) begin : kdec_check
+      if (!rst_ni) begin
+        reset_seen_q <= 1'b1;
+      end else if (reset_seen_q && kdec_q != {4{ctl_q[8 * r + 4][CtlW-2]}}) begin
+        $error("ak_ttable_unrolled: round %0d direction copies %b, control %b", r + 1,
+               kdec_q, ctl_q[8 * r + 4][CtlW-2]);
+      end
+    end
+`endif
 
     ak_ttable_stage #(
       .EncTables (1'b1),
       .DecTables (1'b1),
       .MidTables (!IsLast),
       .LastTables(IsLast),
-      .Packed    (PackedTables && !IsLast)
+      .Packed    (r < PackedStages),
+      .SplitKey  (1'b1)
     ) u_stage (
       .clk_i (clk_i),
       .rst_ni(rst_ni),

@@ -36,19 +36,34 @@ def outbuf_depth(latency: int) -> int:
     return 1 << (latency - 1).bit_length()
 
 
+#: middle-round stages with packed T-table words (ak_ttable_unrolled's PackedStages
+#: default) per KeyLen: AES-256 with 32-bit words everywhere needs 220 DP16KD of 208
+PACKED_STAGES: tuple[int, ...] = (0, 0, 2)
+
+
+def unrolled_ebr(key_len: int) -> int:
+    """DP16KD of an unrolled core: 16 a 32-bit middle stage, 8 a packed one, 8 for the
+    last stage, 4 for the output buffer."""
+    nr = 10 + 2 * key_len
+    packed = PACKED_STAGES[key_len]
+    return 16 * (nr - 1 - packed) + 8 * packed + 8 + 4
+
+
 def _unrolled(name: str, key_len: int) -> CoreSpec:
     ks = (128, 192, 256)[key_len]
     nr = 10 + 2 * key_len
+    ebr = unrolled_ebr(key_len)
+    packed = PACKED_STAGES[key_len]
+    words = (f"{packed} packed middle-round stages (17-bit T-table words), the others "
+             "32-bit" if packed else "32-bit T-table words")
     return CoreSpec(
         name=name,
         top="ak_ttable_unrolled",
         description=f"Paper 004 unrolled: {nr} T-table round stages (4 lanes each, "
                     f"{8 * nr}-stage pipeline), one block per cycle, AES-{ks} only "
                     "(KeyLen build parameter), encryption and decryption per block; "
-                    "packed 17-bit middle-round T-table words (one DP16KD per two "
-                    f"lookups: {8 * (nr - 1) + 8 + 4} DP16KD, was {16 * (nr - 1) + 8 + 4} "
-                    "with 32-bit words); round keys in registers, no stall (credit-based "
-                    "output buffer)",
+                    f"{words} ({ebr} DP16KD); round keys in registers, no stall "
+                    "(credit-based output buffer)",
         paper=PAPER,
         key_sizes=(ks,),
         sbox="ttable-ram",
@@ -57,15 +72,13 @@ def _unrolled(name: str, key_len: int) -> CoreSpec:
         interval={ks: 1},
         key_setup={ks: RK_FILL_SETUP[ks]},
         in_flight=outbuf_depth(8 * nr + 1 + OUTBUF_CYCLES),
-        # packed, the netlist has 84-116 DP16KD, under the flow's router2 threshold,
-        # but ~10k LUT4 and ~21k FF: router1 was still congested after 45 minutes on
-        # the AES-128 build, router2 routes it (docs/cores/ttable.md)
+        # ~20k FF: router1 was still congested after 45 minutes on the AES-128
+        # build (packed words then), router2 routes it (docs/cores/ttable.md)
         router="router2",
-        # the block RAMs pinned in name order over three EBR rows (a round's eight
-        # next to each other, the rounds in a serpentine): HeAP alone split lanes
-        # and rounds across rows; seeds 1-3 128.1 / 113.9 / 128.3 MHz before,
-        # 139.4 / 125.9 / 140.3 pinned on the AES-128 build (docs/synthesis.md)
-        ram_rows=(22, 46, 70),
+        # the block RAMs pinned in name order over the EBR rows (a round's next to
+        # each other, the rounds in a serpentine): HeAP alone split lanes and rounds
+        # across rows (docs/synthesis.md). AES-128's 156 fill three rows of 52.
+        ram_rows=(22, 46, 70) if ebr <= 3 * 52 else (22, 46, 70, 82),
     )
 
 
