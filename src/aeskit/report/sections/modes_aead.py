@@ -243,8 +243,8 @@ def gcm_pipe_design(core: Any) -> Any:
     from aeskit.synth.flow import Design
 
     files = system_files(core, BUILD_ROOT / "gcm_pipe" / core.name / "syn")
-    # (the core's packed T-table words then; 156 EBR with 32-bit words since 28 Nov 2026,
-    # over the threshold, not re-tried with router1)
+    # With the core's packed T-table words (until 28 Nov 2026; 156 EBR with 32-bit words
+    # since, over the threshold, not re-tried with router1):
     # 84 EBR is under the flow's router2 threshold, but router1 left 55,000 wires
     # overused after 11 minutes and router2 on HeAP's placement diverged (19,600 ->
     # 24,000 over 13 iterations); the static placer spreads it and router2 converges
