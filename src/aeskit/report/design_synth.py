@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["fmax_cell", "seeds_text", "synth_json"]
+__all__ = ["fmax_cell", "seeds_text", "synth_json", "unrouted_text"]
 
 
 def synth_json(design: Any, device: str, force: bool, say: Callable[[str], None],
@@ -34,16 +34,28 @@ def seeds_text(syn: dict[str, Any]) -> str:
     if len(per) < 2:
         return ""
     return (f"seeds {' / '.join(str(k) for k, _ in per)}: "
-            f"{' / '.join('-' if v is None else f'{v:.1f}' for _, v in per)} MHz")
+            f"{' / '.join('-' if v is None else f'{v:.1f}' for _, v in per)} MHz"
+            + (f" ({unrouted_text(syn)})" if syn.get("unrouted_seeds") else ""))
+
+
+def unrouted_text(syn: dict[str, Any]) -> str:
+    """``seed 2 not routed`` (``seeds 2, 3 not routed``) for the placement seeds whose
+    router did not finish (:func:`aeskit.synth.seeds.combine_seeds`); empty for none."""
+    bad = sorted(int(k) for k in (syn.get("unrouted_seeds") or {}))
+    if not bad:
+        return ""
+    return f"seed{'s' if len(bad) > 1 else ''} {', '.join(map(str, bad))} not routed"
 
 
 def fmax_cell(syn: dict[str, Any]) -> str:
     """A table cell: the median Fmax with the lowest and highest seed's,
-    ``38.6 (33.8-41.9)``; the Fmax alone for one seed, ``-`` for none."""
+    ``38.6 (33.8-41.9)``; the Fmax alone for one seed, ``-`` for none; the seeds that
+    did not route after it (``38.6 (33.8-41.9; seed 2 not routed)``)."""
     f = syn.get("fmax_mhz")
     if f is None:
         return "-"
     lo, hi = syn.get("fmax_min"), syn.get("fmax_max")
+    bad = unrouted_text(syn)
     if lo is None or hi is None or len(syn.get("fmax_seeds") or {}) < 2:
-        return f"{f:.1f}"
-    return f"{f:.1f} ({lo:.1f}-{hi:.1f})"
+        return f"{f:.1f}" + (f" ({bad})" if bad else "")
+    return f"{f:.1f} ({lo:.1f}-{hi:.1f}{'; ' + bad if bad else ''})"

@@ -21,6 +21,18 @@ def test_seeds_text_and_fmax_cell() -> None:
     assert fmax_cell({}) == "-" and seeds_text({}) == ""
 
 
+def test_unrouted_seeds_are_named_beside_the_median() -> None:
+    from aeskit.synth.seeds import combine_seeds
+
+    bad = {"device": "LFE5U-85F", "stage": "route", "needs": {}, "available": {},
+           "over": ["routing"], "detail": "routing congested: 9 wires still overused"}
+    syn = combine_seeds([{"seed": 1, "fmax_mhz": 57.64, "fits": True},
+                         {"seed": 2, "fmax_mhz": None, "fits": False, "misfit": bad},
+                         {"seed": 3, "fmax_mhz": 59.0, "fits": True}])
+    assert fmax_cell(syn) == "57.6 (57.6-59.0; seed 2 not routed)"
+    assert seeds_text(syn) == "seeds 1 / 2 / 3: 57.6 / - / 59.0 MHz (seed 2 not routed)"
+
+
 def test_synth_json_places_every_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import aeskit.synth
 
