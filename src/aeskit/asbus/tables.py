@@ -199,7 +199,28 @@ def area_table(ev: Evaluation) -> str:
     lines += ["", "Ours: Yosys synth_ecp5 + nextpnr-ecp5 (LFE5U-85F, out of context, router2, "
               f"{placed}); I/O = sum of the top-level port widths of the netlist. Paper: "
               "Virtex-6 slices and MOF (Table II); the ADAM/XDAM rows are the ratios."]
+    target = fmax_target_sentence(ev)
+    if target:
+        lines += ["", target]
     return "\n".join(lines)
+
+
+def fmax_target_sentence(ev: Evaluation) -> str:
+    """Issue 14's target, ADAM's Fmax >= XDAM's at every width (the median seeds'), as a
+    sentence: met or not, with the ratio per width; empty without both buses placed."""
+    parts, met = [], True
+    for w in ev.widths:
+        a, x = ev.areas.get(("asbus", w)), ev.areas.get(("axi", w))
+        r = _ratio(a and a.fmax_mhz, x and x.fmax_mhz)
+        if r is None:
+            continue
+        met = met and r >= 1.0
+        parts.append(f"{w} bits {r:.3f} ({'met' if r >= 1.0 else 'not met'})")
+    if not parts:
+        return ""
+    return ("**Target (issue 14): ADAM's Fmax >= XDAM's at every width** (ADAM/XDAM of the "
+            f"median seeds): {'met' if met else 'not met'}; " + ", ".join(parts) + ". "
+            "docs/asbus.md says what bounds both systems (the AES engine they share).")
 
 
 def render(ev: Evaluation) -> str:

@@ -66,3 +66,22 @@ def test_tables_render_measured_and_paper() -> None:
     assert "| 32 | XDAM | 200 | 50 | 0 | 60.0 (58.0-70.0) | 400 |" in c
     assert "| 32 | ADAM/XDAM | 0.500 | 1.000 | - | 1.500 | 0.750 |" in c
     assert "seeds 1, 2, 3: LUT4, FF and Fmax of the median seed" in c
+
+
+def test_fmax_target_sentence_per_width() -> None:
+    """Issue 14's ADAM >= XDAM, judged per width on the medians: met only if every
+    width meets it; a width with one bus missing is left out."""
+    from aeskit.asbus.tables import fmax_target_sentence
+
+    ev = Evaluation([32, 64, 128], ["asbus", "axi"], [])
+    assert fmax_target_sentence(ev) == ""
+    ev.areas = {("asbus", 32): AreaRecord("asbus", "adam", 32, 1, 1, 0, 65.4, 1),
+                ("axi", 32): AreaRecord("axi", "xdam", 32, 1, 1, 0, 65.0, 1),
+                ("asbus", 64): AreaRecord("asbus", "adam", 64, 1, 1, 0, 64.0, 1),
+                ("axi", 64): AreaRecord("axi", "xdam", 64, 1, 1, 0, 70.6, 1),
+                ("asbus", 128): AreaRecord("asbus", "adam", 128, 1, 1, 0, 70.0, 1)}
+    s = fmax_target_sentence(ev)
+    assert "): not met; 32 bits 1.006 (met), 64 bits 0.907 (not met)." in s
+    assert "128 bits" not in s and s in area_table(ev)
+    del ev.areas[("asbus", 64)], ev.areas[("axi", 64)]
+    assert "): met; 32 bits 1.006 (met)." in fmax_target_sentence(ev)
