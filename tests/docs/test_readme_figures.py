@@ -1,0 +1,51 @@
+"""The README's table of measured cores carries the figures of the report's records
+(results/synth: every seed of a core), so it cannot drift from them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from aeskit.hw.registry import get_core
+
+ROOT = Path(__file__).resolve().parents[2]
+ROW = re.compile(r"^\| `(?P<core>\w+)` \| (?P<ks>\d+) \| (?P<rest>.*) \|$")
+
+
+def _rows() -> dict[str, tuple[int, list[str]]]:
+    text = (ROOT / "README.md").read_text()
+    start = text.index("<!-- figures: tests/docs/test_readme_figures.py")
+    rows: dict[str, tuple[int, list[str]]] = {}
+    for line in text[start:].splitlines()[3:]:
+        m = ROW.match(line)
+        if not m:
+            break
+        rows[m["core"]] = (int(m["ks"]), [c.strip() for c in m["rest"].split("|")])
+    return rows
+
+
+def _expected(core: str) -> tuple[int, list[str]]:
+    """The cells of a core's row computed from its three seeds' records."""
+    recs = []
+    for suffix in ("", "~seed2", "~seed3"):
+        data = json.loads((ROOT / "results" / "synth" / f"{core}{suffix}.json").read_text())
+        recs.append(data["data"])
+    recs.sort(key=lambda r: float(r["fmax_mhz"]))
+    med = recs[1]
+    spec = get_core(core)
+    ks = 128 if 128 in spec.interval else next(iter(spec.interval))
+    mbps = 128.0 * float(med["fmax_mhz"]) / float(spec.interval[ks])
+    return ks, [f"{med['lut4']:,}", f"{med['ff']:,}", str(med["ebr"]),
+                f"{med['fmax_mhz']:.1f} ({recs[0]['fmax_mhz']:.1f}-{recs[2]['fmax_mhz']:.1f})",
+                f"{mbps:,.0f}", f"{mbps / med['lut4']:.3f}"]
+
+
+def test_readme_figures_match_the_records() -> None:
+    rows = _rows()
+    # every core class of the README's core table has its row
+    assert {"round", "pipe2", "ueno", "satoh", "lutz", "liu", "tbox_folded",
+            "tbox_unfolded_pp", "ttable_col", "ttable_round", "ttable_unrolled",
+            "ttable_unrolled_256"} <= set(rows)
+    for core, got in rows.items():
+        assert got == _expected(core), core
