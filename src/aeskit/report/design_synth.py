@@ -50,12 +50,19 @@ def unrouted_text(syn: dict[str, Any]) -> str:
 def fmax_cell(syn: dict[str, Any]) -> str:
     """A table cell: the median Fmax with the lowest and highest seed's,
     ``38.6 (33.8-41.9)``; the Fmax alone for one seed, ``-`` for none; the seeds that
-    did not route after it (``38.6 (33.8-41.9; seed 2 not routed)``)."""
+    did not route after it (``38.6 (33.8-41.9; seed 2 not routed)``); a median seed
+    that did not route with the others' Fmax (``not routed at the median (seeds 2, 3
+    not routed; seed 1: 57.6)``)."""
     f = syn.get("fmax_mhz")
-    if f is None:
-        return "-"
-    lo, hi = syn.get("fmax_min"), syn.get("fmax_max")
     bad = unrouted_text(syn)
+    if f is None:
+        if not bad:
+            return "-"
+        routed = sorted((int(k), v) for k, v in (syn.get("fmax_seeds") or {}).items()
+                        if v is not None)
+        return ("not routed at the median (" + bad
+                + "".join(f"; seed {k}: {v:.1f}" for k, v in routed) + ")")
+    lo, hi = syn.get("fmax_min"), syn.get("fmax_max")
     if lo is None or hi is None or len(syn.get("fmax_seeds") or {}) < 2:
         return f"{f:.1f}" + (f" ({bad})" if bad else "")
     return f"{f:.1f} ({lo:.1f}-{hi:.1f}{'; ' + bad if bad else ''})"

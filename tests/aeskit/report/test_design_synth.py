@@ -31,6 +31,10 @@ def test_unrouted_seeds_are_named_beside_the_median() -> None:
                          {"seed": 3, "fmax_mhz": 59.0, "fits": True}])
     assert fmax_cell(syn) == "57.6 (57.6-59.0; seed 2 not routed)"
     assert seeds_text(syn) == "seeds 1 / 2 / 3: 57.6 / - / 59.0 MHz (seed 2 not routed)"
+    worse = combine_seeds([{"seed": 1, "fmax_mhz": 57.64, "fits": True},
+                           {"seed": 2, "fmax_mhz": None, "fits": False, "misfit": bad},
+                           {"seed": 3, "fmax_mhz": None, "fits": False, "misfit": bad}])
+    assert fmax_cell(worse) == "not routed at the median (seeds 2, 3 not routed; seed 1: 57.6)"
 
 
 def test_synth_json_places_every_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

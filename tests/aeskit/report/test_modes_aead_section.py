@@ -82,6 +82,30 @@ def test_render_gcm_pipe_target() -> None:
     assert target.count("Met") == 1 and "20.48 Gbit/s" in target
 
 
+
+def test_render_gcm_pipe_with_an_unrouted_seed() -> None:
+    """A placement seed whose router did not finish is named in the system's Fmax cell;
+    when the median falls on one, the cell says so and keeps the routed seed's Fmax
+    (not the misfit note alone)."""
+    from aeskit.synth.seeds import combine_seeds
+
+    bad = {"device": "LFE5U-85F", "stage": "route", "needs": {}, "available": {},
+           "over": ["routing"], "detail": "routing congested: 14,912 wires still overused "
+           "after 30 min of router2"}
+    routed = {"fmax_mhz": 57.6, "fits": True, "lut4": 23110, "ff": 21950, "ebr": 156}
+    runs = [{**routed, "seed": 1}, {"seed": 2, "fmax_mhz": None, "fits": False, "misfit": bad,
+                                    "lut4": 23110, "ff": 21950, "ebr": 156},
+            {**routed, "seed": 3, "fmax_mhz": 60.0}]
+    rows = [{"core": "ttable_unrolled", "key_size": 128, "fmax_mhz": 121.8,
+             "does_not_fit": None}]
+    md = modes_aead.render(rows, {**_data(), "gcm_pipe": combine_seeds(runs)})
+    assert "156 EBR) | 1 | 57.6 (57.6-60.0; seed 2 not routed) | 7.37 |" in md
+    runs[2] = {**runs[1], "seed": 3}
+    md = modes_aead.render(rows, {**_data(), "gcm_pipe": combine_seeds(runs)})
+    assert ("156 EBR) | 1 | not routed at the median (seeds 2, 3 not routed; seed 1: 57.6) | - |"
+            in md)
+
+
 def test_render_without_figures() -> None:
     """The report without synthesis calls render(rows, None); a misfit core has no
     Gbit/s but its verdict."""

@@ -159,5 +159,5 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         core = get_system(name).default_core
         out.append(f"| `{name}` ({get_system(name).top}) | {core} | {_fmt(s.get('lut4'))} | "
                    f"{_fmt(s.get('ff'))} | {_fmt(s.get('ebr'))} | "
-                   f"{misfit_note(s) or fmax_cell(s)} |")
+                   f"{(fmax_cell(s) if s.get('unrouted_seeds') else misfit_note(s) or fmax_cell(s))} |")
     return "\n".join(out)
