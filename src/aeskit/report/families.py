@@ -154,7 +154,7 @@ def families_html(report: Mapping[str, Any]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in HEADER)
     for t in tables:
         body = "".join(
-            "<tr" + (' class="misfit"' if r[6].startswith("does not fit") else "") + ">"
+            "<tr" + (' class="misfit"' if r[6].startswith(("does not fit", "does not route")) else "") + ">"
             + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in t.rows)
         out.append(f"<h3>{html.escape(t.heading)}</h3>\n"
                    f'<table data-aeskit="{html.escape(table_id(t.device))}"><tr>{head}</tr>'

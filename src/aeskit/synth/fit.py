@@ -115,16 +115,22 @@ class Misfit:
 
     def message(self, name: str) -> str:
         """``<name> does not fit <device>: needs N of M X``: the one-line verdict
-        (``<name> does not route on <device>: ...`` for a router that gave up)."""
+        (``<name> does not route on <device>: ...`` for a router that gave up or did
+        not finish in the flow's budget)."""
         if self.detail.startswith(_NO_ROUTE):
             return f"{name} does not route on {self.device}: {self.detail[len(_NO_ROUTE):]}"
+        if self.stage == "route":
+            return f"{name} does not route on {self.device}: {self.summary()}"
         return f"{name} does not fit {self.device}: {self.summary()}"
 
     def note(self) -> str:
         """``does not fit (needs N of M X)``: a table cell (``does not route: ...`` for
-        a router that gave up)."""
+        a router that gave up, ``does not route (routing congested: ...)`` for one that
+        did not finish in the flow's budget)."""
         if self.detail.startswith(_NO_ROUTE):
             return self.detail
+        if self.stage == "route":
+            return f"does not route ({self.summary()})"
         return f"does not fit ({self.summary()})"
 
     def to_json(self) -> dict[str, Any]:

@@ -152,9 +152,9 @@ def test_route_timeout_verdict_from_a_router2_log() -> None:
     log = (FIX / "nextpnr_router2_congested.log").read_text()
     m = misfit_from_route_timeout(log, "LFE5U-85F", 60, "router2")
     assert m.stage == "route" and m.over == ("routing",)
-    assert m.message("coproc") == ("coproc does not fit LFE5U-85F: routing congested: "
+    assert m.message("coproc") == ("coproc does not route on LFE5U-85F: routing congested: "
                                    "1,537 wires still overused after 60 min of router2")
-    assert m.note() == ("does not fit (routing congested: 1,537 wires still overused after "
+    assert m.note() == ("does not route (routing congested: 1,537 wires still overused after "
                         "60 min of router2)")
     assert Misfit.from_json(m.to_json()) == m
     # a log cut off before the router printed anything

@@ -473,7 +473,7 @@ def test_route_past_its_budget_is_a_result(tmp_path: Path,
         synthesize(reg_xor(), out)
     err = info.value
     assert err.misfit.stage == "route" and err.misfit.over == ("routing",)
-    assert err.message.startswith("fx_reg_xor does not fit LFE5U-85F: routing congested: ")
+    assert err.message.startswith("fx_reg_xor does not route on LFE5U-85F: routing congested: ")
     assert err.message.endswith(" after 0.001 min of router1")
     stored = json.loads((out / "synth.json").read_text())
     assert stored["fits"] is False and stored["misfit"]["stage"] == "route"
