@@ -144,6 +144,10 @@ def families_markdown(report: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+#: the starts of a table cell that says a design has no Fmax on the device
+MISFIT_PREFIXES: tuple[str, ...] = ("does not fit", "does not route")
+
+
 def families_html(report: Mapping[str, Any]) -> str:
     import html
 
@@ -154,7 +158,7 @@ def families_html(report: Mapping[str, Any]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in HEADER)
     for t in tables:
         body = "".join(
-            "<tr" + (' class="misfit"' if r[6].startswith(("does not fit", "does not route")) else "") + ">"
+            "<tr" + (' class="misfit"' if r[6].startswith(MISFIT_PREFIXES) else "") + ">"
             + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in t.rows)
         out.append(f"<h3>{html.escape(t.heading)}</h3>\n"
                    f'<table data-aeskit="{html.escape(table_id(t.device))}"><tr>{head}</tr>'
