@@ -243,8 +243,9 @@ def gcm_pipe_design(core: Any) -> Any:
     from aeskit.synth.flow import Design
 
     files = system_files(core, BUILD_ROOT / "gcm_pipe" / core.name / "syn")
-    # With the core's packed T-table words (until 28 Nov 2026; 156 EBR with 32-bit words
-    # since, over the threshold, not re-tried with router1):
+    # The core with packed T-table words (aeskit.sim.gcm_pipe.system_core; 84 EBR): with
+    # the registry's 32-bit words (156 EBR) router2 on the static placement routed seed 1
+    # (57.6 MHz) but not seeds 2 and 3 within 30 minutes (28 Nov 2026).
     # 84 EBR is under the flow's router2 threshold, but router1 left 55,000 wires
     # overused after 11 minutes and router2 on HeAP's placement diverged (19,600 ->
     # 24,000 over 13 iterations); the static placer spreads it and router2 converges
