@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["fmax_cell", "seeds_text", "synth_json", "unrouted_text"]
+__all__ = ["fmax_cell", "seeds_text", "synth_json", "system_fmax_cell", "unrouted_text"]
 
 
 def synth_json(design: Any, device: str, force: bool, say: Callable[[str], None],
@@ -66,3 +66,14 @@ def fmax_cell(syn: dict[str, Any]) -> str:
     if lo is None or hi is None or len(syn.get("fmax_seeds") or {}) < 2:
         return f"{f:.1f}" + (f" ({bad})" if bad else "")
     return f"{f:.1f} ({lo:.1f}-{hi:.1f}{'; ' + bad if bad else ''})"
+
+
+def system_fmax_cell(syn: dict[str, Any]) -> str:
+    """The Fmax cell of a section's system: :func:`fmax_cell` when a seed did not route
+    (it names the seeds and keeps the routed ones' Fmax), else the misfit verdict of a
+    design that does not fit (``does not fit (needs N of M X)``), else :func:`fmax_cell`."""
+    from aeskit.report.render import misfit_note
+
+    if syn.get("unrouted_seeds"):
+        return fmax_cell(syn)
+    return misfit_note(syn) or fmax_cell(syn)

@@ -17,9 +17,8 @@ core.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import dataclasses
+from pathlib import Path
 
 from aeskit.hw import manifest, templates
 from aeskit.hw.registry import CoreSpec

@@ -21,7 +21,6 @@ import json
 from typing import Any, Callable
 
 from aeskit import BUILD_ROOT
-from aeskit.report.render import misfit_note
 from aeskit.synth.devices import DEFAULT_DEVICE
 
 TITLE = "Paper 003 co-processor and the AXI4-Stream wrapper"
@@ -100,7 +99,7 @@ def _fmt(v: Any, nd: int = 0) -> str:
 
 def render(rows: list[dict[str, Any]], data: Any) -> str:
     from aeskit.hw.registry import get_system
-    from aeskit.report.design_synth import fmax_cell
+    from aeskit.report.design_synth import system_fmax_cell
 
     if not data:
         return "Not measured (run the report without `--no-synth`)."
@@ -159,5 +158,5 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         core = get_system(name).default_core
         out.append(f"| `{name}` ({get_system(name).top}) | {core} | {_fmt(s.get('lut4'))} | "
                    f"{_fmt(s.get('ff'))} | {_fmt(s.get('ebr'))} | "
-                   f"{(fmax_cell(s) if s.get('unrouted_seeds') else misfit_note(s) or fmax_cell(s))} |")
+                   f"{system_fmax_cell(s)} |")
     return "\n".join(out)

@@ -344,13 +344,13 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
             f"{_fmt(gbps(fmax, bound), 2)} | {_fmt(gbps(fmax, OPENTITAN_GHASH_CYCLES), 2)} |")
     pipe = data.get("gcm_pipe") or {}
     if pipe:
-        from aeskit.report.design_synth import fmax_cell
+        from aeskit.report.design_synth import system_fmax_cell
 
         pf = pipe.get("fmax_mhz")
         gcm_lines.append(
             f"| `ak_gcm_pipe` on `{TARGET_CORE}` (docs/gcm_pipe.md; {_fmt(pipe.get('lut4'))} "
             f"LUT4, {_fmt(pipe.get('ff'))} FF, {_fmt(pipe.get('ebr'))} EBR) | 1 | "
-            f"{(fmax_cell(pipe) if pipe.get('unrouted_seeds') else misfit_note(pipe) or fmax_cell(pipe))} | {_fmt(gbps(pf, 1.0), 2)} | "
+            f"{system_fmax_cell(pipe)} | {_fmt(gbps(pf, 1.0), 2)} | "
             f"{_fmt(gbps(pf, 1.0), 2)} (aggregated, pipelined) | "
             f"{_fmt(gbps(pf, OPENTITAN_GHASH_CYCLES), 2)} |")
     if gcm_lines:
