@@ -61,6 +61,7 @@ module ak_mode_engine #(
   parameter int Streams      = 2,
   parameter int GhashDigitBits = 16,
   parameter bit AeadModes    = 1'b1,
+  parameter logic [8:0] Modes = 9'h1ff,
   parameter int InFlight     = 2,
   parameter bit CoreInReg    = 1'b0,
   parameter int CoreTagWidth = (Streams > 1) ? $clog2(2 * Streams) : 1
@@ -115,6 +116,8 @@ module ak_mode_engine #(
 );
 
   localparam int Lanes = 2 * Streams;
+  // XTS is built: the keys are kept for its K2 / K1 swap
+  localparam bit HasXts = AeadModes && Modes[8];
   // blocks a stream can have in the core: InFlight on its data lane, one on its MAC lane
   localparam int FlyW  = $clog2((InFlight + 1) * Streams + 1);
 
@@ -137,7 +140,7 @@ module ak_mode_engine #(
   // ------------------------------------------------------------------------------
   for (genvar s = 0; s < Streams; s++) begin : g_stream
     ak_mode_stream #(.GhashDigitBits(GhashDigitBits), .AeadModes(AeadModes),
-                     .InFlight(InFlight)) u_stream (
+                     .Modes(Modes), .InFlight(InFlight)) u_stream (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
       .cmd_valid_i    (cmd_valid_i[s]),
@@ -303,14 +306,14 @@ module ak_mode_engine #(
     klen_d  = klen_q;
     ksent_d = ksent_q;
     fly_d   = fly_q + FlyW'(core_in_fire) - FlyW'(core_out_fire);
-    if (user_key_fire && AeadModes) begin  // kept for XTS's swap only
+    if (user_key_fire && HasXts) begin  // kept for XTS's swap only
       key1_d = key_i;
       key2_d = key2_i;
       klen_d = key_len_i;
     end
     unique case (kst_q)
       KIdle: begin
-        if (AeadModes && |tk_req) begin
+        if (HasXts && |tk_req) begin
           kst_d  = KDrain;
           ksel_d = tk_req & ~(tk_req - 1'b1);  // the lowest stream asking
         end

@@ -77,9 +77,10 @@
 `default_nettype none
 
 module ak_mode_stream #(
-  parameter int GhashDigitBits = 16,
-  parameter bit AeadModes      = 1'b1,
-  parameter int InFlight       = 2
+  parameter int          GhashDigitBits = 16,
+  parameter bit          AeadModes      = 1'b1,
+  parameter logic [8:0]  Modes          = 9'h1ff,
+  parameter int          InFlight       = 2
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -135,6 +136,11 @@ module ak_mode_stream #(
   localparam logic [3:0] ModeGcm  = 4'd6;
   localparam logic [3:0] ModeCmac = 4'd7;
   localparam logic [3:0] ModeXts  = 4'd8;
+  // the modes built: bit m for mode code m (AeadModes = 0 also leaves 6..8 out)
+  localparam logic [8:0]  Built   = Modes & (AeadModes ? 9'h1ff : 9'h03f);
+  localparam logic [15:0] Built16 = {7'd0, Built};
+  localparam bit          HasMac  = Built[5] || Built[7];  // a CBC-MAC lane (CCM, CMAC)
+  localparam bit          HasGcm  = Built[6];
 
   if (InFlight < 2) begin : g_bad_in_flight
     $fatal(1, "ak_mode_stream: InFlight must be >= 2, got %0d", InFlight);
@@ -153,7 +159,7 @@ module ak_mode_stream #(
   // Declarations
   // ------------------------------------------------------------------------------
   st_e          st_q, st_d;
-  logic [3:0]   mode_q, mode_d;
+  logic [8:0]   om_q, om_d;          // the message's mode, one-hot (bit = mode code)
   logic         dec_q, dec_d;
   logic         err_q, err_d;
   logic         pass_q, pass_d;
@@ -178,11 +184,10 @@ module ak_mode_stream #(
   logic [4:0]   nxt_n_q, nxt_n_d;
   // XOR operands of the payload blocks in the core, oldest first (cx[0]): the beat,
   // or for CBC decryption the previous ciphertext; cn: valid bytes of the beat
-  logic [127:0] cx_q [InFlight];
-  logic [127:0] cx_d [InFlight];
-  logic [4:0]   cn_q [InFlight];
-  logic [4:0]   cn_d [InFlight];
-  logic [CntW-1:0] c_cnt_q, c_cnt_d;
+  // (ak_fifo u_cx: the head's operand cx_x, bytes cx_n, XTS held / final flags)
+  logic [127:0] cx_x;
+  logic [4:0]   cx_n;
+  logic         cx_h, cx_f, cx_push;
   logic [127:0] chain_q, chain_d;      // IV / chaining value / counter block
   logic [CntW-1:0] d_cnt_q, d_cnt_d;   // data-lane blocks in the core (S0 included)
   logic         s0_need_q, s0_need_d;  // CCM: E(Ctr0), GCM: E(J0) not yet requested
@@ -198,13 +203,12 @@ module ak_mode_stream #(
   logic [127:0] y_q, y_d;
   logic         m_busy_q, m_busy_d;
   logic [31:0]  mac_left_q, mac_left_d;  // MAC blocks whose result is not yet back
-  // MAC input FIFO (mb_q[0] the head): three blocks, so one GCM encryption stream on
+  // MAC input FIFO (ak_fifo u_mb, mb_head the head): three blocks, so one GCM encryption stream on
   // a two-block core keeps both blocks in flight while GHASH takes the third
   localparam int MbDepth = 3;
-  logic [127:0] mb_q [MbDepth];
-  logic [127:0] mb_d [MbDepth];
-  logic [1:0]   mb_cnt_q, mb_cnt_d;
-  logic         mb_full;
+  logic [127:0] mb_head;
+  logic [1:0]   mb_cnt_q;
+  logic         mb_full, mb_pop;
   logic [31:0]  mreq_left_q, mreq_left_d;  // CMAC: MAC blocks not yet sent to the core
   logic         k2_q, k2_d;            // CMAC: the last block is padded (subkey K2)
   // GHASH (GCM): y_q is the hash, mb the blocks to hash
@@ -212,19 +216,15 @@ module ak_mode_stream #(
   logic         gj0_q, gj0_d;          // the product under way is J0
 
   // output FIFO (of[0] the head); of_t marks the CCM tag beat
-  logic [127:0] of_q [OfDepth];
-  logic [127:0] of_d [OfDepth];
-  logic         of_t_q [OfDepth];
-  logic         of_t_d [OfDepth];
-  logic [CntW-1:0] of_cnt_q, of_cnt_d;
-  // a ring: entries written at of_wr_q, read at of_rd_q (one-hot each), so a push
-  // writes one entry whatever the consumer does and no entry moves
-  logic [OfDepth-1:0] of_wr_q, of_wr_d, of_rd_q, of_rd_d;
-  logic [127:0] of_head;
-  logic         of_head_t;
+  logic [CntW-1:0] of_cnt_q;          // entries (ak_fifo u_of, zero-extended)
+  logic [$clog2(OfDepth + 1)-1:0] of_cnt;
+  logic         cx_valid, cx_full, of_full, unused_flags;
+  logic [$clog2(InFlight + 1)-1:0] cx_count;
 
-  logic         cmd_fire, in_fire, out_fire, sts_fire;
+  logic         cmd_fire, in_fire, sts_fire;
+  logic         is_ecb, is_cbc, is_cfb, is_ofb;  // (CTR: none of the others)
   logic         is_ccm, is_gcm, is_cmac, is_xts, has_tag, chained_ok;
+  logic [8:0]   c_dec;                 // the command's mode, decoded (one-hot, not masked)
   logic         in_iv, in_aad, in_pay, in_tag;  // kind of the next input beat
   logic [4:0]   in_n;
   logic [7:0]   in_nb;                 // XTS: bits of the beat (1..128)
@@ -235,10 +235,6 @@ module ak_mode_stream #(
   // result's tail); the held result's head is output after the final's result
   logic         nxt_hold_q, nxt_hold_d, nxt_fin_q, nxt_fin_d;
   logic [7:0]   nxt_nb_q, nxt_nb_d;
-  logic         cxh_q [InFlight];
-  logic         cxh_d [InFlight];
-  logic         cxf_q [InFlight];
-  logic         cxf_d [InFlight];
   logic [127:0] xh_q, xh_d;
   logic         xh_ok_q, xh_ok_d, xh_out_q, xh_out_d;
   logic [7:0]   xb_q, xb_d;            // bits of the final (partial) block
@@ -307,13 +303,19 @@ module ak_mode_stream #(
                 ((c_q == 4'd3) && (cmd_msg_len_i[31:24] != 8'h0));
       end
       // GCM: an IV of at least one byte, a tag of 4..16 bytes; CMAC: a tag of 4..16
-      ModeGcm:  c_err = !AeadModes || (cmd_iv_len_i == 32'd0) || (cmd_tag_len_i < 5'd4) ||
+      ModeGcm:  c_err = (cmd_iv_len_i == 32'd0) || (cmd_tag_len_i < 5'd4) ||
                         (cmd_tag_len_i > 5'd16);
-      ModeCmac: c_err = !AeadModes || (cmd_tag_len_i < 5'd4) || (cmd_tag_len_i > 5'd16);
+      ModeCmac: c_err = (cmd_tag_len_i < 5'd4) || (cmd_tag_len_i > 5'd16);
       // XTS: a data unit of at least one block (its length in bits); AES-128/256 keys
-      ModeXts:  c_err = !AeadModes || (cmd_msg_len_i < 32'd128) || (key_len_i == 2'd1);
+      ModeXts:  c_err = (cmd_msg_len_i < 32'd128) || (key_len_i == 2'd1);
       default: c_err = 1'b1;
     endcase
+    // a mode this build leaves out is illegal, as the codes 9..15 are
+    if (!Built16[cmd_mode_i]) c_err = 1'b1;
+  end
+  always_comb begin : cmd_decode
+    c_dec = '0;
+    for (int m = 0; m < 9; m++) c_dec[m] = (cmd_mode_i == 4'(m));
   end
   assign c_p6     = (cmd_aad_len_i >= 32'hff00);
   assign c_flags0 = {1'b0, (cmd_aad_len_i != 32'd0), cmd_tag_len_i[3:1] - 3'd1, c_q[2:0] - 3'd1};
@@ -344,18 +346,21 @@ module ak_mode_stream #(
   // ------------------------------------------------------------------------------
   // Handshakes
   // ------------------------------------------------------------------------------
-  assign is_ccm      = (mode_q == ModeCcm);
-  // (constant 0 without AeadModes: their logic folds away)
-  assign is_gcm      = AeadModes && (mode_q == ModeGcm);
-  assign is_cmac     = AeadModes && (mode_q == ModeCmac);
-  assign is_xts      = AeadModes && (mode_q == ModeXts);
+  // (a mode the build leaves out is constant 0 here: its logic folds away)
+  assign is_ecb      = Built[0] && om_q[0];
+  assign is_cbc      = Built[1] && om_q[1];
+  assign is_cfb      = Built[3] && om_q[3];
+  assign is_ofb      = Built[4] && om_q[4];
+  assign is_ccm      = Built[5] && om_q[5];
+  assign is_gcm      = Built[6] && om_q[6];
+  assign is_cmac     = Built[7] && om_q[7];
+  assign is_xts      = Built[8] && om_q[8];
   assign has_tag     = is_ccm || is_gcm || is_cmac;
   assign cmd_ready_o = (st_q == StIdle);
   assign cmd_fire    = cmd_valid_i && cmd_ready_o;
   assign idle_o      = (st_q == StIdle);
   assign tk_req_o    = (st_q == StRun) && !err_q && is_xts && h_need_q;
 
-  assign mb_full = (mb_cnt_q == 2'(MbDepth));
   assign in_iv  = iv_nz_q;
   assign in_aad = !in_iv && aad_nz_q;
   assign in_pay = !in_iv && !in_aad && msg_nz_q;
@@ -383,19 +388,7 @@ module ak_mode_stream #(
   end
   assign in_fire = in_valid_i && in_ready_o;
 
-  assign out_valid_o = (of_cnt_q != '0);
-  // the head: an AND-OR of the entries under the one-hot read pointer
-  always_comb begin : out_head
-    of_head   = '0;
-    of_head_t = 1'b0;
-    for (int i = 0; i < OfDepth; i++) begin
-      of_head   = of_head | (of_q[i] & {128{of_rd_q[i]}});
-      of_head_t = of_head_t | (of_t_q[i] & of_rd_q[i]);
-    end
-  end
-  assign out_data_o  = of_head;
-  assign out_tag_o   = of_head_t;
-  assign out_fire    = out_valid_o && out_ready_i;
+  // out_valid_o, out_data_o, out_tag_o: the head of ak_fifo u_of (below)
 
   // the status waits for the last output beat of its message to leave
   assign sts_valid_o = (st_q == StSts) && (of_cnt_q == '0);
@@ -416,8 +409,7 @@ module ak_mode_stream #(
   // (ECB, CBC and CFB decryption, CTR) update it when a block is sent and keep up to
   // InFlight blocks in the core (two by default, so one stream fills a two-block
   // core); GCM and XTS two; CCM's CTR lane keeps one (the CBC-MAC lane is the other).
-  assign chained = (mode_q == ModeOfb) ||
-                   (((mode_q == ModeCbc) || (mode_q == ModeCfb)) && !dec_q);
+  assign chained = is_ofb || ((is_cbc || is_cfb) && !dec_q);
   assign d_lim   = (chained || is_ccm) ? CntW'(1) : (is_gcm || is_xts) ? CntW'(2) :
                    CntW'(InFlight);
   // XTS: the tweak of the block offered: T_j; decryption's held block takes T_(j+1)
@@ -427,27 +419,22 @@ module ak_mode_stream #(
   // result of the payload block leaving the core now, and (chained flows) the next
   // chaining value
   always_comb begin : data_result
-    d_out     = keep_bytes(rsp_data_i ^ cx_q[0], cn_q[0]);  // CTR, CFB, OFB, CCM
-    chain_rsp = rsp_data_i;                                 // CBC encryption, OFB
-    unique case (mode_q)
-      ModeEcb: d_out = rsp_data_i;
-      ModeCbc: d_out = dec_q ? (rsp_data_i ^ cx_q[0]) : rsp_data_i;
-      ModeCfb: chain_rsp = rsp_data_i ^ cx_q[0];            // the ciphertext
-      ModeXts: d_out = rsp_data_i ^ cx_q[0];                // whole blocks
-      default: ;
-    endcase
+    d_out     = keep_bytes(rsp_data_i ^ cx_x, cx_n);  // CTR, CFB, OFB, CCM, GCM
+    chain_rsp = rsp_data_i;                             // CBC encryption, OFB
+    if (is_ecb) d_out = rsp_data_i;
+    if (is_cbc) d_out = dec_q ? (rsp_data_i ^ cx_x) : rsp_data_i;
+    if (is_cfb) chain_rsp = rsp_data_i ^ cx_x;          // the ciphertext
+    if (is_xts) d_out = rsp_data_i ^ cx_x;              // whole blocks
   end
   assign chain_now = (chained && d_rsp) ? chain_rsp : chain_q;
 
   // next chaining value of the other flows, when a block is sent
   always_comb begin : data_chain_on_send
-    unique case (mode_q)
-      ModeCbc, ModeCfb: chain_req = nxt_q;  // decryption: this ciphertext
-      ModeEcb:          chain_req = chain_q;
-      ModeGcm:          chain_req = inc32(chain_q);  // S0 = E(J0), then inc32
-      ModeXts:          chain_req = (nxt_hold_q && dec_q) ? chain_q : alpha(chain_q);
-      default:          chain_req = chain_q + 128'd1;  // CTR, CCM (and S0)
-    endcase
+    chain_req = chain_q + 128'd1;                          // CTR, CCM (and S0)
+    if (is_cbc || is_cfb) chain_req = nxt_q;               // decryption: this ciphertext
+    if (is_ecb)           chain_req = chain_q;
+    if (is_gcm)           chain_req = inc32(chain_q);      // S0 = E(J0), then inc32
+    if (is_xts)           chain_req = (nxt_hold_q && dec_q) ? chain_q : alpha(chain_q);
   end
 
   // a new data-lane block: H (GCM) or L (CMAC) first, S0 (CCM; GCM once J0 is
@@ -478,23 +465,21 @@ module ak_mode_stream #(
 
   always_comb begin : data_request_data
     req0_decrypt_o = 1'b0;
-    unique case (mode_q)
-      ModeEcb: begin
-        req0_data_o    = nxt_q;
-        req0_decrypt_o = dec_q;
-      end
-      ModeCbc: begin
-        req0_data_o    = dec_q ? nxt_q : (nxt_q ^ chain_now);
-        req0_decrypt_o = dec_q;
-      end
-      ModeXts: begin
-        // the final block: its bits || the held result's tail
-        req0_data_o    = (nxt_fin_q ? (nxt_q | (xh_q & ({128{1'b1}} >> nxt_nb_q))) : nxt_q) ^
-                         x_tw;
-        req0_decrypt_o = dec_q;
-      end
-      default: req0_data_o = chain_now;  // CTR, CFB, OFB, CCM, GCM: E(chaining value)
-    endcase
+    req0_data_o    = chain_now;  // CTR, CFB, OFB, CCM, GCM: E(chaining value)
+    if (is_ecb) begin
+      req0_data_o    = nxt_q;
+      req0_decrypt_o = dec_q;
+    end
+    if (is_cbc) begin
+      req0_data_o    = dec_q ? nxt_q : (nxt_q ^ chain_now);
+      req0_decrypt_o = dec_q;
+    end
+    if (is_xts) begin
+      // the final block: its bits || the held result's tail
+      req0_data_o    = (nxt_fin_q ? (nxt_q | (xh_q & ({128{1'b1}} >> nxt_nb_q))) : nxt_q) ^
+                       x_tw;
+      req0_decrypt_o = dec_q;
+    end
     // GCM's H, CMAC's L: E(0^128); XTS's tweak E_K2(i), encrypting with K2
     if (h_need_q) begin
       req0_data_o    = is_xts ? chain_q : '0;
@@ -511,7 +496,7 @@ module ak_mode_stream #(
   assign subkey         = k2_q ? dbl(dbl(h_q)) : dbl(h_q);
   assign req_valid_o[1] = (st_q == StRun) && !err_q && (is_ccm || is_cmac) &&
                           (mb_cnt_q != 2'd0) && (!m_busy_q || m_rsp) && (!m_last || h_ok_q);
-  assign req1_data_o    = (m_rsp ? rsp_data_i : y_q) ^ mb_q[0] ^ (m_last ? subkey : '0);
+  assign req1_data_o    = (m_rsp ? rsp_data_i : y_q) ^ mb_head ^ (m_last ? subkey : '0);
   assign m_fire         = req_valid_o[1] && req_ready_i[1];
 
   // ------------------------------------------------------------------------------
@@ -524,13 +509,13 @@ module ak_mode_stream #(
   assign gh_start = (st_q == StRun) && !err_q && is_gcm && h_ok_q && (mb_cnt_q != 2'd0) &&
                     gh_ready;
 
-  if (AeadModes) begin : g_ghash
+  if (HasGcm) begin : g_ghash
     ak_gf128_mul #(.DigitBits(GhashDigitBits)) u_ghash (
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
       .start_i (gh_start),
       .ready_o (gh_ready),
-      .a_i     (gh_y ^ mb_q[0]),
+      .a_i     (gh_y ^ mb_head),
       .b_i     (h_q),
       .done_o  (gh_done),
       .z_o     (gh_z)
@@ -558,10 +543,10 @@ module ak_mode_stream #(
     mb_push_data = in_masked;
     ivlen_taken  = 1'b0;
     glen_taken   = 1'b0;
-    if (cmd_fire && !c_err && cmd_mode_i == ModeCcm) begin
+    if (cmd_fire && !c_err && Built[5] && c_dec[5]) begin
       mb_push      = 1'b1;
       mb_push_data = c_b0;
-    end else if (cmd_fire && !c_err && cmd_mode_i == ModeCmac && cmd_msg_len_i == 32'd0) begin
+    end else if (cmd_fire && !c_err && Built[7] && c_dec[7] && cmd_msg_len_i == 32'd0) begin
       mb_push      = 1'b1;
       mb_push_data = {8'h80, 120'h0};  // the empty message, padded
     end else if (st_q == StRun && !err_q && is_cmac) begin
@@ -602,19 +587,31 @@ module ak_mode_stream #(
     end
   end
 
-  always_comb begin : mac_fifo
-    mb_d     = mb_q;
-    mb_cnt_d = mb_cnt_q;
-    if (m_fire || gh_start) begin
-      for (int i = 0; i < MbDepth - 1; i++) mb_d[i] = mb_q[i+1];
-      mb_cnt_d = mb_cnt_d - 2'd1;
-    end
-    if (mb_push) begin
-      for (int i = 0; i < MbDepth; i++) begin
-        if (mb_cnt_d == 2'(i)) mb_d[i] = mb_push_data;
-      end
-      mb_cnt_d = mb_cnt_d + 2'd1;
-    end
+  assign mb_pop = m_fire || gh_start;
+  if (HasMac || HasGcm) begin : g_mb
+    logic [1:0] mb_count;
+    logic       mb_valid;
+    ak_fifo #(.Width(128), .Depth(MbDepth), .GateEmpty(1'b0)) u_mb (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .clr_i   (1'b0),
+      .push_i  (mb_push),
+      .data_i  (mb_push_data),
+      .pop_i   (mb_pop),
+      .valid_o (mb_valid),
+      .full_o  (mb_full),
+      .data_o  (mb_head),
+      .count_o (mb_count)
+    );
+    assign mb_cnt_q = mb_count;
+    logic unused_mb;
+    assign unused_mb = mb_valid;  // (mb_cnt_q != 0 is used instead)
+  end else begin : g_no_mb
+    assign mb_full  = 1'b0;
+    assign mb_head  = '0;
+    assign mb_cnt_q = 2'd0;
+    logic unused_mb;
+    assign unused_mb = ^{mb_pop, mb_push_data};  // no MAC flow is built
   end
 
   // ------------------------------------------------------------------------------
@@ -630,7 +627,7 @@ module ak_mode_stream #(
     of_push_data = d_out;
     of_push_tag  = 1'b0;
     if (st_q == StRun && !err_q) begin
-      if (d_rsp_pay && !(is_xts && cxh_q[0])) begin
+      if (d_rsp_pay && !(is_xts && cx_h)) begin
         of_push = 1'b1;  // (XTS: a held result is not output now)
       end else if (xh_out_q) begin
         of_push      = 1'b1;  // XTS: the held result's head, the partial last beat
@@ -643,48 +640,37 @@ module ak_mode_stream #(
     end
   end
 
-  always_comb begin : out_fifo
-    of_d     = of_q;
-    of_t_d   = of_t_q;
-    of_cnt_d = of_cnt_q - CntW'(out_fire) + CntW'(of_push);
-    of_rd_d  = out_fire ? {of_rd_q[OfDepth-2:0], of_rd_q[OfDepth-1]} : of_rd_q;
-    of_wr_d  = of_push ? {of_wr_q[OfDepth-2:0], of_wr_q[OfDepth-1]} : of_wr_q;
-    for (int i = 0; i < OfDepth; i++) begin
-      if (of_push && of_wr_q[i]) begin
-        of_d[i]   = of_push_data;
-        of_t_d[i] = of_push_tag;
-      end
-    end
-  end
+  ak_fifo #(.Width(129), .Depth(OfDepth), .GateEmpty(1'b1)) u_of (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clr_i   (1'b0),
+    .push_i  (of_push),
+    .data_i  ({of_push_tag, of_push_data}),
+    .pop_i   (out_ready_i),
+    .valid_o (out_valid_o),
+    .full_o  (of_full),
+    .data_o  ({out_tag_o, out_data_o}),
+    .count_o (of_cnt)
+  );
+  assign of_cnt_q = CntW'(of_cnt);
 
   // XOR operands of the payload blocks in the core
-  always_comb begin : xor_fifo
-    cx_d    = cx_q;
-    cn_d    = cn_q;
-    cxh_d   = cxh_q;
-    cxf_d   = cxf_q;
-    c_cnt_d = c_cnt_q;
-    if (d_rsp_pay) begin
-      for (int i = 0; i < InFlight - 1; i++) begin
-        cx_d[i]  = cx_q[i+1];
-        cn_d[i]  = cn_q[i+1];
-        cxh_d[i] = cxh_q[i+1];
-        cxf_d[i] = cxf_q[i+1];
-      end
-      c_cnt_d  = c_cnt_d - CntW'(1);
-    end
-    if (d_fire && !s0_need_q && !h_need_q) begin
-      for (int i = 0; i < InFlight; i++) begin
-        if (c_cnt_d == CntW'(i)) begin
-          cx_d[i]  = (mode_q == ModeCbc) ? chain_q : is_xts ? x_tw : nxt_q;
-          cn_d[i]  = nxt_n_q;
-          cxh_d[i] = is_xts && nxt_hold_q;
-          cxf_d[i] = is_xts && nxt_fin_q;
-        end
-      end
-      c_cnt_d = c_cnt_d + CntW'(1);
-    end
-  end
+  // (the lanes' own counts keep the FIFO from overflowing; its flags are not needed)
+  assign unused_flags = ^{cx_valid, cx_full, cx_count, of_full};
+  assign cx_push = d_fire && !s0_need_q && !h_need_q;
+  ak_fifo #(.Width(135), .Depth(InFlight), .GateEmpty(1'b0)) u_cx (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clr_i   (1'b0),
+    .push_i  (cx_push),
+    .data_i  ({is_cbc ? chain_q : is_xts ? x_tw : nxt_q, nxt_n_q,
+               is_xts && nxt_hold_q, is_xts && nxt_fin_q}),
+    .pop_i   (d_rsp_pay),
+    .valid_o (cx_valid),
+    .full_o  (cx_full),
+    .data_o  ({cx_x, cx_n, cx_h, cx_f}),
+    .count_o (cx_count)
+  );
 
   // ------------------------------------------------------------------------------
   // Message state
@@ -696,7 +682,7 @@ module ak_mode_stream #(
 
   always_comb begin : message
     st_d        = st_q;
-    mode_d      = mode_q;
+    om_d        = om_q;
     dec_d       = dec_q;
     err_d       = err_q;
     pass_d      = pass_q;
@@ -754,7 +740,7 @@ module ak_mode_stream #(
       StIdle: begin
         if (cmd_fire) begin
           st_d        = StRun;
-          mode_d      = cmd_mode_i;
+          om_d        = c_dec & Built;
           dec_d       = cmd_decrypt_i;
           err_d       = c_err;
           pass_d      = !c_err;
@@ -781,7 +767,7 @@ module ak_mode_stream #(
             default: chain_d = cmd_iv_i;
           endcase
           d_cnt_d     = '0;
-          s0_need_d   = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm)) && !c_err;
+          s0_need_d   = (c_dec[5] || c_dec[6]) && !c_err;
           s0_fly_d    = 1'b0;
           s0_d        = '0;
           y_d         = '0;
@@ -789,11 +775,10 @@ module ak_mode_stream #(
           mac_left_d  = c_mac_blocks;
           // GCM and CMAC
           iv_left_d    = ((cmd_mode_i == ModeGcm) && !c_iv12) ? cmd_iv_len_i : 32'd0;
-          ivlen_need_d = (cmd_mode_i == ModeGcm) && !c_iv12 && !c_err;
-          glen_need_d  = (cmd_mode_i == ModeGcm) && !c_err;
+          ivlen_need_d = c_dec[6] && !c_iv12 && !c_err;
+          glen_need_d  = c_dec[6] && !c_err;
           glen_d       = {29'd0, cmd_aad_len_i, 3'b000, 29'd0, cmd_msg_len_i, 3'b000};
-          h_need_d     = ((cmd_mode_i == ModeGcm) || (cmd_mode_i == ModeCmac) ||
-                          (cmd_mode_i == ModeXts)) && !c_err;
+          h_need_d     = (c_dec[6] || c_dec[7] || c_dec[8]) && !c_err;
           h_fly_d      = 1'b0;
           h_ok_d       = 1'b0;
           h_d          = '0;
@@ -875,11 +860,11 @@ module ak_mode_stream #(
           end else begin
             pay_left_d = pay_left_q - 32'd1;
             pay_z_d    = (pay_left_q == 32'd1);
-            if (is_xts && cxh_q[0]) begin
+            if (is_xts && cx_h) begin
               xh_d    = d_out;
               xh_ok_d = 1'b1;
             end
-            if (is_xts && cxf_q[0]) xh_out_d = 1'b1;
+            if (is_xts && cx_f) xh_out_d = 1'b1;
           end
         end
         if (xh_out_q && of_push && !d_rsp_pay) xh_out_d = 1'b0;
@@ -957,7 +942,7 @@ module ak_mode_stream #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : ctrl_regs
     if (!rst_ni) begin
       st_q        <= StIdle;
-      mode_q      <= ModeEcb;
+      om_q        <= '0;
       dec_q       <= 1'b0;
       err_q       <= 1'b0;
       pass_q      <= 1'b0;
@@ -985,7 +970,7 @@ module ak_mode_stream #(
       mac_z_q      <= 1'b1;
     end else begin
       st_q        <= st_d;
-      mode_q      <= mode_d;
+      om_q        <= om_d;
       dec_q       <= dec_d;
       err_q       <= err_d;
       pass_q      <= pass_d;
@@ -1019,9 +1004,6 @@ module ak_mode_stream #(
       nxt_v_q   <= 1'b0;
       nxt_q     <= '0;
       nxt_n_q   <= 5'd0;
-      cx_q      <= '{default: '0};
-      cn_q      <= '{default: '0};
-      c_cnt_q   <= '0;
       chain_q   <= '0;
       d_cnt_q   <= '0;
       s0_need_q <= 1'b0;
@@ -1035,8 +1017,6 @@ module ak_mode_stream #(
       nxt_hold_q <= 1'b0;
       nxt_fin_q  <= 1'b0;
       nxt_nb_q   <= 8'd0;
-      cxh_q      <= '{default: 1'b0};
-      cxf_q      <= '{default: 1'b0};
       xh_q       <= '0;
       xh_ok_q    <= 1'b0;
       xh_out_q   <= 1'b0;
@@ -1045,9 +1025,6 @@ module ak_mode_stream #(
       nxt_v_q   <= nxt_v_d;
       nxt_q     <= nxt_d;
       nxt_n_q   <= nxt_n_d;
-      cx_q      <= cx_d;
-      cn_q      <= cn_d;
-      c_cnt_q   <= c_cnt_d;
       chain_q   <= chain_d;
       d_cnt_q   <= d_cnt_d;
       s0_need_q <= s0_need_d;
@@ -1061,8 +1038,6 @@ module ak_mode_stream #(
       nxt_hold_q <= nxt_hold_d;
       nxt_fin_q  <= nxt_fin_d;
       nxt_nb_q   <= nxt_nb_d;
-      cxh_q      <= cxh_d;
-      cxf_q      <= cxf_d;
       xh_q       <= xh_d;
       xh_ok_q    <= xh_ok_d;
       xh_out_q   <= xh_out_d;
@@ -1075,8 +1050,6 @@ module ak_mode_stream #(
       y_q        <= '0;
       m_busy_q   <= 1'b0;
       mac_left_q <= 32'd0;
-      mb_q       <= '{default: '0};
-      mb_cnt_q   <= 2'd0;
       mreq_left_q <= 32'd0;
       k2_q        <= 1'b0;
       giv_left_q  <= 32'd0;
@@ -1085,28 +1058,10 @@ module ak_mode_stream #(
       y_q        <= y_d;
       m_busy_q   <= m_busy_d;
       mac_left_q <= mac_left_d;
-      mb_q       <= mb_d;
-      mb_cnt_q   <= mb_cnt_d;
       mreq_left_q <= mreq_left_d;
       k2_q        <= k2_d;
       giv_left_q  <= giv_left_d;
       gj0_q       <= gj0_d;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : out_fifo_regs
-    if (!rst_ni) begin
-      of_q     <= '{default: '0};
-      of_t_q   <= '{default: 1'b0};
-      of_cnt_q <= '0;
-      of_wr_q  <= OfDepth'(1);
-      of_rd_q  <= OfDepth'(1);
-    end else begin
-      of_q     <= of_d;
-      of_t_q   <= of_t_d;
-      of_cnt_q <= of_cnt_d;
-      of_wr_q  <= of_wr_d;
-      of_rd_q  <= of_rd_d;
     end
   end
 

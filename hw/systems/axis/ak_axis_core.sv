@@ -486,7 +486,7 @@ module ak_axis_core
                     (key_len_q == 2'd1) ? {{192{1'b1}}, 64'h0} : '1;
 
   ak_mode_engine #(
-    .AeadModes   (1'b0),  // the register map offers modes 0..5
+    .Modes       (9'h01f),  // ECB, CBC, CTR, CFB-128, OFB: the modes a packet can run
     .Streams     (1),
     .CoreTagWidth(CoreTagWidth)
   ) u_engine (

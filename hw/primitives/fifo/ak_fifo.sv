@@ -1,0 +1,125 @@
+// ak_fifo: the one synchronous FIFO of aeskit: a ring of Depth entries of Width bits,
+// written at a write pointer and read at a read pointer, so no entry ever moves.
+//
+// Storage. The entries are a memory without reset, written in one clocked process
+// and read asynchronously at the read pointer: synthesis maps it to distributed RAM
+// (TRELLIS_DPR16X4 on ECP5, 16 entries x 4 bits per slice) or, for Depth <= 2, to
+// flip-flops, so a deep FIFO (a stream keeping a deep pipeline full) costs RAM, not
+// Width x Depth flip-flops and a Depth-to-1 read multiplexer. (Block RAM needs a
+// registered read and so a prefetch stage; no user of this FIFO needs that depth.)
+//
+// Flags. valid_o (not empty), full_o and count_o are flip-flops (the next count
+// compared in the cycle before), so a handshake that waits for them starts at a
+// register, not at pointer compare logic.
+//
+// Timing (rising edges): a push at edge E is at the head after E when the FIFO was
+// empty (valid_o high from E on: one cycle from push to pop). Push and pop in the
+// same cycle are allowed in every state, full included (the entry read is not the
+// one written). pop_i is a ready: it takes the head when there is one and is ignored
+// while the FIFO is empty. A push while full without a pop is a user error: it is
+// ignored, and reported by $error in simulation. clr_i empties the FIFO
+// (pointers and flags; the memory keeps its data, which is never read again).
+//
+// Output. With GateEmpty = 1 data_o is zero while the FIFO is empty, so no value of
+// the unreset memory reaches data_o; 0 leaves the gate out (data_o is then the memory
+// entry at the read pointer, undefined until it is first written).
+//
+// Reset: asynchronous, active low: pointers, count and flags. Byte order: none
+// (data pass through unchanged).
+//
+// Parameters:
+//   Width      bits per entry (>= 1).
+//   Depth      entries (>= 1, any value).
+//   GateEmpty  1 (default): data_o zero while empty; 0: ungated.
+
+`default_nettype none
+
+module ak_fifo #(
+  parameter int Width     = 128,
+  parameter int Depth     = 4,
+  parameter bit GateEmpty = 1'b1,
+  localparam int CntW     = $clog2(Depth + 1)
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             clr_i,
+  input  logic             push_i,
+  input  logic [Width-1:0] data_i,
+  input  logic             pop_i,
+  output logic             valid_o,
+  output logic             full_o,
+  output logic [Width-1:0] data_o,
+  output logic [CntW-1:0]  count_o
+);
+
+  localparam int PtrW = (Depth > 1) ? $clog2(Depth) : 1;
+
+  if (Depth < 1) begin : g_bad_depth
+    $fatal(1, "ak_fifo: Depth must be >= 1, got %0d", Depth);
+  end
+  if (Width < 1) begin : g_bad_width
+    $fatal(1, "ak_fifo: Width must be >= 1, got %0d", Width);
+  end
+
+  logic [Width-1:0] mem_q [Depth];
+  logic [PtrW-1:0]  wr_q, rd_q;
+  logic [CntW-1:0]  cnt_q, cnt_d;
+  logic             valid_q, full_q;
+  logic             do_push, do_pop;
+
+  assign do_pop  = pop_i && valid_q;
+  assign do_push = push_i && (!full_q || do_pop);
+  assign cnt_d   = cnt_q + CntW'(do_push) - CntW'(do_pop);
+
+  function automatic logic [PtrW-1:0] next_ptr(input logic [PtrW-1:0] p);
+    return (int'(p) == Depth - 1) ? '0 : p + 1'b1;
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : ctrl_regs
+    if (!rst_ni) begin
+      wr_q    <= '0;
+      rd_q    <= '0;
+      cnt_q   <= '0;
+      valid_q <= 1'b0;
+      full_q  <= 1'b0;
+    end else if (clr_i) begin
+      wr_q    <= '0;
+      rd_q    <= '0;
+      cnt_q   <= '0;
+      valid_q <= 1'b0;
+      full_q  <= 1'b0;
+    end else begin
+      if (do_push) wr_q <= next_ptr(wr_q);
+      if (do_pop)  rd_q <= next_ptr(rd_q);
+      cnt_q   <= cnt_d;
+      valid_q <= (cnt_d != '0);
+      full_q  <= (cnt_d == CntW'(Depth));
+    end
+  end
+
+  // the memory: no reset, one write port, read asynchronously (distributed RAM)
+  always_ff @(posedge clk_i) begin : mem_write
+    if (do_push && !clr_i) mem_q[wr_q] <= data_i;
+  end
+
+  assign data_o  = (GateEmpty && !valid_q) ? '0 : mem_q[rd_q];
+  assign valid_o = valid_q;
+  assign full_o  = full_q;
+  assign count_o = cnt_q;
+
+`ifndef SYNTHESIS
+  // from the first reset on (before it the flags hold whatever they power up with)
+  logic reset_seen_q = 1'b0;
+  // (a plain always: Icarus refuses system tasks in always_ff)
+  always @(posedge clk_i or negedge rst_ni) begin : misuse
+    if (!rst_ni) begin
+      reset_seen_q <= 1'b1;
+    end else if (reset_seen_q && push_i && full_q && !do_pop && !clr_i) begin
+      $error("ak_fifo: push while full (ignored)");
+    end
+  end
+`endif
+
+endmodule
+
+`default_nettype wire
