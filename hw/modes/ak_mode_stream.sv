@@ -748,7 +748,10 @@ module ak_mode_stream #(
           p6_d        = c_p6;
           aad_left_d  = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm)) ?
                         cmd_aad_len_i : 32'd0;
-          msg_left_d  = cmd_msg_len_i;
+          // (XTS counts bits; a build without XTS counts its refused command's bits as
+          // ceil(bits / 8) bytes: the same ceil(bits / 128) beats are taken)
+          msg_left_d  = (c_dec[8] && !Built[8]) ? ((cmd_msg_len_i + 32'd7) >> 3) :
+                                                  cmd_msg_len_i;
           rtag_need_d = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm) ||
                          (cmd_mode_i == ModeCmac)) && cmd_decrypt_i;
           unique case (cmd_mode_i)
