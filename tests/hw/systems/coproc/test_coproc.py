@@ -680,6 +680,134 @@ async def cocotb_cycles(dut) -> None:
     assert tb.max_reads >= 2, "never two read bursts outstanding"
 
 
+#: state_q of ak_coproc in the DONE cycle (the FSM's SDone)
+S_DONE = 7
+
+
+class EdgeWrite:
+    """A register write placed on an exact cycle relative to a job (issue 47): waits
+    for the job's START pulse, runs ``pre`` writes, then issues ``reg`` = ``value``
+    ``delay`` falling edges after the pulse. Counts falling edges from the pulse to
+    the job's DONE cycle (``done_at``: the cycle before the edge that sets DONE), to
+    the write's issue and to the cycle the write reaches the register block
+    (``land_at``), and records the job's state ``lag`` cycles after that (``landed``:
+    the cycle the write acts in; 0 for a W1C, which acts on the edge that ends its
+    request cycle, 1 for START, a pulse of the register block sampled a cycle later)
+    and how many DONE cycles followed."""
+
+    def __init__(self, tb: Bench, delay: int, reg: str, value: int,
+                 pre: tuple[tuple[str, int], ...] = (), lag: int = 0) -> None:
+        self.tb, self.delay, self.reg, self.value, self.pre = tb, delay, reg, value, pre
+        self.lag = lag
+        self.landed = -1
+        self.land_at = -1
+        self.issue_at = -1
+        self.done_at = -1
+        self.dones = 0
+        self.task = cocotb.start_soon(self._run())
+
+    async def _run(self) -> None:
+        dut = self.tb.dut
+        c = dut.u_coproc
+        rb = c.u_regs
+        while True:
+            await FallingEdge(dut.clk_i)
+            if int(c.start_p.value):
+                break
+        n = 0
+        addr = RM.addr[self.reg]
+        write = None
+
+        def watch() -> None:
+            if int(c.set_done.value):
+                self.dones += 1
+                if self.done_at < 0:
+                    self.done_at = n
+            if (write is not None and self.land_at < 0 and int(rb.cpuif_req_masked.value)
+                    and int(rb.cpuif_req_is_wr.value) and int(rb.cpuif_addr.value) == addr):
+                self.land_at = n
+            if self.land_at >= 0 and n == self.land_at + self.lag:
+                self.landed = int(c.state_q.value)
+
+        for reg, v in self.pre:
+            pw = cocotb.start_soon(self.tb.axil.write(RM.addr[reg], v.to_bytes(4, "little")))
+            while not pw.done():
+                await FallingEdge(dut.clk_i)
+                n += 1
+                watch()
+        while n < self.delay:
+            await FallingEdge(dut.clk_i)
+            n += 1
+            watch()
+        self.issue_at = n
+        write = cocotb.start_soon(self.tb.axil.write(addr, self.value.to_bytes(4, "little")))
+        while not write.done() or int(c.state_q.value) != 0:
+            await FallingEdge(dut.clk_i)
+            n += 1
+            watch()
+        for _ in range(4):                    # and nothing after it
+            await FallingEdge(dut.clk_i)
+            n += 1
+            watch()
+        assert int(c.state_q.value) == 0
+
+
+async def _edge_sweep(tb: Bench, reg: str, value, check, offsets: range,
+                      pre: tuple[tuple[str, int], ...] = (), lag: int = 0, **job) -> None:
+    """Run ``job`` once to find the falling edge (after the START pulse) of its DONE
+    cycle and the write's latency to the register block, then once per offset k with
+    ``reg`` = ``value(k)`` acting k cycles after that DONE cycle (k = 0: on the edge
+    that sets DONE); ``check(k, ew, irqs)`` after each. Memory without pauses, so
+    every run of the job takes the same cycles; asserts that offset 0 did act in the
+    DONE cycle."""
+    tb.set_pauses(0)
+    await tb.wr("INTR_STATE", 3)
+    cal = EdgeWrite(tb, 20, "LEN", job["length"], pre)  # a write that changes nothing
+    await tb.job(**job, wait=False)
+    await cal.task
+    lat = cal.land_at - cal.issue_at
+    hit = False
+    for k in offsets:
+        await tb.wr("INTR_STATE", 3)
+        await ClockCycles(tb.dut.clk_i, 2)
+        assert int(tb.dut.irq_o.value) == 0
+        delay = cal.done_at - lat - lag + k
+        assert delay > 4 * len(pre) + 8, "offset window before the START"
+        ew = EdgeWrite(tb, delay, reg, value(k), pre, lag)
+        irqs = tb.irqs
+        await tb.job(**job, wait=False)
+        await ew.task
+        assert ew.land_at + lag - ew.done_at == k, (k, ew.land_at, ew.done_at)
+        hit |= k == 0 and ew.landed == S_DONE
+        await check(k, ew, tb.irqs - irqs)
+    assert hit, "no write landed on the DONE edge"
+    tb.set_pauses(30)
+
+
+@cocotb.test()
+async def cocotb_w1c_on_done(dut) -> None:
+    """A write-1-to-clear of INTR_STATE that lands on any cycle around a job's end,
+    the edge that sets DONE included, never swallows the job's interrupt: after every
+    job irq_o rose or INTR_STATE still holds DONE (and ERROR for a failed job): the
+    hardware set wins over the software clear on the same edge (precedence = hw)."""
+    tb = await start(dut, seed=23)
+    await tb.set_key(bytes(range(16)))
+    tb.mem.data[0x1000:0x1040] = tb.rng.randbytes(64)
+    for dst, code in ((0x2000, ERR["OK"]), (BAD + 0x40, ERR["DMA_WRITE"])):
+
+        async def check(k: int, ew: EdgeWrite, irqs: int, code: int = code) -> None:
+            st = await tb.rd("STATUS")
+            intr = await tb.rd("INTR_STATE")
+            assert RM.get(st, "STATUS.DONE") == 1 and RM.get(st, "STATUS.ERR_CODE") == code
+            assert irqs <= 1, f"offset {k}: {irqs} interrupts for one job"
+            want = 3 if code else 1
+            assert irqs == 1 or intr == want, \
+                f"offset {k} (code {code}): interrupt lost: no irq, INTR_STATE {intr:#x}"
+
+        await _edge_sweep(tb, "INTR_STATE", lambda k: 3, check, range(-4, 5),
+                          mode="ecb", dec=False, key_len=16, src=0x1000, dst=dst, length=64)
+
+
 @cocotb.test(skip=os.environ.get("AK_COPROC_OUT") is None)
 async def cocotb_measure(dut) -> None:
     """aeskit.sim.coproc.measure_cycles: CYCLES per size in AK_COPROC_SIZES."""
@@ -719,6 +847,12 @@ def _run(testcase: str | list[str], env: dict | None = None, seed: int = 1) -> N
 def test_coproc() -> None:
     """The fast tests in one simulation (one build, one start-up)."""
     _run(FAST)
+
+
+def test_coproc_done_edge() -> None:
+    """Issue 47: a W1C of INTR_STATE swept over the cycles around a job's DONE edge
+    (cocotb_w1c_on_done)."""
+    _run(["cocotb_w1c_on_done"])
 
 
 @pytest.mark.slow
