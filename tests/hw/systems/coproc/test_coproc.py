@@ -808,6 +808,48 @@ async def cocotb_w1c_on_done(dut) -> None:
                           mode="ecb", dec=False, key_len=16, src=0x1000, dst=dst, length=64)
 
 
+@cocotb.test()
+async def cocotb_start_on_done(dut) -> None:
+    """A START written on any cycle around the end of a running job, the DONE edge
+    included: either it is rejected (the job ends with REJECTED and ERR_CODE 4 BUSY,
+    one job) or it is accepted (a second job runs, with the DST_ADDR written while
+    the first ran, and ends OK); never REJECTED with ERR_CODE 0."""
+    tb = await start(dut, seed=24)
+    key = bytes(range(16))
+    await tb.set_key(key)
+    await tb.set_iv(bytes(16))
+    data = tb.rng.randbytes(48)
+    tb.mem.data[0x1000:0x1030] = data
+    want = expected("ctr", False, key, bytes(16), data)
+    dst1, dst2 = 0x2000, 0x3000
+    seen = set()
+
+    async def check(k: int, ew: EdgeWrite, irqs: int) -> None:
+        st = await tb.rd("STATUS")
+        rej, code = RM.get(st, "STATUS.REJECTED"), RM.get(st, "STATUS.ERR_CODE")
+        assert RM.get(st, "STATUS.DONE") == 1 and RM.get(st, "STATUS.BUSY") == 0, hex(st)
+        assert bytes(tb.mem.data[dst1:dst1 + 48]) == want, f"offset {k}: first job"
+        if ew.dones == 2:
+            seen.add("accepted")
+            assert (rej, code) == (0, ERR["OK"]), f"offset {k}: accepted, STATUS {st:#x}"
+            assert bytes(tb.mem.data[dst2:dst2 + 48]) == want, f"offset {k}: second job"
+        else:
+            seen.add("rejected")
+            assert ew.dones == 1, (k, ew.dones)
+            assert (rej, code) == (1, ERR["BUSY"]), \
+                f"offset {k}: START rejected with REJECTED {rej}, ERR_CODE {code}"
+            assert bytes(tb.mem.data[dst2:dst2 + 48]) == bytes(48), f"offset {k}"
+        tb.mem.data[dst1:dst1 + 48] = bytes(48)
+        tb.mem.data[dst2:dst2 + 48] = bytes(48)
+        await tb.wr("DST_ADDR", dst1)
+
+    ctrl = RM.value(CTRL__START=1, CTRL__MODE=MODE_CODE["ctr"], CTRL__IRQ_EN=1)
+    await _edge_sweep(tb, "CTRL", lambda k: ctrl, check, range(-4, 5),
+                      pre=(("DST_ADDR", dst2),), lag=1, mode="ctr", dec=False, key_len=16,
+                      src=0x1000, dst=dst1, length=48)
+    assert seen == {"accepted", "rejected"}, seen
+
+
 @cocotb.test(skip=os.environ.get("AK_COPROC_OUT") is None)
 async def cocotb_measure(dut) -> None:
     """aeskit.sim.coproc.measure_cycles: CYCLES per size in AK_COPROC_SIZES."""
@@ -850,9 +892,9 @@ def test_coproc() -> None:
 
 
 def test_coproc_done_edge() -> None:
-    """Issue 47: a W1C of INTR_STATE swept over the cycles around a job's DONE edge
-    (cocotb_w1c_on_done)."""
-    _run(["cocotb_w1c_on_done"])
+    """Issue 47: a W1C of INTR_STATE and a START swept over the cycles around a job's
+    DONE edge (cocotb_w1c_on_done, cocotb_start_on_done)."""
+    _run(["cocotb_w1c_on_done", "cocotb_start_on_done"])
 
 
 @pytest.mark.slow
