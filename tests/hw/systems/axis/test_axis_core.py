@@ -56,11 +56,14 @@ KEY_LEN = {16: 0, 24: 1, 32: 2}
 #: beats costs 6 cycles of command/status around the engine's own blocks.
 TIMING: dict[str, dict[str, list[float]]] = {
     "round": {"cbc-dec": [16, 11.5], "cbc-enc": [16, 11.5], "ctr-enc": [16, 11.5],
-              "ecb-enc": [16, 11.5], "ofb-enc": [16, 11.5]},
+              "ecb-enc": [16, 11.5], "ofb-enc": [16, 11.5], "cfb-enc": [16, 11.5],
+              "cfb-dec": [16, 11.5]},
     "pipe2": {"cbc-dec": [26, 12.25], "cbc-enc": [26, 21.5], "ctr-enc": [26, 12.25],
-              "ecb-enc": [26, 12.25], "ofb-enc": [26, 21.5]},
+              "ecb-enc": [26, 12.25], "ofb-enc": [26, 21.5], "cfb-enc": [26, 21.5],
+              "cfb-dec": [26, 12.25]},
     "ttable_unrolled": {"cbc-dec": [89, 43.5], "cbc-enc": [89, 84.5], "ctr-enc": [89, 43.5],
-                        "ecb-enc": [89, 43.5], "ofb-enc": [89, 84.5]},
+                        "ecb-enc": [89, 43.5], "ofb-enc": [89, 84.5], "cfb-enc": [89, 84.5],
+                        "cfb-dec": [89, 43.5]},
 }
 
 
@@ -511,7 +514,7 @@ async def cocotb_timing(dut) -> None:
     b.check_beats()
     res: dict[str, list] = {}
     for mode, dec in (("ecb", False), ("cbc", False), ("cbc", True), ("ctr", False),
-                      ("ofb", False)):
+                      ("ofb", False), ("cfb", False), ("cfb", True)):
         iv = rng.randbytes(16)
         await b.config(MODE_CODE[mode], dec, iv, 0)
         n = 40
