@@ -52,6 +52,15 @@ RM = regmap()
 MEM_READ_LATENCY = 2
 
 
+#: cycles more than ecb_cycles(N) for a destination 1..3 bytes past a 64-byte boundary
+#: (the unpacker's partial first and last words), by N; the source's alignment costs none
+DST_BYTE_EXTRA = {1: 2, 2: 2, 3: 2, 4: 1, 5: 1, 6: 2, 9: 1}
+#: cycles of a CLEAR on tbox_folded, from the edge that samples the CLEAR pulse to the
+#: edge after which STATUS.BUSY reads 0 (256-bit zero key: 76 cycles of key setup, one
+#: zero block)
+CLEAR_CYCLES = 93
+
+
 def ecb_cycles(blocks: int) -> int:
     """CYCLES of one ECB AES-128 encryption of ``blocks`` blocks on tbox_folded, memory
     = the AxiSlave without pauses (docs/coproc.md, "Latency"): 3 (CHECK, KEY, CMD) + 57
@@ -538,6 +547,65 @@ async def cocotb_key_clear(dut) -> None:
 
 
 @cocotb.test()
+async def cocotb_clear_keeps(dut) -> None:
+    """What CLEAR keeps and how long it takes (docs/coproc.md, "CLEAR"): after a job
+    that ended with ERR_CODE 4 (a START rejected while it ran), CLEAR keeps
+    STATUS.DONE, ERR_CODE, CYCLES, INTR_STATE (and so irq_o) and every register but
+    KEY and IV, clears REJECTED, and is BUSY for CLEAR_CYCLES on tbox_folded. Writes
+    to the read-only registers and reads of KEY answer OKAY (aeskit-bad-rw: ignore)."""
+    tb = await start(dut, seed=25, pause_pct=0)
+    c = dut.u_coproc
+    await tb.set_key(bytes(range(32)))
+    await tb.set_iv(bytes(range(16)))
+    tb.mem.data[0x1000:0x1040] = tb.rng.randbytes(64)
+    irqs = tb.irqs
+    await tb.job(mode="ctr", dec=False, key_len=32, src=0x1000, dst=0x2000, length=64,
+                 wait=False)
+    await tb.wr("CTRL", RM.value(CTRL__START=1, CTRL__MODE=MODE_CODE["ctr"],
+                                 CTRL__KEY_LEN=KEY_LEN_CODE[32], CTRL__IRQ_EN=1))
+    for _ in range(500):
+        if tb.irqs > irqs:
+            break
+        await ClockCycles(dut.clk_i, 4)
+    regs = ("STATUS", "CYCLES", "INTR_STATE", "CTRL", "LEN", "SRC_ADDR", "DST_ADDR", "CCM")
+    before = {r: await tb.rd(r) for r in regs}
+    st = before["STATUS"]
+    assert (RM.get(st, "STATUS.DONE"), RM.get(st, "STATUS.REJECTED"),
+            RM.get(st, "STATUS.ERR_CODE")) == (1, 1, ERR["BUSY"]), hex(st)
+    assert before["INTR_STATE"] == 3 and int(dut.irq_o.value) == 1
+    # read-only registers: a write answers OKAY and changes nothing; KEY reads 0, OKAY
+    for reg in ("STATUS", "CYCLES", "ID", "VERSION"):
+        assert await tb.wr(reg, 0xFFFF_FFFF) == 0, reg
+    for i in range(8):
+        r = await tb.axil.read(RM.addr[f"KEY{i}"], 4)
+        assert int(r.resp) == 0 and int.from_bytes(r.data, "little") == 0, f"KEY{i}"
+    assert {r: await tb.rd(r) for r in regs} == before
+    # CLEAR: count the cycles BUSY is high after the CLEAR pulse
+    busy = []
+
+    async def count() -> None:
+        while not int(c.clear_p.value):
+            await FallingEdge(dut.clk_i)
+        n = 0
+        while True:
+            await FallingEdge(dut.clk_i)
+            if int(c.state_q.value) == 0 and not int(c.clr_pend_q.value):
+                busy.append(n)
+                return
+            n += 1
+
+    cnt = cocotb.start_soon(count())
+    await tb.wr("CTRL", before["CTRL"] | RM.value(CTRL__CLEAR=1))
+    await cnt
+    after = {r: await tb.rd(r) for r in regs}
+    want = dict(before, STATUS=before["STATUS"] & ~RM.value(STATUS__REJECTED=1))
+    assert after == want, {r: (hex(before[r]), hex(after[r])) for r in regs}
+    assert int(dut.irq_o.value) == 1 and tb.irqs == irqs + 1, "CLEAR changed the interrupt"
+    assert int(c.reg_key.value) == 0 and int(c.reg_iv.value) == 0
+    assert busy == [CLEAR_CYCLES], busy
+
+
+@cocotb.test()
 async def cocotb_back_to_back(dut) -> None:
     """Jobs back to back (START written right after the previous interrupt is
     cleared), exactly one interrupt each; IRQ_EN = 0 keeps irq_o low."""
@@ -630,15 +698,35 @@ async def cocotb_params_captured(dut) -> None:
     assert bytes(tb.mem.data[dst2 + len(data2):dst2 + 496]) == guard[16 + len(data2):]
 
 
-async def _timed_job(tb: Bench, length: int) -> int:
-    """One ECB AES-128 encryption of ``length`` bytes without memory pauses; returns
-    CYCLES after checking it against the edges counted from the START pulse."""
+async def _timed_job(tb: Bench, length: int, src_off: int = 0, dst_off: int = 0) -> int:
+    """One ECB AES-128 encryption of ``length`` bytes (source at 0x10000 + src_off,
+    destination at 0x40000 + dst_off) without memory pauses; returns CYCLES after
+    checking it against the edges counted from the START pulse, and against the edge
+    of the CTRL write's AXI4-Lite handshake (the later of AW and W): CYCLES = the edge
+    that sets DONE - that edge - 2."""
     dut = tb.dut
     tb.set_pauses(0)
     await tb.set_key(bytes(range(16)))
     data = tb.rng.randbytes(length)
-    tb.mem.data[0x1_0000:0x1_0000 + length] = data
+    src, dst = 0x1_0000 + src_off, 0x4_0000 + dst_off
+    tb.mem.data[src:src + length] = data
     edges: dict[str, int] = {}
+
+    async def handshake() -> None:
+        # falling edges: a handshake seen there happens on the next rising edge
+        n, aw, w, ctrl_aw = 0, -1, -1, False
+        while True:
+            await FallingEdge(dut.clk_i)
+            n += 1
+            if int(dut.s_axil_awvalid.value) and int(dut.s_axil_awready.value):
+                aw, ctrl_aw = n, int(dut.s_axil_awaddr.value) == RM.addr["CTRL"]
+            if int(dut.s_axil_wvalid.value) and int(dut.s_axil_wready.value):
+                w = n
+            if int(dut.u_coproc.start_p.value) and ctrl_aw and "hs" not in edges:
+                edges["hs"] = max(aw, w)
+            if int(dut.u_coproc.set_done.value):
+                edges["done_fe"] = n
+                return
 
     async def watch() -> None:
         while not int(dut.u_coproc.start_p.value):
@@ -659,13 +747,16 @@ async def _timed_job(tb: Bench, length: int) -> int:
         tb.read_latency = tb.edge - ar
 
     w = cocotb.start_soon(watch())
+    hs = cocotb.start_soon(handshake())
     cocotb.start_soon(read_latency())
-    code, cycles = await tb.job(mode="ecb", dec=False, key_len=16, src=0x1_0000,
-                                dst=0x4_0000, length=length)
+    code, cycles = await tb.job(mode="ecb", dec=False, key_len=16, src=src,
+                                dst=dst, length=length)
     await w
+    await hs
     assert code == 0
     assert cycles == edges["done"] - edges["start"], (cycles, edges)
-    assert bytes(tb.mem.data[0x4_0000:0x4_0000 + length]) == \
+    assert cycles == edges["done_fe"] - edges["hs"] - 2, (cycles, edges)
+    assert bytes(tb.mem.data[dst:dst + length]) == \
         expected("ecb", False, bytes(range(16)), b"", data)
     return cycles
 
@@ -676,6 +767,12 @@ async def cocotb_cycles(dut) -> None:
     tb = await start(dut, seed=17)
     got = {blocks: await _timed_job(tb, 16 * blocks) for blocks in (1, 2, 3, 4, 5, 6, 9, 12)}
     assert got == {b: ecb_cycles(b) for b in got}, got
+    # misaligned buffers (docs/coproc.md, "Latency"): a source at any byte offset costs
+    # nothing; a destination 1..3 bytes past a 64-byte boundary costs DST_BYTE_EXTRA
+    for blocks, extra in DST_BYTE_EXTRA.items():
+        for so, do in ((1, 0), (3, 0), (4, 0), (0, 1), (0, 2), (0, 3), (3, 1), (2, 2)):
+            got = await _timed_job(tb, 16 * blocks, so, do) - ecb_cycles(blocks)
+            assert got == (extra if do else 0), (blocks, so, do, got)
     assert tb.read_latency == MEM_READ_LATENCY
     assert tb.max_reads >= 2, "never two read bursts outstanding"
 
@@ -874,7 +971,8 @@ async def cocotb_random_long(dut) -> None:
 # pytest side
 # ----------------------------------------------------------------------------------
 FAST = ["cocotb_modes", "cocotb_nist", "cocotb_errors", "cocotb_ccm_tamper",
-        "cocotb_key_clear", "cocotb_back_to_back", "cocotb_params_captured", "cocotb_cycles"]
+        "cocotb_key_clear", "cocotb_clear_keeps", "cocotb_back_to_back",
+        "cocotb_params_captured", "cocotb_cycles"]
 
 
 def _run(testcase: str | list[str], env: dict | None = None, seed: int = 1) -> None:
