@@ -282,7 +282,7 @@ module ak_axis_core
   } st_e;
 
   st_e          st_q, st_d;
-  logic         in_pkt_q, in_pkt_d;      // the FIFO head belongs to a started packet
+  logic         in_pkt_q, in_pkt_d;      // the FIFO head belongs to a started packet (refused too)
   logic [2:0]   mode_q, mode_d;          // the packet's mode
   logic         dec_q, dec_d;
   logic [127:0] chain_q, chain_d;        // IV / chaining value / counter of the next chunk
@@ -376,13 +376,14 @@ module ak_axis_core
           end
         end else if (fcnt_q != '0) begin
           if (!in_pkt_q) begin
-            // first beat of a packet: take MODE, DECRYPT, IV
+            // first beat of a packet: take MODE, DECRYPT, IV; a refused packet is
+            // still a packet (STATUS.IN_PACKET) until StClose, after its tlast
+            in_pkt_d = 1'b1;
             if (mode_bad || !key_ok_q) begin
               err_set[2] = mode_bad;
               err_set[3] = !mode_bad;
               st_d       = StDrop;
             end else begin
-              in_pkt_d = 1'b1;
               mode_d   = hwif_out.CTRL.MODE.value;
               dec_d    = hwif_out.CTRL.DECRYPT.value;
               chain_d  = iv_regs;

@@ -431,10 +431,12 @@ module ak_coproc #(
         end
       end
       SDone: begin
+        // a START sampled in this cycle (BUSY still reads 1) is rejected like any
+        // other START while BUSY (the check below): it counts for this job's code
         done_d     = 1'b1;
-        err_code_d = (code_q == ErrOk && rej_job_q) ? ErrBusy : code_q;
+        err_code_d = (code_q == ErrOk && (rej_job_q || start_p)) ? ErrBusy : code_q;
         set_done   = 1'b1;
-        set_error  = (code_q != ErrOk) || rej_job_q;
+        set_error  = (code_q != ErrOk) || rej_job_q || start_p;
         cycles_d   = cyc_q;
         state_d    = SIdle;
       end

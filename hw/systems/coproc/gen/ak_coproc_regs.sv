@@ -615,11 +615,11 @@ module ak_coproc_regs (
         automatic logic load_next_c;
         next_c = field_storage.INTR_STATE.DONE.value;
         load_next_c = '0;
-        if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
-            next_c = field_storage.INTR_STATE.DONE.value & ~(decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
-            load_next_c = '1;
-        end else if(hwif_in.INTR_STATE.DONE.hwset) begin // HW Set
+        if(hwif_in.INTR_STATE.DONE.hwset) begin // HW Set
             next_c = '1;
+            load_next_c = '1;
+        end else if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.INTR_STATE.DONE.value & ~(decoded_wr_data[0:0] & decoded_wr_biten[0:0]);
             load_next_c = '1;
         end
         field_combo.INTR_STATE.DONE.next = next_c;
@@ -641,11 +641,11 @@ module ak_coproc_regs (
         automatic logic load_next_c;
         next_c = field_storage.INTR_STATE.ERROR.value;
         load_next_c = '0;
-        if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
-            next_c = field_storage.INTR_STATE.ERROR.value & ~(decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
-            load_next_c = '1;
-        end else if(hwif_in.INTR_STATE.ERROR.hwset) begin // HW Set
+        if(hwif_in.INTR_STATE.ERROR.hwset) begin // HW Set
             next_c = '1;
+            load_next_c = '1;
+        end else if(decoded_reg_strb.INTR_STATE && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.INTR_STATE.ERROR.value & ~(decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
             load_next_c = '1;
         end
         field_combo.INTR_STATE.ERROR.next = next_c;

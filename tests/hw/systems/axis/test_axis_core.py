@@ -56,11 +56,14 @@ KEY_LEN = {16: 0, 24: 1, 32: 2}
 #: beats costs 6 cycles of command/status around the engine's own blocks.
 TIMING: dict[str, dict[str, list[float]]] = {
     "round": {"cbc-dec": [16, 11.5], "cbc-enc": [16, 11.5], "ctr-enc": [16, 11.5],
-              "ecb-enc": [16, 11.5], "ofb-enc": [16, 11.5]},
+              "ecb-enc": [16, 11.5], "ofb-enc": [16, 11.5], "cfb-enc": [16, 11.5],
+              "cfb-dec": [16, 11.5]},
     "pipe2": {"cbc-dec": [26, 12.25], "cbc-enc": [26, 21.5], "ctr-enc": [26, 12.25],
-              "ecb-enc": [26, 12.25], "ofb-enc": [26, 21.5]},
+              "ecb-enc": [26, 12.25], "ofb-enc": [26, 21.5], "cfb-enc": [26, 21.5],
+              "cfb-dec": [26, 12.25]},
     "ttable_unrolled": {"cbc-dec": [89, 43.5], "cbc-enc": [89, 84.5], "ctr-enc": [89, 43.5],
-                        "ecb-enc": [89, 43.5], "ofb-enc": [89, 84.5]},
+                        "ecb-enc": [89, 43.5], "ofb-enc": [89, 84.5], "cfb-enc": [89, 84.5],
+                        "cfb-dec": [89, 43.5]},
 }
 
 
@@ -441,6 +444,60 @@ async def cocotb_reset_mid_packet(dut) -> None:
 
 
 @cocotb.test()
+async def cocotb_in_packet(dut) -> None:
+    """STATUS.IN_PACKET reads 1 from the first beat of an input packet to its last,
+    for packets refused at their first beat (no key: ERROR.NO_KEY; MODE 5: ERROR.MODE)
+    as for a legal one (issue 47: it read 0 for the refused ones). The packet comes in
+    one beat every GAP cycles and STATUS is read back to back the whole time, so the
+    reads sample every cycle offset from the first beat to the last; every read
+    issued 3 cycles after the first beat and answered before the last beat must read
+    1, and after the output packet (the closing tuser beat) STATUS reads 0 again."""
+    import itertools
+
+    from cocotbext.axi import AxiStreamFrame
+
+    b = await _bench(dut, 5, pct=0.0)
+    rng = b.rng
+    gap, beats = 6, 5
+
+    async def slow_packet(what: str) -> None:
+        b.in_pkts, b.out_pkts = [[]], [[]]
+        pattern = ([False] + [True] * gap) * beats
+        b.src.set_pause_generator(itertools.chain([True], pattern, itertools.repeat(False)))
+        await b.src.send(AxiStreamFrame(rng.randbytes(16 * beats)))
+        reads = []
+        recv = cocotb.start_soon(with_timeout(b.sink.recv(), 200, "us"))
+        while not recv.done():
+            t0 = b.cycle
+            v = b.field(await b.read("STATUS"), "STATUS.IN_PACKET")
+            reads.append((t0, b.cycle, v))
+        out = await recv
+        b.src.set_pause_generator(None)
+        hs = [x[1] for x in b.in_pkts[0]]
+        assert len(hs) == beats and hs[-1] - hs[0] >= gap * (beats - 1), hs
+        inside = [r for r in reads if r[0] >= hs[0] + 3 and r[1] <= hs[-1]]
+        assert len(inside) >= beats, (what, len(inside))
+        bad = [r for r in inside if r[2] != 1]
+        assert not bad, f"{what}: IN_PACKET 0 while the packet comes in: {bad[:4]}, beats {hs}"
+        assert b.field(await b.read("STATUS"), "STATUS.IN_PACKET") == 0, what
+        return out
+
+    await b.config(MODE_CODE["ctr"], False, bytes(16), 0)
+    out = await slow_packet("no key")
+    assert out.tuser == 1 and await b.read("ERROR") == b.f("ERROR.NO_KEY")
+    await b.write("ERROR", 0xFFFFFFFF)
+    key = rng.randbytes(16)
+    await b.load_key(key)
+    await b.config(5, False, bytes(16), 0)
+    out = await slow_packet("MODE 5")
+    assert out.tuser == 1 and await b.read("ERROR") == b.f("ERROR.MODE")
+    await b.write("ERROR", 0xFFFFFFFF)
+    await b.config(MODE_CODE["ctr"], False, bytes(16), 0)
+    out = await slow_packet("legal")
+    assert out.tuser == 0 and await b.read("ERROR") == 0
+
+
+@cocotb.test()
 async def cocotb_timing(dut) -> None:
     """No pauses: latency (first input beat accepted -> first output beat) and the
     steady-state output interval of a long packet, per mode class; written to
@@ -457,7 +514,7 @@ async def cocotb_timing(dut) -> None:
     b.check_beats()
     res: dict[str, list] = {}
     for mode, dec in (("ecb", False), ("cbc", False), ("cbc", True), ("ctr", False),
-                      ("ofb", False)):
+                      ("ofb", False), ("cfb", False), ("cfb", True)):
         iv = rng.randbytes(16)
         await b.config(MODE_CODE[mode], dec, iv, 0)
         n = 40
@@ -490,7 +547,7 @@ async def cocotb_timing(dut) -> None:
 FAST_CORES = ("pipe2",)
 SLOW_CORES = ("round", "ttable_unrolled")
 ALL_TESTS = ["cocotb_modes", "cocotb_registers_and_errors", "cocotb_reset_mid_packet",
-             "cocotb_timing"]
+             "cocotb_in_packet", "cocotb_timing"]
 
 
 def _run(core: str, testcase: str | list[str], env: dict | None = None, seed: int = 1) -> None:

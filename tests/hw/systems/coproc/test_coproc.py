@@ -52,6 +52,15 @@ RM = regmap()
 MEM_READ_LATENCY = 2
 
 
+#: cycles more than ecb_cycles(N) for a destination 1..3 bytes past a 64-byte boundary
+#: (the unpacker's partial first and last words), by N; the source's alignment costs none
+DST_BYTE_EXTRA = {1: 2, 2: 2, 3: 2, 4: 1, 5: 1, 6: 2, 9: 1}
+#: cycles of a CLEAR on tbox_folded, from the edge that samples the CLEAR pulse to the
+#: edge after which STATUS.BUSY reads 0 (256-bit zero key: 76 cycles of key setup, one
+#: zero block)
+CLEAR_CYCLES = 93
+
+
 def ecb_cycles(blocks: int) -> int:
     """CYCLES of one ECB AES-128 encryption of ``blocks`` blocks on tbox_folded, memory
     = the AxiSlave without pauses (docs/coproc.md, "Latency"): 3 (CHECK, KEY, CMD) + 57
@@ -538,6 +547,65 @@ async def cocotb_key_clear(dut) -> None:
 
 
 @cocotb.test()
+async def cocotb_clear_keeps(dut) -> None:
+    """What CLEAR keeps and how long it takes (docs/coproc.md, "CLEAR"): after a job
+    that ended with ERR_CODE 4 (a START rejected while it ran), CLEAR keeps
+    STATUS.DONE, ERR_CODE, CYCLES, INTR_STATE (and so irq_o) and every register but
+    KEY and IV, clears REJECTED, and is BUSY for CLEAR_CYCLES on tbox_folded. Writes
+    to the read-only registers and reads of KEY answer OKAY (aeskit-bad-rw: ignore)."""
+    tb = await start(dut, seed=25, pause_pct=0)
+    c = dut.u_coproc
+    await tb.set_key(bytes(range(32)))
+    await tb.set_iv(bytes(range(16)))
+    tb.mem.data[0x1000:0x1040] = tb.rng.randbytes(64)
+    irqs = tb.irqs
+    await tb.job(mode="ctr", dec=False, key_len=32, src=0x1000, dst=0x2000, length=64,
+                 wait=False)
+    await tb.wr("CTRL", RM.value(CTRL__START=1, CTRL__MODE=MODE_CODE["ctr"],
+                                 CTRL__KEY_LEN=KEY_LEN_CODE[32], CTRL__IRQ_EN=1))
+    for _ in range(500):
+        if tb.irqs > irqs:
+            break
+        await ClockCycles(dut.clk_i, 4)
+    regs = ("STATUS", "CYCLES", "INTR_STATE", "CTRL", "LEN", "SRC_ADDR", "DST_ADDR", "CCM")
+    before = {r: await tb.rd(r) for r in regs}
+    st = before["STATUS"]
+    assert (RM.get(st, "STATUS.DONE"), RM.get(st, "STATUS.REJECTED"),
+            RM.get(st, "STATUS.ERR_CODE")) == (1, 1, ERR["BUSY"]), hex(st)
+    assert before["INTR_STATE"] == 3 and int(dut.irq_o.value) == 1
+    # read-only registers: a write answers OKAY and changes nothing; KEY reads 0, OKAY
+    for reg in ("STATUS", "CYCLES", "ID", "VERSION"):
+        assert await tb.wr(reg, 0xFFFF_FFFF) == 0, reg
+    for i in range(8):
+        r = await tb.axil.read(RM.addr[f"KEY{i}"], 4)
+        assert int(r.resp) == 0 and int.from_bytes(r.data, "little") == 0, f"KEY{i}"
+    assert {r: await tb.rd(r) for r in regs} == before
+    # CLEAR: count the cycles BUSY is high after the CLEAR pulse
+    busy = []
+
+    async def count() -> None:
+        while not int(c.clear_p.value):
+            await FallingEdge(dut.clk_i)
+        n = 0
+        while True:
+            await FallingEdge(dut.clk_i)
+            if int(c.state_q.value) == 0 and not int(c.clr_pend_q.value):
+                busy.append(n)
+                return
+            n += 1
+
+    cnt = cocotb.start_soon(count())
+    await tb.wr("CTRL", before["CTRL"] | RM.value(CTRL__CLEAR=1))
+    await cnt
+    after = {r: await tb.rd(r) for r in regs}
+    want = dict(before, STATUS=before["STATUS"] & ~RM.value(STATUS__REJECTED=1))
+    assert after == want, {r: (hex(before[r]), hex(after[r])) for r in regs}
+    assert int(dut.irq_o.value) == 1 and tb.irqs == irqs + 1, "CLEAR changed the interrupt"
+    assert int(c.reg_key.value) == 0 and int(c.reg_iv.value) == 0
+    assert busy == [CLEAR_CYCLES], busy
+
+
+@cocotb.test()
 async def cocotb_back_to_back(dut) -> None:
     """Jobs back to back (START written right after the previous interrupt is
     cleared), exactly one interrupt each; IRQ_EN = 0 keeps irq_o low."""
@@ -630,15 +698,35 @@ async def cocotb_params_captured(dut) -> None:
     assert bytes(tb.mem.data[dst2 + len(data2):dst2 + 496]) == guard[16 + len(data2):]
 
 
-async def _timed_job(tb: Bench, length: int) -> int:
-    """One ECB AES-128 encryption of ``length`` bytes without memory pauses; returns
-    CYCLES after checking it against the edges counted from the START pulse."""
+async def _timed_job(tb: Bench, length: int, src_off: int = 0, dst_off: int = 0) -> int:
+    """One ECB AES-128 encryption of ``length`` bytes (source at 0x10000 + src_off,
+    destination at 0x40000 + dst_off) without memory pauses; returns CYCLES after
+    checking it against the edges counted from the START pulse, and against the edge
+    of the CTRL write's AXI4-Lite handshake (the later of AW and W): CYCLES = the edge
+    that sets DONE - that edge - 2."""
     dut = tb.dut
     tb.set_pauses(0)
     await tb.set_key(bytes(range(16)))
     data = tb.rng.randbytes(length)
-    tb.mem.data[0x1_0000:0x1_0000 + length] = data
+    src, dst = 0x1_0000 + src_off, 0x4_0000 + dst_off
+    tb.mem.data[src:src + length] = data
     edges: dict[str, int] = {}
+
+    async def handshake() -> None:
+        # falling edges: a handshake seen there happens on the next rising edge
+        n, aw, w, ctrl_aw = 0, -1, -1, False
+        while True:
+            await FallingEdge(dut.clk_i)
+            n += 1
+            if int(dut.s_axil_awvalid.value) and int(dut.s_axil_awready.value):
+                aw, ctrl_aw = n, int(dut.s_axil_awaddr.value) == RM.addr["CTRL"]
+            if int(dut.s_axil_wvalid.value) and int(dut.s_axil_wready.value):
+                w = n
+            if int(dut.u_coproc.start_p.value) and ctrl_aw and "hs" not in edges:
+                edges["hs"] = max(aw, w)
+            if int(dut.u_coproc.set_done.value):
+                edges["done_fe"] = n
+                return
 
     async def watch() -> None:
         while not int(dut.u_coproc.start_p.value):
@@ -659,13 +747,16 @@ async def _timed_job(tb: Bench, length: int) -> int:
         tb.read_latency = tb.edge - ar
 
     w = cocotb.start_soon(watch())
+    hs = cocotb.start_soon(handshake())
     cocotb.start_soon(read_latency())
-    code, cycles = await tb.job(mode="ecb", dec=False, key_len=16, src=0x1_0000,
-                                dst=0x4_0000, length=length)
+    code, cycles = await tb.job(mode="ecb", dec=False, key_len=16, src=src,
+                                dst=dst, length=length)
     await w
+    await hs
     assert code == 0
     assert cycles == edges["done"] - edges["start"], (cycles, edges)
-    assert bytes(tb.mem.data[0x4_0000:0x4_0000 + length]) == \
+    assert cycles == edges["done_fe"] - edges["hs"] - 2, (cycles, edges)
+    assert bytes(tb.mem.data[dst:dst + length]) == \
         expected("ecb", False, bytes(range(16)), b"", data)
     return cycles
 
@@ -676,8 +767,184 @@ async def cocotb_cycles(dut) -> None:
     tb = await start(dut, seed=17)
     got = {blocks: await _timed_job(tb, 16 * blocks) for blocks in (1, 2, 3, 4, 5, 6, 9, 12)}
     assert got == {b: ecb_cycles(b) for b in got}, got
+    # misaligned buffers (docs/coproc.md, "Latency"): a source at any byte offset costs
+    # nothing; a destination 1..3 bytes past a 64-byte boundary costs DST_BYTE_EXTRA
+    for blocks, extra in DST_BYTE_EXTRA.items():
+        for so, do in ((1, 0), (3, 0), (4, 0), (0, 1), (0, 2), (0, 3), (3, 1), (2, 2)):
+            got = await _timed_job(tb, 16 * blocks, so, do) - ecb_cycles(blocks)
+            assert got == (extra if do else 0), (blocks, so, do, got)
     assert tb.read_latency == MEM_READ_LATENCY
     assert tb.max_reads >= 2, "never two read bursts outstanding"
+
+
+#: state_q of ak_coproc in the DONE cycle (the FSM's SDone)
+S_DONE = 7
+
+
+class EdgeWrite:
+    """A register write placed on an exact cycle relative to a job (issue 47): waits
+    for the job's START pulse, runs ``pre`` writes, then issues ``reg`` = ``value``
+    ``delay`` falling edges after the pulse. Counts falling edges from the pulse to
+    the job's DONE cycle (``done_at``: the cycle before the edge that sets DONE), to
+    the write's issue and to the cycle the write reaches the register block
+    (``land_at``), and records the job's state ``lag`` cycles after that (``landed``:
+    the cycle the write acts in; 0 for a W1C, which acts on the edge that ends its
+    request cycle, 1 for START, a pulse of the register block sampled a cycle later)
+    and how many DONE cycles followed."""
+
+    def __init__(self, tb: Bench, delay: int, reg: str, value: int,
+                 pre: tuple[tuple[str, int], ...] = (), lag: int = 0) -> None:
+        self.tb, self.delay, self.reg, self.value, self.pre = tb, delay, reg, value, pre
+        self.lag = lag
+        self.landed = -1
+        self.land_at = -1
+        self.issue_at = -1
+        self.done_at = -1
+        self.dones = 0
+        self.task = cocotb.start_soon(self._run())
+
+    async def _run(self) -> None:
+        dut = self.tb.dut
+        c = dut.u_coproc
+        rb = c.u_regs
+        while True:
+            await FallingEdge(dut.clk_i)
+            if int(c.start_p.value):
+                break
+        n = 0
+        addr = RM.addr[self.reg]
+        write = None
+
+        def watch() -> None:
+            if int(c.set_done.value):
+                self.dones += 1
+                if self.done_at < 0:
+                    self.done_at = n
+            if (write is not None and self.land_at < 0 and int(rb.cpuif_req_masked.value)
+                    and int(rb.cpuif_req_is_wr.value) and int(rb.cpuif_addr.value) == addr):
+                self.land_at = n
+            if self.land_at >= 0 and n == self.land_at + self.lag:
+                self.landed = int(c.state_q.value)
+
+        for reg, v in self.pre:
+            pw = cocotb.start_soon(self.tb.axil.write(RM.addr[reg], v.to_bytes(4, "little")))
+            while not pw.done():
+                await FallingEdge(dut.clk_i)
+                n += 1
+                watch()
+        while n < self.delay:
+            await FallingEdge(dut.clk_i)
+            n += 1
+            watch()
+        self.issue_at = n
+        write = cocotb.start_soon(self.tb.axil.write(addr, self.value.to_bytes(4, "little")))
+        while not write.done() or int(c.state_q.value) != 0:
+            await FallingEdge(dut.clk_i)
+            n += 1
+            watch()
+        for _ in range(4):                    # and nothing after it
+            await FallingEdge(dut.clk_i)
+            n += 1
+            watch()
+        assert int(c.state_q.value) == 0
+
+
+async def _edge_sweep(tb: Bench, reg: str, value, check, offsets: range,
+                      pre: tuple[tuple[str, int], ...] = (), lag: int = 0, **job) -> None:
+    """Run ``job`` once to find the falling edge (after the START pulse) of its DONE
+    cycle and the write's latency to the register block, then once per offset k with
+    ``reg`` = ``value(k)`` acting k cycles after that DONE cycle (k = 0: on the edge
+    that sets DONE); ``check(k, ew, irqs)`` after each. Memory without pauses, so
+    every run of the job takes the same cycles; asserts that offset 0 did act in the
+    DONE cycle."""
+    tb.set_pauses(0)
+    await tb.wr("INTR_STATE", 3)
+    cal = EdgeWrite(tb, 20, "LEN", job["length"], pre)  # a write that changes nothing
+    await tb.job(**job, wait=False)
+    await cal.task
+    lat = cal.land_at - cal.issue_at
+    hit = False
+    for k in offsets:
+        await tb.wr("INTR_STATE", 3)
+        await ClockCycles(tb.dut.clk_i, 2)
+        assert int(tb.dut.irq_o.value) == 0
+        delay = cal.done_at - lat - lag + k
+        assert delay > 4 * len(pre) + 8, "offset window before the START"
+        ew = EdgeWrite(tb, delay, reg, value(k), pre, lag)
+        irqs = tb.irqs
+        await tb.job(**job, wait=False)
+        await ew.task
+        assert ew.land_at + lag - ew.done_at == k, (k, ew.land_at, ew.done_at)
+        hit |= k == 0 and ew.landed == S_DONE
+        await check(k, ew, tb.irqs - irqs)
+    assert hit, "no write landed on the DONE edge"
+    tb.set_pauses(30)
+
+
+@cocotb.test()
+async def cocotb_w1c_on_done(dut) -> None:
+    """A write-1-to-clear of INTR_STATE that lands on any cycle around a job's end,
+    the edge that sets DONE included, never swallows the job's interrupt: after every
+    job irq_o rose or INTR_STATE still holds DONE (and ERROR for a failed job): the
+    hardware set wins over the software clear on the same edge (precedence = hw)."""
+    tb = await start(dut, seed=23)
+    await tb.set_key(bytes(range(16)))
+    tb.mem.data[0x1000:0x1040] = tb.rng.randbytes(64)
+    for dst, code in ((0x2000, ERR["OK"]), (BAD + 0x40, ERR["DMA_WRITE"])):
+
+        async def check(k: int, ew: EdgeWrite, irqs: int, code: int = code) -> None:
+            st = await tb.rd("STATUS")
+            intr = await tb.rd("INTR_STATE")
+            assert RM.get(st, "STATUS.DONE") == 1 and RM.get(st, "STATUS.ERR_CODE") == code
+            assert irqs <= 1, f"offset {k}: {irqs} interrupts for one job"
+            want = 3 if code else 1
+            assert irqs == 1 or intr == want, \
+                f"offset {k} (code {code}): interrupt lost: no irq, INTR_STATE {intr:#x}"
+
+        await _edge_sweep(tb, "INTR_STATE", lambda k: 3, check, range(-4, 5),
+                          mode="ecb", dec=False, key_len=16, src=0x1000, dst=dst, length=64)
+
+
+@cocotb.test()
+async def cocotb_start_on_done(dut) -> None:
+    """A START written on any cycle around the end of a running job, the DONE edge
+    included: either it is rejected (the job ends with REJECTED and ERR_CODE 4 BUSY,
+    one job) or it is accepted (a second job runs, with the DST_ADDR written while
+    the first ran, and ends OK); never REJECTED with ERR_CODE 0."""
+    tb = await start(dut, seed=24)
+    key = bytes(range(16))
+    await tb.set_key(key)
+    await tb.set_iv(bytes(16))
+    data = tb.rng.randbytes(48)
+    tb.mem.data[0x1000:0x1030] = data
+    want = expected("ctr", False, key, bytes(16), data)
+    dst1, dst2 = 0x2000, 0x3000
+    seen = set()
+
+    async def check(k: int, ew: EdgeWrite, irqs: int) -> None:
+        st = await tb.rd("STATUS")
+        rej, code = RM.get(st, "STATUS.REJECTED"), RM.get(st, "STATUS.ERR_CODE")
+        assert RM.get(st, "STATUS.DONE") == 1 and RM.get(st, "STATUS.BUSY") == 0, hex(st)
+        assert bytes(tb.mem.data[dst1:dst1 + 48]) == want, f"offset {k}: first job"
+        if ew.dones == 2:
+            seen.add("accepted")
+            assert (rej, code) == (0, ERR["OK"]), f"offset {k}: accepted, STATUS {st:#x}"
+            assert bytes(tb.mem.data[dst2:dst2 + 48]) == want, f"offset {k}: second job"
+        else:
+            seen.add("rejected")
+            assert ew.dones == 1, (k, ew.dones)
+            assert (rej, code) == (1, ERR["BUSY"]), \
+                f"offset {k}: START rejected with REJECTED {rej}, ERR_CODE {code}"
+            assert bytes(tb.mem.data[dst2:dst2 + 48]) == bytes(48), f"offset {k}"
+        tb.mem.data[dst1:dst1 + 48] = bytes(48)
+        tb.mem.data[dst2:dst2 + 48] = bytes(48)
+        await tb.wr("DST_ADDR", dst1)
+
+    ctrl = RM.value(CTRL__START=1, CTRL__MODE=MODE_CODE["ctr"], CTRL__IRQ_EN=1)
+    await _edge_sweep(tb, "CTRL", lambda k: ctrl, check, range(-4, 5),
+                      pre=(("DST_ADDR", dst2),), lag=1, mode="ctr", dec=False, key_len=16,
+                      src=0x1000, dst=dst1, length=48)
+    assert seen == {"accepted", "rejected"}, seen
 
 
 @cocotb.test(skip=os.environ.get("AK_COPROC_OUT") is None)
@@ -704,7 +971,8 @@ async def cocotb_random_long(dut) -> None:
 # pytest side
 # ----------------------------------------------------------------------------------
 FAST = ["cocotb_modes", "cocotb_nist", "cocotb_errors", "cocotb_ccm_tamper",
-        "cocotb_key_clear", "cocotb_back_to_back", "cocotb_params_captured", "cocotb_cycles"]
+        "cocotb_key_clear", "cocotb_clear_keeps", "cocotb_back_to_back",
+        "cocotb_params_captured", "cocotb_cycles"]
 
 
 def _run(testcase: str | list[str], env: dict | None = None, seed: int = 1) -> None:
@@ -719,6 +987,12 @@ def _run(testcase: str | list[str], env: dict | None = None, seed: int = 1) -> N
 def test_coproc() -> None:
     """The fast tests in one simulation (one build, one start-up)."""
     _run(FAST)
+
+
+def test_coproc_done_edge() -> None:
+    """Issue 47: a W1C of INTR_STATE and a START swept over the cycles around a job's
+    DONE edge (cocotb_w1c_on_done, cocotb_start_on_done)."""
+    _run(["cocotb_w1c_on_done", "cocotb_start_on_done"])
 
 
 @pytest.mark.slow
