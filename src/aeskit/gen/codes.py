@@ -157,7 +157,7 @@ def sv_package(es: list[CodeEnum]) -> str:
             continue
         p, w = e.sv_prefix, e.width
         lines += [f"  // {c}".rstrip() for c in e.comment]
-        lines.append(f"  localparam int unsigned {p}Width = {w};")
+        lines.append(f"  localparam int {p}Width = {w};")
         lines.append(f"  typedef enum logic [{p}Width-1:0] {{")
         names = [f"{p}{camel(m.name)}" for m in e.members]
         pad = max(len(n) for n in names)
