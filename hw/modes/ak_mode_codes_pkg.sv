@@ -10,7 +10,7 @@ package ak_mode_codes_pkg;
   // Mode codes: 4 bits; 0..8 are modes, 9..15 are illegal (the mode engine ends such a
   // message with sts_error). The systems' MODE fields are 3 bits (codes 0..7); each
   // system's register map says which of the modes it runs.
-  localparam int unsigned ModeWidth = 4;
+  localparam int ModeWidth = 4;
   typedef enum logic [ModeWidth-1:0] {
     ModeEcb  = 4'd0,  // ECB
     ModeCbc  = 4'd1,  // CBC
@@ -24,7 +24,7 @@ package ak_mode_codes_pkg;
   } ak_mode_e;
 
   // STATUS.ERR_CODE of the co-processor (ak_coproc, coproc.rdl): the result of a job.
-  localparam int unsigned CoprocErrWidth = 4;
+  localparam int CoprocErrWidth = 4;
   typedef enum logic [CoprocErrWidth-1:0] {
     CoprocErrOk       = 4'd0,  // OK
     CoprocErrLenAlign = 4'd1,  // LEN_ALIGN
