@@ -21,9 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from aeskit import HW_ROOT, REPO_ROOT
+from aeskit import REPO_ROOT
 from aeskit.gen import codes, regs, stale
 from aeskit.hw import codes as hw_codes
+from aeskit.hw import manifest
 
 SW = REPO_ROOT / "sw"
 
@@ -78,7 +79,7 @@ def _sv_enums(text: str) -> dict[str, tuple[str, dict[str, int]]]:
 
 
 def test_sv_package_equals_rdl() -> None:
-    text = (REPO_ROOT / codes.SV_PKG).read_text()
+    text = (REPO_ROOT / codes.sv_pkg_path()).read_text()
     assert re.search(rf"^package {codes.SV_PKG_NAME};", text, re.M)
     params = {m.group(1): int(m.group(2))
               for m in re.finditer(r"localparam\s+int\s+(\w+)\s*=\s*(\d+);", text)}
@@ -139,9 +140,10 @@ def test_c_values_through_the_driver_header(tmp_path: Path) -> None:
     assert got == want
 
 
-#: SV files of the systems that use the codes
-SYSTEM_SV = sorted(p for d in ("coproc", "axis", "cipher_ahb")
-                   for p in (HW_ROOT / "systems" / d).glob("*.sv"))
+#: the systems' tops that use the codes
+SYSTEM_TOPS = ("ak_coproc", "ak_axis_core", "ak_cipher_ahb")
+#: their hand-written SV files (the folders of their tops, generated files aside)
+SYSTEM_SV = sorted(p for top in SYSTEM_TOPS for p in manifest.module_file(top).parent.glob("*.sv"))
 
 
 @pytest.mark.parametrize("path", SYSTEM_SV, ids=lambda p: p.name)
@@ -152,9 +154,8 @@ def test_no_hand_copied_codes_in_the_systems(path: Path) -> None:
 
 
 def test_systems_import_the_package() -> None:
-    for name in ("ak_coproc.sv", "ak_axis_core.sv", "ak_cipher_ahb.sv"):
-        (path,) = [p for p in SYSTEM_SV if p.name == name]
-        assert f"import {codes.SV_PKG_NAME}::*;" in path.read_text(), name
+    for top in SYSTEM_TOPS:
+        assert f"import {codes.SV_PKG_NAME}::*;" in manifest.module_file(top).read_text(), top
 
 
 #: a literal mode table: a dict whose keys are mode names and values small integers
