@@ -182,6 +182,7 @@ static aeskit_status soft_run(aeskit_dev *dev, const aeskit_job *j) {
         }
       }
       break;
+    default: rc = AES_SOFT_EINVAL; break; /* GCM, CMAC, XTS: aeskit_start refuses them */
   }
   if (rc == AES_SOFT_EAUTH) return AESKIT_ERR_TAG;
   return rc == AES_SOFT_OK ? AESKIT_OK : AESKIT_ERR_ILLEGAL;
@@ -255,7 +256,7 @@ aeskit_status aeskit_wait(aeskit_dev *dev, aeskit_wait_style style) {
   wr(dev, REG(INTR_STATE), AK_COPROC_REGS__INTR_STATE__DONE_bm |
                                AK_COPROC_REGS__INTR_STATE__ERROR_bm);
   if (style == AESKIT_IRQ) wr(dev, REG(CTRL), dev->ctrl);
-  return code <= 8u ? (aeskit_status)code : AESKIT_ERR_HW_UNKNOWN;
+  return code <= (uint32_t)AESKIT_ERR_CODE_MAX ? (aeskit_status)code : AESKIT_ERR_HW_UNKNOWN;
 }
 
 aeskit_status aeskit_run(aeskit_dev *dev, const aeskit_job *job, aeskit_wait_style style) {

@@ -8,8 +8,8 @@
  * A job reads its source buffer and writes its destination buffer in memory; buffer
  * addresses are BUS addresses (what the co-processor's AXI4 master puts on the bus).
  * Byte order: FIPS-197 everywhere; byte i of a buffer is at address + i. The status
- * codes 1..8 are the co-processor's STATUS.ERR_CODE values; the software fallback
- * answers the same code for the same bad request. See sw/README.md.
+ * codes 1..AESKIT_ERR_CODE_MAX are the co-processor's STATUS.ERR_CODE values; the
+ * software fallback answers the same code for the same bad request. See sw/README.md.
  */
 #ifndef AESKIT_COPROC_H_
 #define AESKIT_COPROC_H_
@@ -19,42 +19,15 @@
 
 #include "aes_soft.h"
 
+/* aeskit_status (AESKIT_OK, the co-processor's STATUS.ERR_CODE values up to
+ * AESKIT_ERR_CODE_MAX with the same numbers, then the driver's own codes) and
+ * aeskit_mode (AESKIT_ECB ..: the mode codes; the co-processor runs ECB .. CCM, a job
+ * in another mode gets AESKIT_ERR_ARG), generated from hw/modes/ak_mode_codes.rdl */
+#include "aeskit_codes.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum {
-  AESKIT_OK = 0,
-  /* STATUS.ERR_CODE of the co-processor (the same numbers) */
-  AESKIT_ERR_LEN_ALIGN = 1, /* ECB/CBC length not a multiple of 16 */
-  AESKIT_ERR_LEN_ZERO = 2,  /* zero length (legal in CCM) */
-  AESKIT_ERR_ADDR_WRAP = 3, /* a buffer crosses the top of the 32-bit address space */
-  AESKIT_ERR_BUSY = 4,      /* aeskit_start/aeskit_set_key: a job is running (nothing
-                               was written); aeskit_wait: the job ran correctly, but
-                               another bus master wrote START while it ran (rejected) */
-  AESKIT_ERR_DMA_READ = 5,  /* a memory read answered SLVERR/DECERR (software: the
-                               port has no CPU pointer for the source or AAD) */
-  AESKIT_ERR_DMA_WRITE = 6, /* a memory write answered SLVERR/DECERR (software: no
-                               CPU pointer for the destination) */
-  AESKIT_ERR_TAG = 7,       /* CCM decryption: tag mismatch; no plaintext written */
-  AESKIT_ERR_ILLEGAL = 8,   /* CCM nonce/tag length or payload length illegal */
-  AESKIT_ERR_HW_UNKNOWN = 15, /* an ERR_CODE this driver does not know */
-  /* driver side */
-  AESKIT_ERR_ARG = 16,      /* bad argument (NULL pointer, key size, mode, IV length,
-                               a value that does not fit its register field,
-                               overlapping buffers in CCM decryption) */
-  AESKIT_ERR_NO_KEY = 17,   /* no key set (or wiped by aeskit_clear) */
-  AESKIT_ERR_NO_JOB = 18    /* aeskit_wait without a started job */
-} aeskit_status;
-
-typedef enum {
-  AESKIT_ECB = 0,
-  AESKIT_CBC = 1,
-  AESKIT_CTR = 2,
-  AESKIT_CFB = 3, /* CFB-128 */
-  AESKIT_OFB = 4,
-  AESKIT_CCM = 5
-} aeskit_mode;
 
 typedef enum { AESKIT_ENCRYPT = 0, AESKIT_DECRYPT = 1 } aeskit_dir;
 

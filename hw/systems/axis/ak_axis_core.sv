@@ -53,6 +53,7 @@
 
 module ak_axis_core
   import ak_axis_core_regs_pkg::*;
+  import ak_mode_codes_pkg::*;  // mode codes (ak_mode_e)
 #(
   parameter int DataWidth    = 128,
   parameter int AddrWidth    = 32,
@@ -123,12 +124,6 @@ module ak_axis_core
   if (FifoDepth < 1) begin : g_bad_depth
     $fatal(1, "ak_axis_core: FifoDepth must be >= 1, got %0d", FifoDepth);
   end
-
-  localparam logic [2:0] ModeEcb = 3'd0;
-  localparam logic [2:0] ModeCbc = 3'd1;
-  localparam logic [2:0] ModeCtr = 3'd2;
-  localparam logic [2:0] ModeCfb = 3'd3;
-  localparam logic [2:0] ModeOfb = 3'd4;
 
   // AXI4-Stream lanes (byte 0 in [7:0]) <-> core order (byte 0 in [127:120])
   function automatic logic [127:0] lanes_swap(input logic [127:0] d);
@@ -301,9 +296,9 @@ module ak_axis_core
   logic                ck_last;
   logic                whole_only, head_bad, mode_bad;
 
-  assign whole_only = (mode_q == ModeEcb) || (mode_q == ModeCbc);
+  assign whole_only = (4'(mode_q) == ModeEcb) || (4'(mode_q) == ModeCbc);
   assign head_bad   = fb_q[0] || (whole_only && (fn_q[0] != 5'd16));
-  assign mode_bad   = (hwif_out.CTRL.MODE.value > ModeOfb);
+  assign mode_bad   = (4'(hwif_out.CTRL.MODE.value) > ModeOfb);
 
   always_comb begin : chunk
     logic stop;
@@ -326,7 +321,7 @@ module ak_axis_core
   // chaining value after a chunk (the engine's rules, docs/modes.md)
   logic [127:0] chain_next;
   always_comb begin : chain_after
-    unique case (mode_q)
+    unique case (4'(mode_q))
       ModeCbc, ModeCfb: chain_next = dec_q ? last_in_q : last_out_q;   // last ciphertext
       ModeCtr:          chain_next = chain_q + 128'(k_q);
       ModeOfb:          chain_next = last_in_q ^ last_out_q;           // last keystream
@@ -447,7 +442,7 @@ module ak_axis_core
     if (!rst_ni) begin
       st_q       <= StIdle;
       in_pkt_q   <= 1'b0;
-      mode_q     <= ModeEcb;
+      mode_q     <= 3'(ModeEcb);
       dec_q      <= 1'b0;
       chain_q    <= '0;
       key_ok_q   <= 1'b0;
@@ -500,7 +495,7 @@ module ak_axis_core
     .key_len_i        (key_len_q),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
-    .cmd_mode_i       ((mode_q > 3'd5) ? 4'd15 : {1'b0, mode_q}),  // 6, 7: illegal, as before
+    .cmd_mode_i       ((4'(mode_q) > ModeCcm) ? '1 : 4'(mode_q)),  // 6, 7: illegal (all ones)
     .cmd_decrypt_i    (dec_q),
     .cmd_iv_i         (chain_q),
     .cmd_iv_len_i     (32'd12),

@@ -40,6 +40,7 @@
 module ak_cipher_ahb
   import ak_cipher_ahb_regs_pkg::*;
   import ak_cipher_ahb_map_pkg::*;
+  import ak_mode_codes_pkg::*;  // mode codes (ak_mode_e)
 #(
   parameter int FifoDepth = 2,
   parameter int WaitLimit = 256
@@ -264,15 +265,13 @@ module ak_cipher_ahb
   // ------------------------------------------------------------------------------
   // Commands (LOAD_IV), per stream
   // ------------------------------------------------------------------------------
-  localparam logic [2:0] ModeCcm = 3'd5;
-
   logic [31:0] ccm_blocks;  // payload blocks of the command being loaded
   logic        load_ccm_dec;
   logic [Streams-1:0] load, reject;
 
   assign ccm_blocks   = (hwif_out.MSG_LEN.LEN.value >> 4)
                         + {31'd0, |hwif_out.MSG_LEN.LEN.value[3:0]};
-  assign load_ccm_dec = (hwif_out.CTRL.MODE.value == ModeCcm) && hwif_out.CTRL.DECRYPT.value;
+  assign load_ccm_dec = (4'(hwif_out.CTRL.MODE.value) == ModeCcm) && hwif_out.CTRL.DECRYPT.value;
 
   logic [Streams-1:0]        pend_q, pend_d;    // command waiting for the engine
   logic [Streams-1:0]        run_q, run_d;      // message in the engine
@@ -368,7 +367,7 @@ module ak_cipher_ahb
   assign cmd_valid = pend_q & {Streams{!key_pend_q}};
   for (genvar s = 0; s < Streams; s++) begin : g_cmd_mode
     // the engine's modes 0..5; the register's 6 and 7 stay illegal commands
-    assign cmd_mode[s] = (mode_q[s] > 3'd5) ? 4'd15 : {1'b0, mode_q[s]};
+    assign cmd_mode[s] = (4'(mode_q[s]) > ModeCcm) ? '1 : 4'(mode_q[s]);  // all ones: illegal
   end
   assign cmd_dec   = dec_q;
   assign cmd_iv    = iv_q;

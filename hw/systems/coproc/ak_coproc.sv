@@ -39,7 +39,9 @@
 
 `default_nettype none
 
-module ak_coproc #(
+module ak_coproc
+  import ak_mode_codes_pkg::*;  // mode codes (ak_mode_e), STATUS.ERR_CODE (ak_coproc_err_e)
+#(
   parameter int AddrWidth = 32,
   parameter int DataWidth = 32,
   parameter int IdWidth   = 4,
@@ -125,18 +127,6 @@ module ak_coproc #(
   if (AddrWidth != 32) begin : g_bad_addr
     $fatal(1, "ak_coproc: AddrWidth must be 32, got %0d", AddrWidth);
   end
-
-  // error codes of STATUS.ERR_CODE (coproc.rdl)
-  localparam logic [3:0] ErrOk       = 4'd0;
-  localparam logic [3:0] ErrLenAlign = 4'd1;
-  localparam logic [3:0] ErrLenZero  = 4'd2;
-  localparam logic [3:0] ErrAddrWrap = 4'd3;
-  localparam logic [3:0] ErrBusy     = 4'd4;
-  localparam logic [3:0] ErrDmaRead  = 4'd5;
-  localparam logic [3:0] ErrDmaWrite = 4'd6;
-  localparam logic [3:0] ErrTag      = 4'd7;
-  localparam logic [3:0] ErrIllegal  = 4'd8;
-  localparam logic [2:0] ModeEcb = 3'd0, ModeCbc = 3'd1, ModeCcm = 3'd5;
 
   // ------------------------------------------------------------------------------
   // Register block; an address outside the 128-byte map goes to an unmapped offset
@@ -231,7 +221,7 @@ module ak_coproc #(
   logic         e_key_valid, e_key_ready, e_cmd_valid, e_cmd_ready;
   logic [255:0] e_key;
   logic [1:0]   e_key_len;
-  logic [2:0]   e_mode;
+  logic [3:0]   e_mode;  // a mode code (ak_mode_e)
   logic         e_dec;
   logic [127:0] e_iv;
   logic [31:0]  e_msg_len, e_aad_len;
@@ -247,7 +237,7 @@ module ak_coproc #(
   logic [31:0]  wr_len;
   logic [4:0]   pay_bytes;
 
-  assign ccm = (mode_q == ModeCcm);
+  assign ccm = (4'(mode_q) == ModeCcm);
 
   // parameter check of a started job (priority: illegal, zero, align, wrap)
   always_comb begin : check
@@ -256,7 +246,7 @@ module ak_coproc #(
     logic [4:0]  t;
     t       = ccm ? tlen_q : 5'd0;
     q_small = (nlen_q == 4'd13 && len_q[31:16] != '0) || (nlen_q == 4'd12 && len_q[31:24] != '0);
-    illegal = mode_q > ModeCcm || klen_q == 2'd3
+    illegal = 4'(mode_q) > ModeCcm || klen_q == 2'd3
               || (ccm && (nlen_q < 4'd7 || nlen_q > 4'd13 || tlen_q < 5'd4 || tlen_q > 5'd16
                           || tlen_q[0] || q_small));
     src_end = {2'b00, src_q} + {2'b00, len_q} + (dec_q ? 34'(t) : 34'd0);
@@ -265,15 +255,15 @@ module ak_coproc #(
     wrap    = src_end > 34'h1_0000_0000 || dst_end > 34'h1_0000_0000
               || aad_end > 34'h1_0000_0000;
     if (illegal) begin
-      check_code = ErrIllegal;
+      check_code = CoprocErrIllegal;
     end else if (!ccm && len_q == '0) begin
-      check_code = ErrLenZero;
-    end else if ((mode_q == ModeEcb || mode_q == ModeCbc) && len_q[3:0] != '0) begin
-      check_code = ErrLenAlign;
+      check_code = CoprocErrLenZero;
+    end else if ((4'(mode_q) == ModeEcb || 4'(mode_q) == ModeCbc) && len_q[3:0] != '0) begin
+      check_code = CoprocErrLenAlign;
     end else if (wrap) begin
-      check_code = ErrAddrWrap;
+      check_code = CoprocErrAddrWrap;
     end else begin
-      check_code = ErrOk;
+      check_code = CoprocErrOk;
     end
   end
 
@@ -320,7 +310,7 @@ module ak_coproc #(
     e_key       = key_q;
     e_key_len   = klen_q;
     e_cmd_valid = 1'b0;
-    e_mode      = mode_q;
+    e_mode      = 4'(mode_q);
     e_dec       = dec_q;
     e_msg_len   = len_q;
     e_aad_len   = ccm ? alen_q : 32'd0;
@@ -361,7 +351,7 @@ module ak_coproc #(
       SCheck: begin
         code_d  = check_code;
         wpass_d = !(ccm && dec_q);
-        state_d = (check_code != ErrOk) ? SDone : SKey;
+        state_d = (check_code != CoprocErrOk) ? SDone : SKey;
       end
       SKey: begin
         e_key_valid = 1'b1;
@@ -391,13 +381,13 @@ module ak_coproc #(
         end
         if (sts_seen_q && !rd_busy && !wr_busy) begin
           if (rd_err) begin
-            code_d = ErrDmaRead;
+            code_d = CoprocErrDmaRead;
           end else if (wr_err) begin
-            code_d = ErrDmaWrite;
+            code_d = CoprocErrDmaWrite;
           end else if (sts_err_q) begin
-            code_d = ErrIllegal;
+            code_d = CoprocErrIllegal;
           end else if (!sts_pass_q) begin
-            code_d = ErrTag;
+            code_d = CoprocErrTag;
           end
           if (!wpass_q) begin
             // CCM verify pass: run again, writing, only if everything passed
@@ -434,9 +424,9 @@ module ak_coproc #(
         // a START sampled in this cycle (BUSY still reads 1) is rejected like any
         // other START while BUSY (the check below): it counts for this job's code
         done_d     = 1'b1;
-        err_code_d = (code_q == ErrOk && (rej_job_q || start_p)) ? ErrBusy : code_q;
+        err_code_d = (code_q == CoprocErrOk && (rej_job_q || start_p)) ? CoprocErrBusy : code_q;
         set_done   = 1'b1;
-        set_error  = (code_q != ErrOk) || rej_job_q || start_p;
+        set_error  = (code_q != CoprocErrOk) || rej_job_q || start_p;
         cycles_d   = cyc_q;
         state_d    = SIdle;
       end
@@ -532,7 +522,7 @@ module ak_coproc #(
     .key_len_i        (e_key_len),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
-    .cmd_mode_i       ((e_mode > 3'd5) ? 4'd15 : {1'b0, e_mode}),  // 6, 7: illegal, as before
+    .cmd_mode_i       ((e_mode > ModeCcm) ? '1 : e_mode),  // 6, 7: illegal (all ones), as before
     .cmd_decrypt_i    (e_dec),
     .cmd_iv_i         (e_iv),
     .cmd_iv_len_i     (32'd12),

@@ -13,7 +13,10 @@ nothing and exits 1 if a committed file differs from what it would write. The st
 * ``regs`` (:mod:`aeskit.gen.regs`): for every SystemRDL map under ``hw/`` (cipher_ahb,
   the co-processor, ...): the register block, packages, C header and register table
   (PeakRDL; per-map options in the .rdl, see :mod:`aeskit.gen.regs`);
-* ``timing`` (:mod:`aeskit.gen.timing`): the WaveDrom timing diagrams of docs/timing.
+* ``timing`` (:mod:`aeskit.gen.timing`): the WaveDrom timing diagrams of docs/timing;
+* ``codes`` (:mod:`aeskit.gen.codes`): the mode and result codes from their one
+  description, ``hw/modes/ak_mode_codes.rdl``: the SV package ``ak_mode_codes_pkg``,
+  the C driver's ``sw/aeskit_codes.h`` and the Python ``aeskit.hw.codes``.
 
 GF(2^8) arithmetic has one implementation, :mod:`aeskit.model.gf`.
 """
@@ -50,12 +53,19 @@ def _timing() -> dict[str, str]:
     return timing.outputs()
 
 
+def _codes() -> dict[str, str]:
+    from aeskit.gen import codes
+
+    return codes.outputs()
+
+
 #: step name -> function returning {repository-relative path: text}
 STEPS: dict[str, Callable[[], dict[str, str]]] = {
     "rtl": _rtl,
     "primitives-doc": _doc,
     "regs": _regs,
     "timing": _timing,
+    "codes": _codes,
 }
 
 

@@ -13,6 +13,10 @@ files under ``hw/`` (``hw/**/<stem>.rdl``, one per design, beside its RTL and it
 * optionally ``hw/<dir>/gen/<prefix>_map_pkg.sv`` (``<prefix>`` = ``<module>`` without
   its ``_regs`` suffix): byte addresses of registers the top decodes itself.
 
+A .rdl whose first comment block says ``// aeskit-kind: codes`` holds enums only, no
+map (``hw/modes/ak_mode_codes.rdl``, written out by :mod:`aeskit.gen.codes`); it is
+not one of :func:`maps`.
+
 Per-map options are comment lines of the .rdl's first comment block (the lines before
 the first line that is not a ``//`` comment), ``// aeskit-<option>: <value>``:
 
@@ -98,7 +102,7 @@ def options(rdl: Path) -> dict[str, str]:
 def regmap(rdl: Path) -> RegMap:
     """The map of ``rdl`` with its options checked."""
     opt = options(rdl)
-    unknown = set(opt) - {"cpuif", "bad-rw", "doc", "map-pkg", "cheader-std"}
+    unknown = set(opt) - {"kind", "cpuif", "bad-rw", "doc", "map-pkg", "cheader-std"}
     if unknown:
         raise ValueError(f"{rdl}: unknown aeskit option(s) {sorted(unknown)}")
     cpuif = opt.get("cpuif")
@@ -126,8 +130,10 @@ def _cheader_stds() -> tuple[str, ...]:
 
 
 def maps() -> list[RegMap]:
-    """Every register map under ``hw/``, sorted by path."""
-    return [regmap(p) for p in sorted(HW_ROOT.rglob("*.rdl"))]
+    """Every register map under ``hw/``, sorted by path (not the enum-only files of
+    ``aeskit-kind: codes``)."""
+    return [regmap(p) for p in sorted(HW_ROOT.rglob("*.rdl"))
+            if options(p).get("kind") != "codes"]
 
 
 @dataclass(frozen=True)

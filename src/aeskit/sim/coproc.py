@@ -23,6 +23,7 @@ from pathlib import Path
 from aeskit import BUILD_ROOT, HW_ROOT, REPO_ROOT
 from aeskit.hw import manifest, templates
 from aeskit.gen.regs import RegLayout, layout
+from aeskit.hw.codes import CoprocErr, Mode
 from aeskit.hw.registry import CoreSpec, get_core
 
 #: the co-processor's manifest (its RTL, the template, the mode engine as dependency)
@@ -30,13 +31,12 @@ SYS = "aeskit:system:coproc"
 SYS_TOP = "ak_coproc_sys"
 DEFAULT_CORE = "tbox_folded"
 RDL = HW_ROOT / "systems" / "coproc" / "coproc.rdl"
-#: mode codes of CTRL.MODE (the mode engine's cmd_mode)
-MODE_CODE: dict[str, int] = {"ecb": 0, "cbc": 1, "ctr": 2, "cfb": 3, "ofb": 4, "ccm": 5}
+#: mode codes of CTRL.MODE (the mode engine's cmd_mode, aeskit.hw.codes): ECB .. CCM
+MODE_CODE: dict[str, int] = {m.name.lower(): int(m) for m in Mode if m <= Mode.CCM}
 #: key length codes of CTRL.KEY_LEN, by key bytes
 KEY_LEN_CODE: dict[int, int] = {16: 0, 24: 1, 32: 2}
-#: STATUS.ERR_CODE values (coproc.rdl)
-ERR: dict[str, int] = {"OK": 0, "LEN_ALIGN": 1, "LEN_ZERO": 2, "ADDR_WRAP": 3, "BUSY": 4,
-                       "DMA_READ": 5, "DMA_WRITE": 6, "TAG": 7, "ILLEGAL": 8}
+#: STATUS.ERR_CODE values (aeskit.hw.codes.CoprocErr)
+ERR: dict[str, int] = {e.name: int(e) for e in CoprocErr}
 #: where the cocotb bench lives (measure_cycles runs it)
 BENCH_DIR = REPO_ROOT / "tests" / "hw" / "systems" / "coproc"
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from aeskit import BUILD_ROOT, HW_ROOT, REPO_ROOT
+from aeskit.hw.codes import CoprocErr, DriverStatus
 from aeskit.sim.cocotb_run import WAIVERS
 from aeskit.sim.verilated_exe import (
     CPP_INCLUDE,
@@ -39,7 +40,8 @@ from aeskit.sim.verilated_exe import (
 
 SW = REPO_ROOT / "sw"
 DRIVER_C = (SW / "aes_soft.c", SW / "aeskit_coproc.c")
-DRIVER_H = (SW / "aes_soft.h", SW / "aeskit_coproc.h", SW / "aeskit_port.h")
+DRIVER_H = (SW / "aes_soft.h", SW / "aeskit_coproc.h", SW / "aeskit_codes.h",
+            SW / "aeskit_port.h")
 TEST_DIR = SW / "test"
 EXE_CPP = TEST_DIR / "coproc_drv.cpp"
 MEM_H = TEST_DIR / "ak_axi_mem.h"
@@ -54,12 +56,10 @@ MEM_SIZE = 1 << 20
 SRC_DEFAULT = MEM_BASE + 0x01000
 AAD_DEFAULT = MEM_BASE + 0x40000
 DST_DEFAULT = MEM_BASE + 0x80000
-#: STATUS.ERR_CODE values and the driver's own codes (sw/aeskit_coproc.h)
+#: STATUS.ERR_CODE values and the driver's own codes (aeskit_status of
+#: sw/aeskit_codes.h; both from aeskit.hw.codes)
 STATUS_CODES: dict[str, int] = {
-    "OK": 0, "LEN_ALIGN": 1, "LEN_ZERO": 2, "ADDR_WRAP": 3, "BUSY": 4, "DMA_READ": 5,
-    "DMA_WRITE": 6, "TAG": 7, "ILLEGAL": 8, "HW_UNKNOWN": 15, "ARG": 16, "NO_KEY": 17,
-    "NO_JOB": 18,
-}
+    **{e.name: int(e) for e in CoprocErr}, **{d.name: int(d) for d in DriverStatus}}
 DEFAULT_CORE = "tbox_folded"
 
 

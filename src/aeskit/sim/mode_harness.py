@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 
 from aeskit import BUILD_ROOT
 from aeskit.hw import contract, manifest, templates
+from aeskit.hw.codes import Mode
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec, get_core
 from aeskit.sim.verilated_exe import (
     BUILD_FLAGS_VERSION,
@@ -34,9 +35,8 @@ from aeskit.sim.verilated_exe import (
 )
 
 MODE_CPP = Path(__file__).with_name("modes") / "ak_mode_harness.cpp"
-#: mode codes of cmd_mode_i
-MODE_CODE: dict[str, int] = {"ecb": 0, "cbc": 1, "ctr": 2, "cfb": 3, "ofb": 4, "ccm": 5,
-                             "gcm": 6, "cmac": 7, "xts": 8}
+#: mode codes of cmd_mode_i (aeskit.hw.codes.Mode)
+MODE_CODE: dict[str, int] = {m.name.lower(): int(m) for m in Mode}
 #: modes whose command has a tag (generated, or compared on decryption / verification)
 TAG_MODES = ("ccm", "gcm", "cmac")
 STREAMS = 2

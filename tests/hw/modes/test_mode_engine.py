@@ -23,10 +23,11 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
+from aeskit.hw.codes import Mode
 from aeskit.model import AES, TagMismatchError
 from aeskit.model import modes as M
 
-MODE_CODE = {"ecb": 0, "cbc": 1, "ctr": 2, "cfb": 3, "ofb": 4, "ccm": 5}
+MODE_CODE = {m.name.lower(): int(m) for m in Mode if m <= Mode.CCM}
 KEY_LEN = {16: 0, 24: 1, 32: 2}
 
 

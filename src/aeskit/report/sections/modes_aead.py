@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 from aeskit import BUILD_ROOT
 from aeskit.hw.catalog.gf128 import MUL_VARIANTS, cycles_per_product, mul_name
+from aeskit.hw.codes import MODE_LABEL, Mode
 from aeskit.report.render import misfit_note
 from aeskit.report.sections.paper001 import _fmt, _g, _hash
 from aeskit.synth.devices import DEFAULT_DEVICE
@@ -39,7 +40,8 @@ ORDER = 16  # right after paper001 (15)
 #: cores whose mode-engine cycles are measured (one per core class)
 CORES = ("round", "pipe2", "ttable_unrolled")
 MODES = ("gcm", "xts", "cmac")
-MODE_NAME = {"gcm": "GCM", "xts": "XTS", "cmac": "CMAC", "ctr": "CTR"}
+#: display names (aeskit.hw.codes)
+MODE_NAME = {m: MODE_LABEL[Mode[m.upper()]] for m in (*MODES, "ctr")}
 #: (mode, decrypt) -> the direction's name in the tables
 DIRECTION = {("gcm", False): "encrypt", ("gcm", True): "decrypt",
              ("xts", False): "encrypt", ("xts", True): "decrypt",

@@ -19,6 +19,7 @@ import json
 from typing import Any, Callable
 
 from aeskit import BUILD_ROOT
+from aeskit.hw.codes import MODE_LABEL, Mode
 from aeskit.report.render import misfit_note
 from aeskit.synth.devices import DEFAULT_DEVICE
 
@@ -32,8 +33,8 @@ PAPER_GATES_CORE = 86_200
 PAPER_GATES_CIPHER = 97_800
 ROUNDS = {128: 10, 192: 12, 256: 14}
 MODES = ("ecb", "cbc", "ctr", "cfb", "ofb", "ccm")
-MODE_NAME = {"ecb": "ECB", "cbc": "CBC", "ctr": "CTR", "cfb": "CFB-128", "ofb": "OFB",
-             "ccm": "CCM"}
+#: display names (aeskit.hw.codes)
+MODE_NAME = {m: MODE_LABEL[Mode[m.upper()]] for m in MODES}
 #: cores whose mode-engine cycles are measured
 CORES = ("pipe2", "round")
 CACHE_DIR = BUILD_ROOT / "p001"

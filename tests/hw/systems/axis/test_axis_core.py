@@ -42,11 +42,14 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
+from aeskit.hw.codes import Mode
+
 ROOT = Path(__file__).resolve().parents[4]
 HERE = Path(__file__).resolve().parent
 RDL = ROOT / "hw" / "systems" / "axis" / "axis_core.rdl"
 
-MODE_CODE = {"ecb": 0, "cbc": 1, "ctr": 2, "cfb": 3, "ofb": 4}
+#: the modes the system runs (CTRL.MODE 0..4)
+MODE_CODE = {m.name.lower(): int(m) for m in Mode if m <= Mode.OFB}
 KEY_LEN = {16: 0, 24: 1, 32: 2}
 
 #: exact timing without stalls (cycles; AES-128, FifoDepth 4), per core and mode:

@@ -41,6 +41,8 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
+from aeskit.hw.codes import Mode
+
 ROOT = Path(__file__).resolve().parents[4]
 HERE = Path(__file__).resolve().parent
 RDL = ROOT / "hw" / "systems" / "cipher_ahb" / "cipher_ahb.rdl"
@@ -49,7 +51,8 @@ FIFO_DEPTH = int(os.environ.get("AK_FIFO_DEPTH", "2"))
 WAIT_LIMIT = 96
 DUMMY = 0x1000  # the dummy slave of the bench
 
-MODE_CODE = {"ecb": 0, "cbc": 1, "ctr": 2, "cfb": 3, "ofb": 4, "ccm": 5}
+#: the modes the system runs (CTRL.MODE 0..5)
+MODE_CODE = {m.name.lower(): int(m) for m in Mode if m <= Mode.CCM}
 KEY_LEN = {16: 0, 24: 1, 32: 2}
 
 
@@ -601,7 +604,7 @@ async def cocotb_ccm_too_long_and_irq(dut) -> None:
     assert int(dut.irq_o.value) == 0
     bad = {"key": key, "mode": "ecb", "dec": False, "data": bytes(32), "iv": bytes(16),
            "aad": b"", "tag_len": 8, "tag": b""}
-    await b.load_cmd(bad, 0, mode_code=6)
+    await b.load_cmd(bad, 0, mode_code=Mode.GCM)  # not offered here
     for beat in _pad(bad["data"]):
         await b.write_block(0, beat)
     for _ in range(200):

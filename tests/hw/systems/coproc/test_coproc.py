@@ -37,6 +37,7 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
+from aeskit.hw.codes import Mode
 from aeskit.sim.coproc import ERR, KEY_LEN_CODE, MODE_CODE, regmap
 from aeskit.sim.keywipe import key_words, scan
 
@@ -406,7 +407,7 @@ async def cocotb_errors(dut) -> None:
     await expect("ADDR_WRAP", mode="ccm", dec=True, src=0xFFFF_FFE8, length=16, tag_len=16,
                  nonce_len=13)
     await expect("ADDR_WRAP", mode="ccm", aad_addr=0xFFFF_FFFF, aad_len=2, nonce_len=13)
-    await expect("ILLEGAL", mode="ecb", mode_code=6)
+    await expect("ILLEGAL", mode="ecb", mode_code=Mode.GCM)  # not offered here
     await expect("ILLEGAL", mode="ecb", key_code=3)
     await expect("ILLEGAL", mode="ccm", nonce_len=6)
     await expect("ILLEGAL", mode="ccm", tag_len=5, nonce_len=13)

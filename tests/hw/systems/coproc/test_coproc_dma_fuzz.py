@@ -70,6 +70,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, Event, First, RisingEdge, with_timeout
 
 from aeskit.sim.axi4_mem import DECERR, OKAY, SLVERR, AxiMem, Burst, Profile
+from aeskit.hw.codes import Mode
 from aeskit.sim.coproc import ERR, regmap
 
 HERE = Path(__file__).resolve().parent
@@ -78,7 +79,7 @@ N_FAST, N_SLOW, MIN_SLOW = 200, 1_200, 100_000
 #: ak_coproc's parameters in ak_coproc_sys (defaults): read bursts outstanding, write
 #: bursts awaiting B
 MAX_READS, MAX_WRITES = 4, 4
-CCM, TOP = 5, 1 << 32
+CCM, TOP = Mode.CCM, 1 << 32
 KEY_BYTES = {0: 16, 1: 24, 2: 32}
 RM = regmap()
 
