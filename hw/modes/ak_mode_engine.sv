@@ -63,7 +63,7 @@ module ak_mode_engine #(
   parameter bit AeadModes    = 1'b1,
   parameter logic [8:0] Modes = 9'h1ff,
   parameter int InFlight     = 2,
-  parameter bit CoreInReg    = 1'b0,
+  parameter int CoreInReg    = 0,
   parameter int CoreTagWidth = (Streams > 1) ? $clog2(2 * Streams) : 1
 ) (
   input  logic                            clk_i,
@@ -206,7 +206,21 @@ module ak_mode_engine #(
   end
 
   logic arb_ready;  // the arbiter's request may go now
-  if (CoreInReg) begin : g_in_reg
+  if (CoreInReg >= 2) begin : g_in_slice
+    // a register slice: its ready is a flip-flop, so no path runs from the core's
+    // in_ready into the arbiter and the streams, and the core's input comes from
+    // flip-flops
+    ak_reg_slice #(.Width(129 + CoreTagWidth)) u_in (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .valid_i (any),
+      .ready_o (arb_ready),
+      .data_i  ({req_data[grant], req_dec[grant], grant}),
+      .valid_o (core_in_valid_o),
+      .ready_i (core_in_ready_i),
+      .data_o  ({core_in_data_o, core_in_decrypt_o, core_in_tag_o})
+    );
+  end else if (CoreInReg == 1) begin : g_in_reg
     logic                    ir_v_q;
     logic [127:0]            ir_data_q;
     logic                    ir_dec_q;

@@ -126,16 +126,7 @@ module ak_mode_stream #(
 );
 
   import ak_mode_pkg::*;
-
-  localparam logic [3:0] ModeEcb  = 4'd0;
-  localparam logic [3:0] ModeCbc  = 4'd1;
-  localparam logic [3:0] ModeCtr  = 4'd2;
-  localparam logic [3:0] ModeCfb  = 4'd3;
-  localparam logic [3:0] ModeOfb  = 4'd4;
-  localparam logic [3:0] ModeCcm  = 4'd5;
-  localparam logic [3:0] ModeGcm  = 4'd6;
-  localparam logic [3:0] ModeCmac = 4'd7;
-  localparam logic [3:0] ModeXts  = 4'd8;
+  import ak_mode_codes_pkg::*;  // the mode codes (generated from ak_mode_codes.rdl)
   // the modes built: bit m for mode code m (AeadModes = 0 also leaves 6..8 out)
   localparam logic [8:0]  Built   = Modes & (AeadModes ? 9'h1ff : 9'h03f);
   localparam logic [15:0] Built16 = {7'd0, Built};

@@ -89,29 +89,21 @@ module ak_gcm_pipe #(
   input  logic [CoreTagWidth-1:0] core_out_tag_i
 );
 
-  // the core's results through a register slice (skid buffer): one result per cycle,
+  // the core's results through a register slice (ak_reg_slice): one result per cycle,
   // one cycle of latency; core_out_ready_o is a register
-  logic                    co_valid, co_ready, r_v_q, s_v_q;
-  logic [127:0]            co_data, r_d_q, s_d_q;
-  logic [CoreTagWidth-1:0] co_tag, r_t_q, s_t_q;
-  assign core_out_ready_o = !s_v_q;
-  assign co_valid = r_v_q;
-  assign co_data  = r_d_q;
-  assign co_tag   = r_t_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin : slice_regs
-    if (!rst_ni) begin
-      r_v_q <= 1'b0; r_d_q <= '0; r_t_q <= '0;
-      s_v_q <= 1'b0; s_d_q <= '0; s_t_q <= '0;
-    end else if (!r_v_q || co_ready) begin
-      if (s_v_q) begin
-        r_v_q <= 1'b1; r_d_q <= s_d_q; r_t_q <= s_t_q; s_v_q <= 1'b0;
-      end else begin
-        r_v_q <= core_out_valid_i; r_d_q <= core_out_data_i; r_t_q <= core_out_tag_i;
-      end
-    end else if (core_out_valid_i && !s_v_q) begin
-      s_v_q <= 1'b1; s_d_q <= core_out_data_i; s_t_q <= core_out_tag_i;
-    end
-  end
+  logic                    co_valid, co_ready;
+  logic [127:0]            co_data;
+  logic [CoreTagWidth-1:0] co_tag;
+  ak_reg_slice #(.Width(128 + CoreTagWidth)) u_co (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .valid_i (core_out_valid_i),
+    .ready_o (core_out_ready_o),
+    .data_i  ({core_out_data_i, core_out_tag_i}),
+    .valid_o (co_valid),
+    .ready_i (co_ready),
+    .data_o  ({co_data, co_tag})
+  );
 
   localparam int FW = $clog2(FifoDepth);
 

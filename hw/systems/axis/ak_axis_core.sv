@@ -484,6 +484,7 @@ module ak_axis_core
   ak_mode_engine #(
     .Modes       (9'h01f),  // ECB, CBC, CTR, CFB-128, OFB: the modes a packet can run
     .Streams     (1),
+    .CoreInReg   (2),  // a two-entry slice before the core: engine and core apart
     .CoreTagWidth(CoreTagWidth)
   ) u_engine (
     .clk_i            (clk_i),

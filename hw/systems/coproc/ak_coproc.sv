@@ -35,7 +35,9 @@
 //
 // Parameters: AddrWidth (32; both buses), DataWidth (AXI4 master data, 32 only),
 // IdWidth (AXI4 IDs; ID 0 is used), MaxReads (read bursts outstanding, >= 2),
-// MaxWrites (write bursts awaiting B).
+// MaxWrites (write bursts awaiting B), InFlight (the mode engine's: blocks of an
+// independent flow kept in the core; ak_coproc_sys sets it from the core's registry
+// latency and interval, plus the two of the engine's input slice, CoreInReg = 2).
 
 `default_nettype none
 
@@ -46,7 +48,8 @@ module ak_coproc
   parameter int DataWidth = 32,
   parameter int IdWidth   = 4,
   parameter int MaxReads  = 4,
-  parameter int MaxWrites = 4
+  parameter int MaxWrites = 4,
+  parameter int InFlight  = 4
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -512,7 +515,8 @@ module ak_coproc
   assign eng_rst_n = rst_ni && eng_rst_nq;
 
   // modes 0..5 (the register map's); AeadModes(0) leaves GCM/CMAC/XTS logic out
-  ak_mode_engine #(.Streams(1), .CoreTagWidth(1), .AeadModes(1'b0)) u_engine (
+  ak_mode_engine #(.Streams(1), .CoreTagWidth(1), .AeadModes(1'b0),
+                   .CoreInReg(2), .InFlight(InFlight)) u_engine (
     .clk_i            (clk_i),
     .rst_ni           (eng_rst_n),
     .key_valid_i      (e_key_valid),

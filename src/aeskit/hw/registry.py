@@ -99,6 +99,12 @@ class CoreSpec:
     def include_paths(self) -> list[Path]:
         return [HW_ROOT / d for d in self.include_dirs]
 
+    def blocks_in_flight(self) -> int:
+        """Blocks the core holds at once when fed at its interval: the largest
+        ceil(latency / interval) over its key sizes (1 for an iterative core, 9 for
+        ``ttable_round``, 83 for ``ttable_unrolled``)."""
+        return max(-(-self.latency[k] // self.interval[k]) for k in self.latency)
+
     def source_hash(self) -> str:
         """Hash of everything that defines the built hardware (files, top, params)."""
         h = hashlib.sha256()
