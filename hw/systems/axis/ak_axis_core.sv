@@ -43,6 +43,9 @@
 //   DataWidth     tdata width, 128 only (checked at elaboration).
 //   AddrWidth     s_axil address width (>= 6); the low 6 bits select the register.
 //   FifoDepth     input FIFO beats, the largest chunk (>= 1; 4 by default).
+//   InFlight      the mode engine's: blocks of an independent flow kept in the core
+//                 (ak_axis_sys sets it from the core's registry latency and interval,
+//                 plus the two of the engine's input slice).
 //   CoreTagWidth  width of the core's tag ports (build the core with it).
 //   KeyLens       key sizes the core has, bit i for KEY_LEN code i (0 128, 1 192,
 //                 2 256 bits); LOAD_KEY of another size is refused (ERROR.KEY_LEN),
@@ -58,6 +61,7 @@ module ak_axis_core
   parameter int DataWidth    = 128,
   parameter int AddrWidth    = 32,
   parameter int FifoDepth    = 4,
+  parameter int InFlight     = 4,
   parameter int CoreTagWidth = 1,
   parameter logic [2:0] KeyLens = 3'b111
 ) (
@@ -484,7 +488,8 @@ module ak_axis_core
   ak_mode_engine #(
     .Modes       (9'h01f),  // ECB, CBC, CTR, CFB-128, OFB: the modes a packet can run
     .Streams     (1),
-    .CoreInReg   (2),  // a two-entry slice before the core: engine and core apart
+    .CoreInReg   (2),  // a register slice before the core: engine and core apart
+    .InFlight    (InFlight),
     .CoreTagWidth(CoreTagWidth)
   ) u_engine (
     .clk_i            (clk_i),

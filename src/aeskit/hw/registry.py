@@ -105,6 +105,13 @@ class CoreSpec:
         ``ttable_round``, 83 for ``ttable_unrolled``)."""
         return max(-(-self.latency[k] // self.interval[k]) for k in self.latency)
 
+    def engine_in_flight(self) -> int:
+        """The mode engine's ``InFlight`` for a system on this core with the engine's
+        input slice (``CoreInReg`` = 2): every block the core holds at once
+        (:meth:`blocks_in_flight`) plus the two the slice holds, so an independent
+        flow (ECB, CTR, CBC and CFB decryption) runs at the core's interval."""
+        return max(2, self.blocks_in_flight() + 2)
+
     def source_hash(self) -> str:
         """Hash of everything that defines the built hardware (files, top, params)."""
         h = hashlib.sha256()

@@ -55,14 +55,8 @@ def system_sv(core: CoreSpec | str = DEFAULT_CORE) -> str:
     spec = _core(core)
     params = ", ".join(f".{k}({v})" for k, v in {**spec.parameters, "TagWidth": 1}.items())
     return templates.render(SYS, SYS_TOP, core=spec.name, core_top=spec.top,
-                            core_params=params, in_flight=in_flight(spec))
+                            core_params=params, in_flight=spec.engine_in_flight())
 
-
-def in_flight(core: CoreSpec) -> int:
-    """The engine's ``InFlight`` for ``core``: every block the core holds at once
-    (:meth:`CoreSpec.blocks_in_flight`) plus the two of the engine's input slice, so a
-    job of an independent flow (ECB, CTR, CBC decryption) runs at the core's interval."""
-    return max(2, core.blocks_in_flight() + 2)
 
 
 def system_files(core: CoreSpec | str = DEFAULT_CORE, out_dir: Path | None = None) -> list[Path]:

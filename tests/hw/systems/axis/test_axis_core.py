@@ -55,18 +55,19 @@ KEY_LEN = {16: 0, 24: 1, 32: 2}
 #: exact timing without stalls (cycles; AES-128, FifoDepth 4), per core and mode:
 #: [latency, cycles per output beat]; latency = first input beat accepted -> first
 #: output beat valid; cycles per beat = steady state of a 40-beat packet (last 32
-#: beats). docs/axis_core.md explains them: latency = core latency + 6; a chunk of 4
-#: beats costs 6 cycles of command/status around the engine's own blocks.
+#: beats). docs/axis_core.md explains them: latency = core latency + 7 (the engine's
+#: input slice, CoreInReg = 2, is one of them); a chained block costs the core's latency
+#: + 1; a chunk of 4 beats costs 6-7 cycles of command/status around the engine's blocks.
 TIMING: dict[str, dict[str, list[float]]] = {
-    "round": {"cbc-dec": [16, 11.5], "cbc-enc": [16, 11.5], "ctr-enc": [16, 11.5],
-              "ecb-enc": [16, 11.5], "ofb-enc": [16, 11.5], "cfb-enc": [16, 11.5],
-              "cfb-dec": [16, 11.5]},
-    "pipe2": {"cbc-dec": [26, 12.25], "cbc-enc": [26, 21.5], "ctr-enc": [26, 12.25],
-              "ecb-enc": [26, 12.25], "ofb-enc": [26, 21.5], "cfb-enc": [26, 21.5],
-              "cfb-dec": [26, 12.25]},
-    "ttable_unrolled": {"cbc-dec": [89, 43.5], "cbc-enc": [89, 84.5], "ctr-enc": [89, 43.5],
-                        "ecb-enc": [89, 43.5], "ofb-enc": [89, 84.5], "cfb-enc": [89, 84.5],
-                        "cfb-dec": [89, 43.5]},
+    "round": {"cbc-dec": [17, 11.75], "cbc-enc": [17, 12.5], "ctr-enc": [17, 11.75],
+              "ecb-enc": [17, 11.75], "ofb-enc": [17, 12.5], "cfb-enc": [17, 12.5],
+              "cfb-dec": [17, 11.75]},
+    "pipe2": {"cbc-dec": [27, 12.5], "cbc-enc": [27, 22.5], "ctr-enc": [27, 12.5],
+              "ecb-enc": [27, 12.5], "ofb-enc": [27, 22.5], "cfb-enc": [27, 22.5],
+              "cfb-dec": [27, 12.5]},
+    "ttable_unrolled": {"cbc-dec": [90, 24.0], "cbc-enc": [90, 85.5], "ctr-enc": [90, 24.0],
+                        "ecb-enc": [90, 24.0], "ofb-enc": [90, 85.5], "cfb-enc": [90, 85.5],
+                        "cfb-dec": [90, 24.0]},
 }
 
 
