@@ -197,14 +197,41 @@ def cmd_bench_filepath(args: argparse.Namespace) -> int:
 EXIT_DOES_NOT_FIT = 3
 
 
+def _mode_list(modes: Sequence[str]) -> str:
+    """``ECB+CBC+CTR``: display names of lower-case mode names."""
+    from aeskit.hw.codes import MODE_LABEL, Mode
+
+    return "+".join(MODE_LABEL[Mode[m.upper()]] for m in modes)
+
+
+def cmd_engines(args: argparse.Namespace) -> int:
+    """``aeskit systems --engines``: the registry's mode-engine configurations (the ones
+    the report synthesizes as ``ak_mode_sys``)."""
+    from aeskit.hw import registry
+    from aeskit.report.sections.paper001 import engine_design_name
+
+    if args.json:
+        print(json.dumps([{**e.to_json(), "design": engine_design_name(e.core, e)}
+                          for e in registry.ENGINE_CONFIGS], indent=2))
+        return 0
+    rows = [("name", "modes", "streams", "core", "design")]
+    for e in registry.ENGINE_CONFIGS:
+        rows.append((e.name, _mode_list(e.mode_names()), str(e.streams), e.core,
+                     engine_design_name(e.core, e)))
+    _print_table(rows)
+    return 0
+
+
 def cmd_systems(args: argparse.Namespace) -> int:
+    if args.engines:
+        return cmd_engines(args)
     if args.json:
         print(json.dumps([s.to_json() for s in SYSTEMS], indent=2))
         return 0
-    rows = [("name", "top", "core", "any core", "interfaces", "paper")]
+    rows = [("name", "top", "core", "any core", "modes", "streams", "interfaces", "paper")]
     for s in SYSTEMS:
         rows.append((s.name, s.top, s.default_core, "yes" if s.builder else "no",
-                     s.interfaces, s.paper))
+                     _mode_list(s.to_json()["modes"]), str(s.streams), s.interfaces, s.paper))
     _print_table(rows)
     return 0
 
@@ -491,6 +518,9 @@ def _add_listing_parsers(sub: Any) -> None:
     s = sub.add_parser("systems", help="list the bus systems and peripherals around the cores",
                        formatter_class=_HelpFormatter)
     s.add_argument("--json", action="store_true", help="machine-readable")
+    s.add_argument("--engines", action="store_true",
+                   help="list the mode-engine configurations the report synthesizes "
+                        "(ak_mode_sys) instead")
     s.set_defaults(func=cmd_systems)
 
 

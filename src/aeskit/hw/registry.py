@@ -19,8 +19,9 @@ interface and stay stable.
 Cores outside the repository: a folder named in ``$AESKIT_EXTRA_HW`` (see
 :mod:`aeskit.hw.manifest`) is an extra root; its ``.core`` files join the manifests
 and every ``catalog.py`` under it joins the registry as one more declaration module
-(same ``CORES``/``PRIMITIVES``/``ORDER`` fields as ``aeskit.hw.catalog``'s). The
-registry is fixed at import, so set the variable before starting aeskit.
+(same ``CORES``/``PRIMITIVES``/``SYSTEMS``/``ENGINE_CONFIGS``/``ORDER`` fields as
+``aeskit.hw.catalog``'s). The registry is fixed at import, so set the variable before
+starting aeskit.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ from aeskit import HW_ROOT
 from aeskit.hw import manifest as _manifest
 
 KEY_SIZES_ALL: tuple[int, ...] = (128, 192, 256)
+#: the mode engine's ``Modes`` parameter with every mode built: bit m builds the mode
+#: of code m (:class:`aeskit.hw.codes.Mode`: 0 ECB .. 8 XTS)
+ALL_MODES = 0x1FF
 #: key_len_i encoding of the core contract
 KEY_LEN_CODE: dict[int, int] = {128: 0, 192: 1, 256: 2}
 #: rounds per key size
@@ -205,6 +209,10 @@ class SystemSpec:
     router: str | None = None
     #: nextpnr placer instead of nextpnr's default (see :class:`CoreSpec`)
     placer: str | None = None
+    #: the modes the system runs: its engine's ``Modes`` mask (bit m: mode code m)
+    modes: int = ALL_MODES
+    #: the engine's ``Streams``
+    streams: int = 1
 
     def sources(self, core: str | None = None, out_dir: Path | None = None) -> list[Path]:
         """Every source in compile order for ``core`` (default :attr:`default_core`);
@@ -227,7 +235,51 @@ class SystemSpec:
         return {"name": self.name, "top": self.top, "manifest": self.manifest,
                 "default_core": self.default_core, "any_core": self.builder is not None,
                 "interfaces": self.interfaces, "paper": self.paper,
-                "description": self.description}
+                "description": self.description, "modes": list(mode_names(self.modes)),
+                "streams": self.streams}
+
+
+def mode_names(mask: int) -> tuple[str, ...]:
+    """The modes of an engine ``Modes`` mask, lower-case (``("ecb", "cbc", "ctr")``
+    for 0x007), in code order."""
+    from aeskit.hw.codes import Mode
+
+    if not 0 <= mask <= ALL_MODES:
+        raise ValueError(f"Modes mask {mask:#x} outside 0..{ALL_MODES:#x}")
+    return tuple(m.name.lower() for m in Mode if mask >> int(m) & 1)
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """A configuration of the mode engine as a user would pick it: the engine's
+    ``Modes`` mask and ``Streams`` on a core. The report synthesizes each as
+    ``ak_mode_sys`` (the engine and the core, no bus:
+    :func:`aeskit.sim.mode_harness.config_build`,
+    :func:`aeskit.report.sections.paper001.engine_design`)."""
+
+    name: str
+    #: the engine's ``Modes`` parameter (bit m builds the mode of code m)
+    modes: int
+    #: the engine's ``Streams`` parameter (1 or 2)
+    streams: int
+    description: str
+    #: the core under the engine
+    core: str = "pipe2"
+    #: the engine's ``CoreInReg`` parameter (a register before the core)
+    core_in_reg: bool = False
+
+    def __post_init__(self) -> None:
+        mode_names(self.modes)  # a mask out of range raises here
+        if self.streams not in (1, 2):
+            raise ValueError(f"engine configuration {self.name}: streams must be 1 or 2")
+
+    def mode_names(self) -> tuple[str, ...]:
+        return mode_names(self.modes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "modes": list(self.mode_names()),
+                "modes_mask": self.modes, "streams": self.streams, "core": self.core,
+                "core_in_reg": self.core_in_reg, "description": self.description}
 
 
 def _rel_hw(paths: list[Path]) -> tuple[str, ...]:
@@ -257,10 +309,10 @@ def _extra_catalogs() -> list[Any]:
 
 
 def _collect() -> tuple[tuple[CoreSpec, ...], tuple[PrimitiveSpec, ...],
-                        tuple[SystemSpec, ...]]:
+                        tuple[SystemSpec, ...], tuple[EngineConfig, ...]]:
     """Import every module of :mod:`aeskit.hw.catalog` and every ``catalog.py`` of
     the extra roots (ordered by their ``ORDER``, then name) and concatenate their
-    ``CORES``, ``PRIMITIVES`` and ``SYSTEMS``.
+    ``CORES``, ``PRIMITIVES``, ``SYSTEMS`` and ``ENGINE_CONFIGS``.
 
     One registry, declared in one small module per core family, so that adding a
     family never edits a shared list. Duplicate names are an error.
@@ -277,19 +329,22 @@ def _collect() -> tuple[tuple[CoreSpec, ...], tuple[PrimitiveSpec, ...],
     cores: list[CoreSpec] = []
     prims: list[PrimitiveSpec] = []
     systems: list[SystemSpec] = []
+    engines: list[EngineConfig] = []
     for m in mods:
         cores += getattr(m, "CORES", ())
         prims += getattr(m, "PRIMITIVES", ())
         systems += getattr(m, "SYSTEMS", ())
-    for kind, items in (("core", cores), ("primitive", prims), ("system", systems)):
+        engines += getattr(m, "ENGINE_CONFIGS", ())
+    for kind, items in (("core", cores), ("primitive", prims), ("system", systems),
+                        ("engine configuration", engines)):
         names = [i.name for i in items]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise RuntimeError(f"duplicate {kind} names in the registry: {', '.join(dup)}")
-    return tuple(cores), tuple(prims), tuple(systems)
+    return tuple(cores), tuple(prims), tuple(systems), tuple(engines)
 
 
-CORES, PRIMITIVES, SYSTEMS = _collect()
+CORES, PRIMITIVES, SYSTEMS, ENGINE_CONFIGS = _collect()
 
 
 def core_names() -> list[str]:
@@ -316,6 +371,14 @@ def get_system(name: str) -> SystemSpec:
     raise UnknownCoreError(
         f"unknown system {name!r}; known systems: {', '.join(system_names())}"
     )
+
+
+def get_engine_config(name: str) -> EngineConfig:
+    for e in ENGINE_CONFIGS:
+        if e.name == name:
+            return e
+    raise UnknownCoreError(f"unknown engine configuration {name!r}; known: "
+                           f"{', '.join(e.name for e in ENGINE_CONFIGS)}")
 
 
 def registry_json() -> list[dict[str, Any]]:

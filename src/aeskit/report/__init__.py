@@ -247,6 +247,7 @@ def _run(cores: list[CoreSpec], out_dir: Path, *, jobs: int, force: bool, skip_s
                 if fres is not None:
                     fprov = _row_provenance(store, core, fam, (1,))
                     family_rows.append(_family_row(row, fres, fam, fprov))
+    systems = section_systems(mods, rows, results, errors)
     rendered: list[dict[str, str]] = []
     if not skip_synth:
         rendered.append({"title": "Critical paths", "markdown": critical_paths_markdown(rows)})
@@ -268,6 +269,7 @@ def _run(cores: list[CoreSpec], out_dir: Path, *, jobs: int, force: bool, skip_s
         "flow": {"device": device_text(device, seeds),
                  "throughput": "Mbps = 128 * Fmax[MHz] / interval[cycles] (ECB encryption)"},
         "rows": rows,
+        "systems": systems,
         "family_rows": family_rows,
         "sections": rendered,
         "provenance": _provenance_counts(store),
@@ -283,6 +285,25 @@ def _run(cores: list[CoreSpec], out_dir: Path, *, jobs: int, force: bool, skip_s
            if store is not None else "") + ")"
         + ("" if ok else " -- SOME JOBS FAILED, see the report"))
     return ok
+
+
+def section_systems(mods: list[Any], rows: list[dict[str, Any]],
+                    results: dict[tuple[str, str], Any],
+                    errors: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """``report.json``'s ``systems``: every section's ``systems(rows, data)`` entries
+    (:mod:`aeskit.report.systems`), in section order; a section whose hook fails adds
+    an error to its section instead."""
+    out: list[dict[str, Any]] = []
+    for mod in mods:
+        hook = getattr(mod, "systems", None)
+        if hook is None:
+            continue
+        key = f"section:{mod.__name__}"
+        try:
+            out += hook(rows, results.get((key, "collect")))
+        except Exception as exc:  # noqa: BLE001 - reported, not fatal
+            errors.setdefault(key, []).append(f"systems: {exc}")
+    return out
 
 
 def _family_of(device: str) -> str:

@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 from aeskit import BUILD_ROOT
 from aeskit.hw import contract, manifest, templates
 from aeskit.hw.codes import Mode
-from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec, get_core
+from aeskit.hw.registry import ALL_MODES, KEY_LEN_CODE, CoreSpec, EngineConfig, get_core
 from aeskit.sim.verilated_exe import (
     BUILD_FLAGS_VERSION,
     BULK_VERILATOR_ARGS,
@@ -49,9 +49,6 @@ def engine_paths() -> list[Path]:
     """The mode engine's sources in compile order (from its manifests)."""
     return manifest.sources(SYS)
 
-
-#: the engine's ``Modes`` parameter with every mode built (bits 0..8)
-ALL_MODES = 0x1FF
 
 #: the modes an engine built with AeadModes = 0 (:data:`LEAN`) still runs
 LEAN_MODES = ("ecb", "cbc", "ctr", "cfb", "ofb", "ccm")
@@ -94,6 +91,14 @@ FULL = Build()
 #: the bulk file path's harnesses (ECB, CBC, CTR, CFB, OFB, CCM)
 LEAN = Build(aead=False)
 LEAN1 = Build(streams=1, aead=False)
+
+
+def config_build(config: EngineConfig) -> Build:
+    """The harness build of a mode-engine configuration of the registry
+    (:data:`aeskit.hw.registry.ENGINE_CONFIGS`): its ``Modes`` and ``Streams``, AeadModes
+    left at 1 (the mask leaves GCM/GMAC, CMAC and XTS out where it clears their bits)."""
+    return Build(streams=config.streams, modes=config.modes,
+                 core_in_reg=config.core_in_reg)
 
 
 def system_sv(core: CoreSpec, streams: int = STREAMS, *, aead: bool = True,

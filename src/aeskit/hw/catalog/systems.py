@@ -20,6 +20,9 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         interfaces="AHB-Lite slave, irq",
         # router1 left about 3,000 arcs overused after an hour (2026-11-21)
         router="router2",
+        # ak_cipher_ahb: AeadModes = 0 (modes 0..5), Streams = 2
+        modes=0x03F,
+        streams=2,
     ),
     SystemSpec(
         name="coproc",
@@ -37,6 +40,9 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         # static placer spreads it and router2 finishes (aeskit.synth.flow.PLACERS)
         router="router2",
         placer="static",
+        # ak_coproc: AeadModes = 0 (modes 0..5), Streams = 1
+        modes=0x03F,
+        streams=1,
     ),
     SystemSpec(
         name="axis_core",
@@ -53,5 +59,8 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         # it in 26 iterations (2 min 47 s)
         router="router2",
         placer="static",
+        # ak_axis_core: Modes = 9'h01f (ECB, CBC, CTR, CFB-128, OFB), Streams = 1
+        modes=0x01F,
+        streams=1,
     ),
 )

@@ -10,7 +10,10 @@ A section module defines:
   the report's core rows (the dicts of ``report.json``) and what ``collect`` returned
   (``None`` when it has no ``collect``). A row of a core that does not fit the device
   has no Fmax and no throughput and carries ``does_not_fit`` ("does not fit (needs N of
-  M X)", :func:`aeskit.report.render.misfit_note`); a section says that instead.
+  M X)", :func:`aeskit.report.render.misfit_note`); a section says that instead;
+* optionally ``systems(rows, data) -> list[dict]``: the system configurations the
+  section measured, as entries of ``report.json``'s ``systems``
+  (:func:`aeskit.report.systems.system_entry`).
 
 The report imports every module of this package; a failing section is reported as an
 error in the report instead of stopping it.

@@ -89,6 +89,37 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
     return out
 
 
+#: how ``coproc``'s ``systems`` entry's cycles are measured
+COPROC_CYCLES_SOURCE = ("Table 2 bench: ECB encryption of 16 KiB, co-processor cycles from "
+                        "the START write to DONE (key set-up and DMA included) per block")
+
+
+def _coproc_cycles(cycles: dict[int, int]) -> dict[str, float] | None:
+    """``{"ecb-enc": cycles per block}`` of Table 2's longest message (None unmeasured)."""
+    size = max(PAPER_TABLE2)
+    c = cycles.get(size)
+    return {"ecb-enc": c / (size // 16)} if c else None
+
+
+def systems(rows: list[dict[str, Any]], data: Any) -> list[dict[str, Any]]:
+    """``report.json``'s ``systems`` entries of this section: ``coproc`` (Table 2's
+    cycles per block at 16 KiB) and ``axis_core`` (no cycles measured here)."""
+    from aeskit.report.systems import registry_system, system_entry
+
+    if not data:
+        return []
+    cycles = {int(k): v for k, v in data.get("cycles", {}).items()}
+    out = []
+    for name in SYSTEMS:
+        syn = (data.get("synth") or {}).get(name)
+        if syn is None:
+            continue
+        cyc = _coproc_cycles(cycles) if name == "coproc" else None
+        out.append(system_entry(registry_system(name, "coproc"), syn, rows, cyc,
+                                COPROC_CYCLES_SOURCE if cyc else None))
+    return out
+
+
 def _fmt(v: Any, nd: int = 0) -> str:
     if v is None:
         return "-"

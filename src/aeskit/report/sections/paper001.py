@@ -72,18 +72,41 @@ def measure_modes(core: Any) -> dict[str, dict[str, list[float]]]:
     return out
 
 
-def engine_design(core: Any) -> Any:
-    """``ak_mode_sys``: the mode engine (two streams) on ``core``, as a synthesis
-    :class:`aeskit.synth.Design`."""
-    from aeskit.sim.mode_harness import system_files
+def engine_design_name(core: str, config: Any = None) -> str:
+    """The synthesis design name of the engine configuration ``config`` (an
+    :class:`aeskit.hw.registry.EngineConfig`; None: the harness default, every mode,
+    two streams) on ``core``: ``mode_sys_<core>`` for the harness default build (the
+    name its stored results carry), ``mode_sys_<core>_<config>`` for the others."""
+    from aeskit.sim.mode_harness import FULL, config_build
+
+    if config is None or config_build(config) == FULL:
+        return f"mode_sys_{core}"
+    return f"mode_sys_{core}_{config.name}"
+
+
+def engine_design(core: Any, config: Any = None) -> Any:
+    """``ak_mode_sys``: the mode engine of ``config`` (an
+    :class:`aeskit.hw.registry.EngineConfig`; None: every mode, two streams) on
+    ``core``, as a synthesis :class:`aeskit.synth.Design` named by
+    :func:`engine_design_name`."""
+    from aeskit.sim.mode_harness import FULL, config_build, system_files
     from aeskit.synth import Design
 
-    files = system_files(core, CACHE_DIR / "src" / core.name)
+    name = engine_design_name(core.name, config)
+    build = FULL if config is None else config_build(config)
+    files = system_files(core, CACHE_DIR / "src" / name.removeprefix("mode_sys_"), build)
     # router1 (the rule's router: no block RAM) still had 45,017 wires overused after
     # 20 minutes (27 Nov 2026; 35,581 LUT4 with the AEAD modes); router2 routes HeAP's
     # placement in 10.5 minutes (27.7 MHz), the static placer's in 5.5 (29.3 MHz)
-    return Design(f"mode_sys_{core.name}", "ak_mode_sys", tuple(files),
-                  router="router2", placer="static")
+    return Design(name, "ak_mode_sys", tuple(files), router="router2", placer="static")
+
+
+def engine_configs(core: str) -> tuple[Any, ...]:
+    """The registry's engine configurations on ``core``
+    (:data:`aeskit.hw.registry.ENGINE_CONFIGS`), in registry order."""
+    from aeskit.hw.registry import ENGINE_CONFIGS
+
+    return tuple(c for c in ENGINE_CONFIGS if c.core == core)
 
 
 def _option(synth: dict[str, Any], flag: str) -> str | None:
@@ -143,6 +166,12 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
                                                          say, seeds)
             out["synth"]["cipher_ahb"] = _synth_json(cipher_ahb_design(), device, force, say,
                                                      seeds)
+    for core in cores:
+        for cfg in engine_configs(core.name):
+            name = engine_design_name(core.name, cfg)
+            if name not in out["synth"]:
+                out["synth"][name] = _synth_json(engine_design(core, cfg), device, force,
+                                                 say, seeds)
     return out
 
 
@@ -194,6 +223,77 @@ def _g(v: float) -> str:
     return f"{v:g}"
 
 
+#: how the cycles of an engine configuration's ``systems`` entry are measured
+ENGINE_CYCLES_SOURCE = ("paper 001's mode-engine harness on the core (every mode built; "
+                        "a Modes mask does not change the cycles of the modes it builds), "
+                        "never stalled, slope between 8- and 24-block messages, the "
+                        "configuration's streams together")
+
+
+def _engine_cycles(data: dict[str, Any], cfg: Any) -> dict[str, float] | None:
+    """``{"<mode>-<enc|dec>": cycles}`` per block, AES-128, of ``cfg``'s modes and
+    streams from this section's cycle table of its core (None without one; GCM/GMAC,
+    CMAC and XTS are not in it)."""
+    from aeskit.report.systems import CYCLES_KEY_SIZE
+
+    table = data.get(cfg.core) or {}
+    out: dict[str, float] = {}
+    for m in cfg.mode_names():
+        for d in ("enc", "dec"):
+            cells = (table.get(f"{m}-{d}") or {}).get(str(CYCLES_KEY_SIZE))
+            if cells and len(cells) >= cfg.streams:
+                out[f"{m}-{d}"] = cells[cfg.streams - 1]
+    return out or None
+
+
+def _engine_entries(rows: list[dict[str, Any]], data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``systems`` entries of the registry's engine configurations synthesized here
+    (:func:`aeskit.report.systems.system_entry`)."""
+    from aeskit.hw.registry import ENGINE_CONFIGS
+    from aeskit.report.systems import SystemConfig, system_entry
+
+    out = []
+    for cfg in ENGINE_CONFIGS:
+        design = engine_design_name(cfg.core, cfg)
+        synth = (data.get("synth") or {}).get(design)
+        if synth is None:
+            continue
+        sc = SystemConfig(name=cfg.name, kind="engine", design=design, top="ak_mode_sys",
+                          section="paper001", modes=cfg.modes, streams=cfg.streams,
+                          core=cfg.core)
+        out.append(system_entry(sc, synth, rows, _engine_cycles(data, cfg),
+                                ENGINE_CYCLES_SOURCE))
+    return out
+
+
+def systems(rows: list[dict[str, Any]], data: Any) -> list[dict[str, Any]]:
+    """``report.json``'s ``systems`` entries of this section: the engine configurations
+    and ``cipher_ahb`` (no cycles of its own here)."""
+    from aeskit.report.systems import registry_system, system_entry
+
+    data = data or {}
+    out = _engine_entries(rows, data)
+    top = (data.get("synth") or {}).get("cipher_ahb")
+    if top is not None:
+        out.append(system_entry(registry_system("cipher_ahb", "paper001"), top, rows, None))
+    return out
+
+
+def _engine_table_text(rows: list[dict[str, Any]], data: dict[str, Any]) -> list[str]:
+    """The table of the engine configurations (empty without a synthesized one)."""
+    from aeskit.report.systems import engine_table
+
+    table = engine_table(_engine_entries(rows, data), rows)
+    if not table:
+        return []
+    return ["", "**Mode-engine configurations** a user would pick (the registry's "
+            "`ENGINE_CONFIGS`, `aeskit systems --engines`), each `ak_mode_sys`: the engine "
+            "built with the configuration's `Modes` and `Streams` on the core, no bus "
+            "(nextpnr router2, placer static). The core alone is the report's row of it; "
+            "engine = system - core. `report.json`'s `systems` has the same figures.",
+            "", *table]
+
+
 def render(rows: list[dict[str, Any]], data: Any) -> str:
     data = data or {}
     out = [
@@ -233,6 +333,7 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
                 f"{_fmt(eng.get('lut4'))} LUT4, {_fmt(eng.get('ff'))} FF, "
                 f"{_fmt(eng.get('ebr'))} EBR, " + _fmax_text(eng) + _pnr_text(eng) + "."
                 + _crit_text(eng)]
+    out += _engine_table_text(rows, data)
     top = (data.get("synth") or {}).get("cipher_ahb")
     if top:
         out += ["", "The whole cipher `cipher_ahb` (docs/cipher_ahb.md: AHB-Lite slave, "
