@@ -248,6 +248,14 @@ module ak_mode_stream #(
   logic [127:0] chain_rsp, chain_req, chain_now, d_out;
   logic         chained;               // the next block needs this block's result
   logic [CntW-1:0] d_lim;              // data-lane blocks allowed in the core
+  // Kept in registers, so that the data lane's request starts at flip-flops and not at
+  // the counters' adders and compares (each equals the expression given, every cycle;
+  // checked in simulation): room for one more result in the output FIFO, and room for
+  // one more block in the core (without / with a result leaving now)
+  logic         room_q, room_d;        // of_cnt_q + d_cnt_q < OfDepth
+  logic         lim_ok_q, lim_ok_d;    // d_cnt_q < d_lim
+  logic         lim_ok1_q, lim_ok1_d;  // d_cnt_q <= d_lim
+  logic [CntW-1:0] of_cnt_nx;          // of_cnt_q after this cycle's push and pop
   logic [127:0] fmt_block;             // CCM: formatted AAD block of this beat
   logic         mb_push;
   logic [127:0] mb_push_data;
@@ -433,7 +441,7 @@ module ak_mode_stream #(
   // CCM decryption / GCM encryption, for it in the MAC FIFO)
   always_comb begin : data_request
     req_valid_o[0] = 1'b0;
-    if (st_q == StRun && !err_q && (d_cnt_q - CntW'(d_rsp) < d_lim)) begin
+    if (st_q == StRun && !err_q && (d_rsp ? lim_ok1_q : lim_ok_q)) begin
       if (h_need_q) begin
         req_valid_o[0] = !is_xts || tk_gnt_i;  // XTS: while K2 is in the core
       end else if (s0_need_q) begin
@@ -446,7 +454,7 @@ module ak_mode_stream #(
                           (CntW+1)'(OfDepth));
       end else if (nxt_v_q) begin
         // (GCM: a block GHASH takes from the MAC FIFO now frees its place)
-        req_valid_o[0] = ({1'b0, of_cnt_q} + {1'b0, d_cnt_q} < (CntW+1)'(OfDepth)) &&
+        req_valid_o[0] = room_q &&
                          (!((is_ccm && dec_q) || (is_gcm && !dec_q)) ||
                           ((CntW+1)'(mb_cnt_q) - (CntW+1)'(gh_start) + {1'b0, d_cnt_q} <
                            (CntW+1)'(MbDepth)));
@@ -930,6 +938,15 @@ module ak_mode_stream #(
     endcase
   end
 
+  // the request's flags for the next cycle, from the next counts (d_lim changes only
+  // at a command, when d_cnt_d is 0 and both limits hold for any d_lim >= 1)
+  always_comb begin : request_flags
+    of_cnt_nx = of_cnt_q + CntW'(of_push) - CntW'(out_valid_o && out_ready_i);
+    room_d    = ({1'b0, of_cnt_nx} + {1'b0, d_cnt_d} < (CntW+1)'(OfDepth));
+    lim_ok_d  = (d_cnt_d < d_lim);
+    lim_ok1_d = (d_cnt_d <= d_lim);
+  end
+
   // ------------------------------------------------------------------------------
   // Registers
   // ------------------------------------------------------------------------------
@@ -1000,6 +1017,9 @@ module ak_mode_stream #(
       nxt_n_q   <= 5'd0;
       chain_q   <= '0;
       d_cnt_q   <= '0;
+      room_q    <= 1'b1;
+      lim_ok_q  <= 1'b1;
+      lim_ok1_q <= 1'b1;
       s0_need_q <= 1'b0;
       s0_fly_q  <= 1'b0;
       s0_q      <= '0;
@@ -1021,6 +1041,9 @@ module ak_mode_stream #(
       nxt_n_q   <= nxt_n_d;
       chain_q   <= chain_d;
       d_cnt_q   <= d_cnt_d;
+      room_q    <= room_d;
+      lim_ok_q  <= lim_ok_d;
+      lim_ok1_q <= lim_ok1_d;
       s0_need_q <= s0_need_d;
       s0_fly_q  <= s0_fly_d;
       s0_q      <= s0_d;
@@ -1077,6 +1100,11 @@ module ak_mode_stream #(
           {beat_bytes(iv_left_q), beat_bytes(aad_left_q), beat_bytes(msg_left_q)})
         $error("ak_mode_stream: beat sizes %0d %0d %0d, counters %0d %0d %0d",
                iv_n_q, aad_n_q, msg_n_q, iv_left_q, aad_left_q, msg_left_q);
+      if ({room_q, lim_ok_q, lim_ok1_q} !=
+          {({1'b0, of_cnt_q} + {1'b0, d_cnt_q} < (CntW+1)'(OfDepth)),
+           (d_cnt_q < d_lim), (d_cnt_q <= d_lim)})
+        $error("ak_mode_stream: request flags %b, of_cnt_q %0d, d_cnt_q %0d, d_lim %0d",
+               {room_q, lim_ok_q, lim_ok1_q}, of_cnt_q, d_cnt_q, d_lim);
       if (msg_nb_q != beat_bits(msg_left_q))
         $error("ak_mode_stream: msg_nb_q %0d, msg_left_q %0d", msg_nb_q, msg_left_q);
       if ({pay_z_q, mac_z_q} != {pay_left_q == 32'd0, mac_left_q == 32'd0})

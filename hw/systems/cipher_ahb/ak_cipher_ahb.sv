@@ -166,8 +166,8 @@ module ak_cipher_ahb
   logic [CoreTagWidth-1:0]                   ci_tag, co_tag;
 
   ak_mode_engine #(
-    .AeadModes   (1'b0),  // the register map offers modes 0..5
-    .CoreInReg   (1'b1),  // the bus sets the block rate: Fmax before one cycle a block
+    .Modes       (9'h03f),  // the register map offers modes 0..5 (ECB..CCM)
+    .CoreInReg   (1),  // the bus sets the block rate: Fmax before one cycle a block
     .Streams     (Streams),
     .CoreTagWidth(CoreTagWidth)
   ) u_engine (

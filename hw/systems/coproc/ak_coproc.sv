@@ -514,8 +514,8 @@ module ak_coproc
   logic eng_rst_n;
   assign eng_rst_n = rst_ni && eng_rst_nq;
 
-  // modes 0..5 (the register map's); AeadModes(0) leaves GCM/CMAC/XTS logic out
-  ak_mode_engine #(.Streams(1), .CoreTagWidth(1), .AeadModes(1'b0),
+  // modes 0..5 (the register map's): GCM/CMAC/XTS logic is not built
+  ak_mode_engine #(.Streams(1), .CoreTagWidth(1), .Modes(9'h03f),
                    .CoreInReg(2), .InFlight(InFlight)) u_engine (
     .clk_i            (clk_i),
     .rst_ni           (eng_rst_n),

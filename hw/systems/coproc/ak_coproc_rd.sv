@@ -135,8 +135,9 @@ module ak_coproc_rd #(
   // ------------------------------------------------------------------------------
   logic [1:0]       r_seg_q, r_seg_d;     // segment whose data arrives (3: done)
   logic             r_act_q, r_act_d;
-  logic [32:0]      r_pos_q, r_pos_d;     // byte address of the next byte wanted
-  logic [32:0]      r_end_q, r_end_d;     // end of the segment (exclusive)
+  logic [1:0]       r_off_q, r_off_d;     // byte address of the next byte wanted, mod 4
+  logic [32:0]      r_left_q, r_left_d;   // bytes of the segment still wanted
+  logic             r_lsm_q;              // r_left_q < 8 (so no 33-bit compare is needed)
   logic [19:0][7:0] acc_q, acc_d;         // packer: byte k at acc[k]
   logic [4:0]       cnt_q, cnt_d;         // bytes in acc (<= 19)
   logic             flush_q, flush_d;     // emit the short last beat of a segment
@@ -155,7 +156,6 @@ module ak_coproc_rd #(
   always_comb begin : r_next
     logic [1:0]  off;
     logic [2:0]  n;
-    logic [32:0] left;
     logic [4:0]  c;
     logic [5:0]  hi;
     logic [3:0][7:0] rot;
@@ -165,15 +165,15 @@ module ak_coproc_rd #(
     rot     = '0;
     r_seg_d = r_seg_q;
     r_act_d = r_act_q;
-    r_pos_d = r_pos_q;
-    r_end_d = r_end_q;
+    r_off_d  = r_off_q;
+    r_left_d = r_left_q;
     acc_d   = acc_q;
     cnt_d   = cnt_q;
     flush_d = flush_q;
     err_d   = err_q;
-    off     = r_pos_q[1:0];
-    left    = r_end_q - r_pos_q;
-    n       = (left < 33'(3'd4 - {1'b0, off})) ? left[2:0] : (3'd4 - {1'b0, off});
+    off     = r_off_q;
+    n       = (r_lsm_q && (r_left_q[2:0] < 3'd4 - {1'b0, off})) ? r_left_q[2:0] :
+                                                                 (3'd4 - {1'b0, off});
     c       = cnt_q;
     // 1. a beat leaves: shift the packer by 16 (a short flush beat empties it)
     if (beat_valid_o && beat_ready_i) begin
@@ -207,11 +207,12 @@ module ak_coproc_rd #(
         end
       end
       c = c + 5'(n);
-      r_pos_d = r_pos_q + 33'(n);
+      r_off_d  = r_off_q + n[1:0];
+      r_left_d = r_left_q - 33'(n);
       if (m_axi_rresp[1]) begin
         err_d = 1'b1;
       end
-      if (left == 33'(n)) begin
+      if (r_lsm_q && (r_left_q[2:0] == n)) begin  // the segment's last bytes
         r_act_d = 1'b0;
         r_seg_d = r_seg_q + 2'd1;
         flush_d = 1'b1;
@@ -221,8 +222,8 @@ module ak_coproc_rd #(
         r_seg_d = r_seg_q + 2'd1;
       end else begin
         r_act_d = 1'b1;
-        r_pos_d = {1'b0, seg_addr_i[r_seg_q]};
-        r_end_d = {1'b0, seg_addr_i[r_seg_q]} + {1'b0, seg_len_i[r_seg_q]};
+        r_off_d  = seg_addr_i[r_seg_q][1:0];
+        r_left_d = {1'b0, seg_len_i[r_seg_q]};
       end
     end
     cnt_d = c;
@@ -235,8 +236,8 @@ module ak_coproc_rd #(
       acc_d   = '0;
       cnt_d   = '0;
       flush_d = 1'b0;
-      r_pos_d = '0;
-      r_end_d = '0;
+      r_off_d  = '0;
+      r_left_d = '0;
     end
   end
 
@@ -253,8 +254,9 @@ module ak_coproc_rd #(
       outs_q   <= '0;
       r_seg_q  <= 2'd3;
       r_act_q  <= 1'b0;
-      r_pos_q  <= '0;
-      r_end_q  <= '0;
+      r_off_q  <= '0;
+      r_left_q <= '0;
+      r_lsm_q  <= 1'b1;
       acc_q    <= '0;
       cnt_q    <= '0;
       flush_q  <= 1'b0;
@@ -267,8 +269,9 @@ module ak_coproc_rd #(
       outs_q   <= outs_d;
       r_seg_q  <= r_seg_d;
       r_act_q  <= r_act_d;
-      r_pos_q  <= r_pos_d;
-      r_end_q  <= r_end_d;
+      r_off_q  <= r_off_d;
+      r_left_q <= r_left_d;
+      r_lsm_q  <= (r_left_d[32:3] == '0);
       acc_q    <= acc_d;
       cnt_q    <= cnt_d;
       flush_q  <= flush_d;

@@ -73,8 +73,11 @@ module ak_coproc_wr #(
   // ------------------------------------------------------------------------------
   logic [19:0][7:0] acc_q, acc_d;   // byte k at acc[k]; acc[0] goes to address pos
   logic [4:0]       cnt_q, cnt_d;   // bytes in acc
-  logic [32:0]      pos_q, pos_d;   // address of acc[0]
-  logic [32:0]      end_q, end_d;   // end of the range (exclusive)
+  logic [1:0]       off_q, off_d;   // address of acc[0], modulo 4
+  logic [32:0]      left_q, left_d; // bytes of the range not yet pushed as words
+  // kept beside left_q, so the next word's size starts at flip-flops, not at a 33-bit
+  // compare: left_q < 8 and left_q == 0
+  logic             lsm_q, lz_q;
   logic [2:0]       wn;             // bytes of the next word
   logic             word_ok;        // the next word is complete in acc
   logic             push;           // ... and goes into the FIFO
@@ -83,11 +86,9 @@ module ak_coproc_wr #(
   logic [3:0]       word_strb;
 
   always_comb begin : next_word
-    logic [32:0] left;
     logic [1:0]  off;
-    off  = pos_q[1:0];
-    left = end_q - pos_q;
-    wn   = (left < 33'(3'd4 - {1'b0, off})) ? left[2:0] : (3'd4 - {1'b0, off});
+    off  = off_q;
+    wn   = (lsm_q && (left_q[2:0] < 3'd4 - {1'b0, off})) ? left_q[2:0] : (3'd4 - {1'b0, off});
     word_ok = (wn != '0) && ({2'b00, wn} <= cnt_q);
     word_data = '0;
     word_strb = '0;
@@ -123,14 +124,15 @@ module ak_coproc_wr #(
   always_comb begin : unpack
     acc_d = acc_q;
     cnt_d = cnt_q;
-    pos_d = pos_q;
-    end_d = end_q;
+    off_d  = off_q;
+    left_d = left_q;
     if (push) begin
       for (int k = 0; k < 20; k++) begin
         acc_d[k] = (k + int'(wn) < 20) ? acc_q[(k + int'(wn)) % 20] : 8'h00;
       end
       cnt_d = cnt_q - 5'(wn);
-      pos_d = pos_q + 33'(wn);
+      off_d  = off_q + wn[1:0];
+      left_d = left_q - 33'(wn);
     end
     if (beat_valid_i && beat_ready_o) begin
       // a beat is taken only while cnt_q < 4: byte i goes to acc[cnt_q[1:0] + i], so
@@ -144,14 +146,14 @@ module ak_coproc_wr #(
       cnt_d = cnt_q + beat_bytes_i;
     end
     if (start_i) begin
-      pos_d = {1'b0, addr_i};
-      end_d = {1'b0, addr_i} + {1'b0, len_i};
+      off_d  = addr_i[1:0];
+      left_d = {1'b0, len_i};
     end
     if (wipe_i) begin
       acc_d = '0;
       cnt_d = '0;
-      pos_d = '0;
-      end_d = '0;
+      off_d  = '0;
+      left_d = '0;
     end
   end
 
@@ -257,14 +259,16 @@ module ak_coproc_wr #(
 
   assign err_o  = err_q;
   assign busy_o = aw_act_q || cnt_q != '0 || fcnt_q != '0 || bouts_q != '0
-                  || pos_q != end_q;
+                  || !lz_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : regs
     if (!rst_ni) begin
       acc_q     <= '0;
       cnt_q     <= '0;
-      pos_q     <= '0;
-      end_q     <= '0;
+      off_q     <= '0;
+      left_q    <= '0;
+      lsm_q     <= 1'b1;
+      lz_q      <= 1'b1;
       mem_q     <= '0;
       wp_q      <= '0;
       rp_q      <= '0;
@@ -281,8 +285,10 @@ module ak_coproc_wr #(
     end else begin
       acc_q     <= acc_d;
       cnt_q     <= cnt_d;
-      pos_q     <= pos_d;
-      end_q     <= end_d;
+      off_q     <= off_d;
+      left_q    <= left_d;
+      lsm_q     <= (left_d[32:3] == '0);
+      lz_q      <= (left_d == '0);
       mem_q     <= mem_d;
       wp_q      <= wp_d;
       rp_q      <= rp_d;

@@ -114,7 +114,7 @@ def system_sv(core: CoreSpec, streams: int = STREAMS, *, aead: bool = True,
                             tag_msb=tw - 1)
     extra = ("" if aead else ", .AeadModes(1'b0)") + \
         ("" if in_flight == 2 else f", .InFlight({in_flight})") + \
-        (", .CoreInReg(1'b1)" if core_in_reg else "") + \
+        (", .CoreInReg(1)" if core_in_reg else "") + \
         ("" if modes == ALL_MODES else f", .Modes(9'h{modes:03x})")
     if extra:
         inst = f"ak_mode_engine #(.Streams({streams}))"

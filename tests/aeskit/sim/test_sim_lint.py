@@ -8,14 +8,14 @@ import pytest
 from aeskit.sim.lint import refused
 from aeskit.hw.manifest import sources_of_module
 
-FIFO = sources_of_module("ak_xdam_fifo")
+FIFO = sources_of_module("ak_fifo")
 
 
 def test_refused_returns_the_message() -> None:
-    out = refused("ak_xdam_fifo", FIFO, {"Depth": 3})
-    assert "Depth=3 not a power of two" in out
+    out = refused("ak_fifo", FIFO, {"Depth": 0})
+    assert "Depth must be >= 1, got 0" in out
 
 
 def test_accepted_parameters_fail() -> None:
     with pytest.raises(AssertionError, match="accepted"):
-        refused("ak_xdam_fifo", FIFO, {"Depth": 4})
+        refused("ak_fifo", FIFO, {"Depth": 4})

@@ -13,19 +13,19 @@ from aeskit.sim.cocotb_run import WAIVERS
 from aeskit.sim.wrapper import Instance, Prefixed, wrapper_sv, write_wrapper
 from aeskit.toolchain.paths import verilator
 
-FIFO = manifest.module_file("ak_xdam_fifo")
+FIFO = manifest.module_file("ak_fifo")
 
 
 def _fifo(prefix: str, dw: int, depth: int) -> Instance:
-    return Instance(prefix, {"DataWidth": dw, "Depth": depth},
-                    [("input", "push_i", 1), ("input", "data_i", dw), ("input", "pop_i", 1),
-                     ("output", "valid_o", 1), ("output", "data_o", dw),
-                     ("output", "count_o", depth.bit_length())])
+    return Instance(prefix, {"Width": dw, "Depth": depth},
+                    [("input", "clr_i", 1), ("input", "push_i", 1), ("input", "data_i", dw),
+                     ("input", "pop_i", 1), ("output", "valid_o", 1), ("output", "full_o", 1),
+                     ("output", "data_o", dw), ("output", "count_o", depth.bit_length())])
 
 
 def test_two_instances_lint_clean() -> None:
     insts = [_fifo("a_", 5, 2), _fifo("b_", 13, 8)]
-    paths = write_wrapper("ak_wrapper_selftest", "ak_xdam_fifo", insts,
+    paths = write_wrapper("ak_wrapper_selftest", "ak_fifo", insts,
                           generator="tests/aeskit/sim/test_wrapper.py",
                           public_ports_only=True)
     assert [p.suffix for p in paths] == [".vlt", ".sv"]
@@ -33,14 +33,14 @@ def test_two_instances_lint_clean() -> None:
     for inst in insts:
         for _, port, _ in inst.ports:
             assert text.count(f"{inst.prefix}{port}") == 2, port   # declared, connected
-    assert "ak_xdam_fifo #(.DataWidth(13), .Depth(8)) u_b (" in text
+    assert "ak_fifo #(.Width(13), .Depth(8)) u_b (" in text
     res = subprocess.run([verilator(), "--lint-only", "-Wall", "--top-module",
                           "ak_wrapper_selftest", str(WAIVERS), str(FIFO), str(paths[1])],
                          capture_output=True, text=True, check=False)
     assert res.returncode == 0 and "%Warning" not in res.stderr, res.stderr
     # unchanged text: the file is not rewritten (build stamps stay valid)
     mtime = paths[1].stat().st_mtime_ns
-    write_wrapper("ak_wrapper_selftest", "ak_xdam_fifo", insts,
+    write_wrapper("ak_wrapper_selftest", "ak_fifo", insts,
                   generator="tests/aeskit/sim/test_wrapper.py", public_ports_only=True)
     assert paths[1].stat().st_mtime_ns == mtime
 

@@ -1,0 +1,53 @@
+"""Each registry system's ``modes`` and ``streams`` (what the report and
+``aeskit systems`` say it builds) against the mode engine instance in its RTL: the
+``Modes`` and ``Streams`` parameters of its ``ak_mode_engine``, read from the source.
+A change to one without the other fails here."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from aeskit import HW_ROOT
+from aeskit.hw.registry import SYSTEMS
+
+#: the RTL file of each system that instantiates the engine
+ENGINE_FILE = {
+    "cipher_ahb": HW_ROOT / "systems" / "cipher_ahb" / "ak_cipher_ahb.sv",
+    "coproc": HW_ROOT / "systems" / "coproc" / "ak_coproc.sv",
+    "axis_core": HW_ROOT / "systems" / "axis" / "ak_axis_core.sv",
+}
+
+
+def _engine_params(text: str) -> str:
+    m = re.search(r"ak_mode_engine\s*#\((.*?)\)\s*u_engine", text, re.S)
+    assert m, "no 'ak_mode_engine #(...) u_engine' instance"
+    return m.group(1)
+
+
+def _streams(text: str, params: str) -> int:
+    m = re.search(r"\.Streams\s*\(\s*(\w+)\s*\)", params)
+    assert m, "the engine instance sets no Streams"
+    value = m.group(1)
+    if value.isdigit():
+        return int(value)
+    local = re.search(rf"localparam\s+int\s+{value}\s*=\s*(\d+)\s*;", text)
+    assert local, f"Streams({value}): no localparam int {value}"
+    return int(local.group(1))
+
+
+@pytest.mark.parametrize("name", sorted(ENGINE_FILE))
+def test_system_config_matches_rtl(name: str) -> None:
+    spec = next(s for s in SYSTEMS if s.name == name)
+    text = ENGINE_FILE[name].read_text()
+    params = _engine_params(text)
+    m = re.search(r"\.Modes\s*\(\s*9'h([0-9a-fA-F]+)\s*\)", params)
+    assert m, f"{name}: the engine instance sets no Modes (9'h...)"
+    assert int(m.group(1), 16) == spec.modes, (name, m.group(1), hex(spec.modes))
+    assert _streams(text, params) == spec.streams, name
+
+
+def test_every_engine_system_is_checked() -> None:
+    with_engine = {s.name for s in SYSTEMS if s.modes is not None}
+    assert with_engine == set(ENGINE_FILE), with_engine
