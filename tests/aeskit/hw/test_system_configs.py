@@ -9,15 +9,11 @@ import re
 
 import pytest
 
-from aeskit import HW_ROOT
+from aeskit.hw import manifest
 from aeskit.hw.registry import SYSTEMS
 
-#: the RTL file of each system that instantiates the engine
-ENGINE_FILE = {
-    "cipher_ahb": HW_ROOT / "systems" / "cipher_ahb" / "ak_cipher_ahb.sv",
-    "coproc": HW_ROOT / "systems" / "coproc" / "ak_coproc.sv",
-    "axis_core": HW_ROOT / "systems" / "axis" / "ak_axis_core.sv",
-}
+#: the module of each system that instantiates the engine (its file from the manifests)
+ENGINE_MODULE = {"cipher_ahb": "ak_cipher_ahb", "coproc": "ak_coproc", "axis_core": "ak_axis_core"}
 
 
 def _engine_params(text: str) -> str:
@@ -37,10 +33,10 @@ def _streams(text: str, params: str) -> int:
     return int(local.group(1))
 
 
-@pytest.mark.parametrize("name", sorted(ENGINE_FILE))
+@pytest.mark.parametrize("name", sorted(ENGINE_MODULE))
 def test_system_config_matches_rtl(name: str) -> None:
     spec = next(s for s in SYSTEMS if s.name == name)
-    text = ENGINE_FILE[name].read_text()
+    text = manifest.module_file(ENGINE_MODULE[name]).read_text()
     params = _engine_params(text)
     m = re.search(r"\.Modes\s*\(\s*9'h([0-9a-fA-F]+)\s*\)", params)
     assert m, f"{name}: the engine instance sets no Modes (9'h...)"
@@ -50,4 +46,4 @@ def test_system_config_matches_rtl(name: str) -> None:
 
 def test_every_engine_system_is_checked() -> None:
     with_engine = {s.name for s in SYSTEMS if s.modes is not None}
-    assert with_engine == set(ENGINE_FILE), with_engine
+    assert with_engine == set(ENGINE_MODULE), with_engine
