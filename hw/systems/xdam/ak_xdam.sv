@@ -147,8 +147,7 @@ module ak_xdam #(
   logic [EW-1:0]  h_entry;
   logic [QW:0]    q_count;
 
-  logic           unused_count;
-  assign unused_count  = ^q_count;  // (full_o is the flag)
+  assign q_full        = (q_count == (QW+1)'(QueueDepth));
   assign s_axi_awready = !q_full;
   assign s_axi_arready = !q_full && !s_axi_awvalid;
   assign take_aw       = s_axi_awvalid && !q_full;
@@ -167,10 +166,8 @@ module ak_xdam #(
   assign c_entry = {c_id, c_wr, c_err, c_st, AddrWidth'(c_addr >> LB), 11'(c_len) + 11'd1, AB'(c_addr),
                     AB'(c_end - 36'd1)};
 
-  ak_fifo #(.Width(EW), .Depth(QueueDepth), .GateEmpty(1'b0)) u_queue (
+  ak_xdam_fifo #(.DataWidth(EW), .Depth(QueueDepth)) u_queue (
     .clk_i, .rst_ni,
-    .clr_i  (1'b0),
-    .full_o (q_full),
     .push_i (take_aw || take_ar),
     .data_i (c_entry),
     .pop_i  (h_pop),
@@ -197,8 +194,6 @@ module ak_xdam #(
   logic [AB-1:0] w_lo_q, w_lo_d, w_hi_q, w_hi_d, r_lo_q, r_lo_d, r_hi_q, r_hi_d;
   logic          r_rng_q, r_rng_d;
   logic [QW:0]   b_count, ri_count;
-  logic          b_full, ri_full, unused_full;
-  assign unused_full = b_full ^ ri_full;  // (the counts are compared instead)
 
   assign w_can   = (w_idle || w_fin) && (h_cipher || !w_eng_busy)
                    && (b_count < (QW+1)'(QueueDepth - 1));
@@ -344,10 +339,8 @@ module ak_xdam #(
   // ------------------------------------------------------------------------------
   logic [IdWidth:0] b_head;
 
-  ak_fifo #(.Width(IdWidth + 1), .Depth(QueueDepth), .GateEmpty(1'b1)) u_bq (
+  ak_xdam_fifo #(.DataWidth(IdWidth + 1), .Depth(QueueDepth)) u_bq (
     .clk_i, .rst_ni,
-    .clr_i  (1'b0),
-    .full_o (b_full),
     .push_i (w_fin),
     .data_i ({w_id_q, w_err_q}),
     .pop_i  (s_axi_bvalid && s_axi_bready),
@@ -364,10 +357,8 @@ module ak_xdam #(
   logic            ri_valid, r_beat, r_last;
   logic [10:0]     r_cnt_q, r_cnt_d;
 
-  ak_fifo #(.Width(IdWidth + 12), .Depth(QueueDepth), .GateEmpty(1'b0)) u_rq (
+  ak_xdam_fifo #(.DataWidth(IdWidth + 12), .Depth(QueueDepth)) u_rq (
     .clk_i, .rst_ni,
-    .clr_i  (1'b0),
-    .full_o (ri_full),
     .push_i (r_start),
     .data_i ({h_id, h_count, h_err}),
     .pop_i  (r_beat && r_last),
