@@ -55,10 +55,18 @@ module ak_fifo #(
   localparam int PtrW = (Depth > 1) ? $clog2(Depth) : 1;
 
   if (Depth < 1) begin : g_bad_depth
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_fifo: Depth must be >= 1, got %0d", Depth);
+`else
     $fatal(1, "ak_fifo: Depth must be >= 1, got %0d", Depth);
+`endif
   end
   if (Width < 1) begin : g_bad_width
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_fifo: Width must be >= 1, got %0d", Width);
+`else
     $fatal(1, "ak_fifo: Width must be >= 1, got %0d", Width);
+`endif
   end
 
   logic [Width-1:0] mem_q [Depth];

@@ -32,7 +32,11 @@ module ak_reg_slice #(
 );
 
   if (Width < 1) begin : g_bad_width
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_reg_slice: Width must be >= 1, got %0d", Width);
+`else
     $fatal(1, "ak_reg_slice: Width must be >= 1, got %0d", Width);
+`endif
   end
 
   logic             out_v_q, skid_v_q;

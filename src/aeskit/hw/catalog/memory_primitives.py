@@ -1,5 +1,7 @@
 """Memory-based primitives of paper 003 (Chaves et al.): T-box block RAMs and the
-round-key stores (register bank for pipelined cores, RAM bank for folded cores)."""
+round-key stores (register bank for pipelined cores, RAM bank for folded cores); and the
+flow primitives every design shares: the pipelines' output buffer, the FIFO and the
+register slice."""
 
 from __future__ import annotations
 
@@ -43,4 +45,10 @@ PRIMITIVES: tuple[PrimitiveSpec, ...] = (
     PrimitiveSpec("pipe_outbuf", "flow", "ak_pipe_outbuf",
                   "Credit-counted output buffer (block or distributed RAM) that lets a deep "
                   "pipeline run without a clock enable; 2 cycles, 1 block/cycle"),
+    PrimitiveSpec("fifo", "flow", "ak_fifo",
+                  "The one FIFO: a ring of Depth x Width in distributed RAM, registered "
+                  "valid/full/count, push to pop in one cycle (docs/primitives/fifo.md)"),
+    PrimitiveSpec("reg_slice", "flow", "ak_reg_slice",
+                  "The one register slice (skid buffer): valid, ready and data from "
+                  "flip-flops, one cycle, one beat per cycle"),
 )
