@@ -58,16 +58,15 @@
 // result's tail, and the held result's head is output last.
 //
 // Parameters: GhashDigitBits (1, 4, 8, 16, 32, 128): GCM's GHASH multiplier digit;
-//             AeadModes (1): GCM, CMAC and XTS; 0 leaves their logic out (their
-//             commands are then illegal);
+//             Modes (9'h1ff): bit m builds mode code m; a mode left out folds away
+//             and its command is illegal (its beats are still taken);
+//             AeadModes (1): 0 leaves GCM, CMAC and XTS out (as Modes without 6..8);
 //             InFlight (2, >= 2): blocks of an independent flow (ECB, CTR, CBC and CFB
 //             decryption) the data lane keeps in the core; the XOR-operand FIFO holds
 //             InFlight entries and the output FIFO InFlight + 2 (4 at the default).
-//             GCM and XTS keep two, CCM's CTR lane and the chained flows one. The
-//             XOR-operand FIFO is a shift register, the output FIFO a ring (a push
-//             writes one entry, the head is read through a one-hot pointer): a deep
-//             setting is for a simulation model that must keep a deep pipeline (the
-//             unrolled cores) full, not for hardware.
+//             GCM and XTS keep two, CCM's CTR lane and the chained flows one. Both
+//             FIFOs (and the MAC FIFO) are ak_fifo rings in distributed RAM, so a deep
+//             setting (a pipelined core kept full) costs RAM cells, not registers.
 //
 // Counters and flags: the byte/bit counters of the message's parts keep their
 // "not zero" flag and their next beat's size in registers beside them (updated from
@@ -173,9 +172,9 @@ module ak_mode_stream #(
   logic         nxt_v_q, nxt_v_d;      // next beat, waiting for its request
   logic [127:0] nxt_q, nxt_d;
   logic [4:0]   nxt_n_q, nxt_n_d;
-  // XOR operands of the payload blocks in the core, oldest first (cx[0]): the beat,
-  // or for CBC decryption the previous ciphertext; cn: valid bytes of the beat
-  // (ak_fifo u_cx: the head's operand cx_x, bytes cx_n, XTS held / final flags)
+  // XOR operands of the payload blocks in the core, oldest first (ak_fifo u_cx): the
+  // beat, or for CBC decryption the previous ciphertext; at the head: the operand
+  // cx_x, the beat's valid bytes cx_n, the XTS held / final flags cx_h / cx_f
   logic [127:0] cx_x;
   logic [4:0]   cx_n;
   logic         cx_h, cx_f, cx_push;
@@ -206,7 +205,7 @@ module ak_mode_stream #(
   logic [31:0]  giv_left_q, giv_left_d;  // GHASH blocks of J0 (IV, length) not yet started
   logic         gj0_q, gj0_d;          // the product under way is J0
 
-  // output FIFO (of[0] the head); of_t marks the CCM tag beat
+  // output FIFO (ak_fifo u_of): the beats, and beside each a flag for the tag beat
   logic [CntW-1:0] of_cnt_q;          // entries (ak_fifo u_of, zero-extended)
   logic [$clog2(OfDepth + 1)-1:0] of_cnt;
   logic         cx_valid, cx_full, of_full, unused_flags;
