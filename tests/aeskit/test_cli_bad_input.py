@@ -47,10 +47,13 @@ def _paths(tmp: Path) -> dict[str, str]:
     (tmp / "in17.bin").write_bytes(bytes(17))
     (tmp / "in15.bin").write_bytes(bytes(15))
     (tmp / "in7.bin").write_bytes(bytes(7))
+    (tmp / "in0.bin").write_bytes(b"")
+    (tmp / "in40.bin").write_bytes(bytes(40))
     (tmp / "old.bin").write_bytes(b"keep me")
     (tmp / "adir").mkdir()
     return {"IN": str(tmp / "in.bin"), "IN17": str(tmp / "in17.bin"),
             "IN15": str(tmp / "in15.bin"), "IN7": str(tmp / "in7.bin"),
+            "IN0": str(tmp / "in0.bin"), "IN40": str(tmp / "in40.bin"),
             "OUT": str(tmp / "out.bin"), "OLD": str(tmp / "old.bin"),
             "DIR": str(tmp / "adir"), "MISSING": str(tmp / "nosuch.bin"),
             "NOFOLDER": str(tmp / "nosuch" / "out.bin"),
@@ -124,7 +127,16 @@ CRYPT_CASES: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "xts with iv": (["--mode", "xts", "--key", K16 * 2, "--tweak", IV, "--iv", IV, "{IN}",
                      "{OUT}"], ("XTS takes no --iv",)),
     "xts short input": (["--mode", "xts", "--key", K16 * 2, "--tweak", IV, "{IN15}", "{OUT}"],
-                        ("XTS data units must be at least 16 bytes",)),
+                        ("XTS needs at least 16 bytes of input", "got 15 bytes")),
+    "xts empty input": (["--mode", "xts", "--key", K16 * 2, "--tweak", IV, "{IN0}", "{OUT}"],
+                        ("XTS needs at least 16 bytes of input", "got 0 bytes")),
+    "xts empty input, data unit": (["--mode", "xts", "--key", K16 * 2, "--data-unit", "0",
+                                    "{IN0}", "{OUT}"],
+                                   ("XTS needs at least 16 bytes of input", "got 0 bytes")),
+    "xts short last unit": (["--mode", "xts", "--key", K16 * 2, "--data-unit", "0",
+                             "--unit-size", "32", "{IN40}", "{OUT}"],
+                            ("XTS data units must be at least 16 bytes",
+                             "leaves a last unit of 8 bytes")),
     "cmac with aad": (["--mode", "cmac", "--key", K16, "--aad-file", "{IN}", "{IN}", "{OUT}"],
                       ("--aad-file is for CCM, GCM",)),
     "aad file missing": (["--mode", "ccm", "--key", K16, "--nonce", NONCE, "--aad-file",

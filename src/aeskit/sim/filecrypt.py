@@ -183,9 +183,12 @@ def _check_xts(core: CoreSpec, key: bytes, iv: bytes | None, decrypt: bool, leng
         size = XTS_UNIT_SIZE if unit_size is None else unit_size
         if size < 16:
             raise CryptInputError(f"--unit-size must be at least 16 bytes, got {size}")
-    if length < 16 or (length % size and length % size < 16):
+    if length < 16:
+        raise CryptInputError(f"XTS needs at least 16 bytes of input (one data unit of at "
+                              f"least one block), got {length} bytes")
+    if 0 < length % size < 16:
         raise CryptInputError(f"XTS data units must be at least 16 bytes; the input of {length} "
-                              f"bytes leaves a unit of {length % size or length} bytes")
+                              f"bytes leaves a last unit of {length % size} bytes")
     if size >= 1 << 24:
         raise CryptInputError("XTS data units must be shorter than 16 MiB")
     if decrypt and not core.decrypt:
