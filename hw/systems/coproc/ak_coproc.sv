@@ -456,11 +456,13 @@ module ak_coproc
         end
       end
       SClrRun: begin
-        e_sts_ready = 1'b1;
+        // the status waits for the write FIFO's zero walk (17 cycles from the wipe;
+        // it has always ended by then: the zero key's setup alone takes longer)
+        e_sts_ready = !wr_busy;
         if (e_in_valid && e_in_ready) begin
           scrub_in_d = 1'b0;
         end
-        if (e_sts_valid) begin
+        if (e_sts_valid && !wr_busy) begin
           state_d = SIdle;
         end
       end

@@ -158,38 +158,35 @@ module ak_coproc_wr #(
   end
 
   // ------------------------------------------------------------------------------
-  // Word FIFO (16 words)
+  // Word FIFO (16 words, ak_fifo in distributed RAM)
   // ------------------------------------------------------------------------------
-  logic [15:0][35:0] mem_q, mem_d;
-  logic [3:0]        wp_q, wp_d, rp_q, rp_d;
-  logic [4:0]        fcnt_q, fcnt_d;
-  logic              pop;
+  // A sent word stays in its entry until it is overwritten (it is data already written
+  // to the destination). A wipe empties the FIFO, then writes a zero word into each of
+  // the 16 entries (16 cycles, busy_o high) and empties it again: the RAM holds no word
+  // of the last job afterwards.
+  logic        pop;
+  logic [35:0] fifo_head;
+  logic [4:0]  fcnt;
+  logic [4:0]  wz_q;     // wipe walk: 17 .. 2 write zeros, 1 empties, 0 idle
+  logic        wz_push, fifo_clr;
+  logic        fifo_valid, unused_valid;  // count_o != 0 is used instead
 
-  assign fifo_full = (fcnt_q == 5'd16);
+  assign unused_valid = fifo_valid;
+  assign wz_push  = (wz_q > 5'd1);
+  assign fifo_clr = wipe_i || (wz_q == 5'd1);
 
-  always_comb begin : fifo
-    mem_d  = mem_q;
-    wp_d   = wp_q;
-    rp_d   = rp_q;
-    fcnt_d = fcnt_q;
-    if (push) begin
-      mem_d[wp_q] = {word_strb, word_data};
-      wp_d        = wp_q + 4'd1;
-    end
-    if (pop) begin
-      // a sent word stays in its entry until it is overwritten or CLEAR wipes the FIFO
-      // (it is data already written to the destination; clearing it on every pop cost
-      // a multiplexer per FIFO bit, ~540 LUT4)
-      rp_d = rp_q + 4'd1;
-    end
-    fcnt_d = fcnt_q + 5'(push) - 5'(pop);
-    if (wipe_i) begin
-      mem_d  = '0;
-      wp_d   = '0;
-      rp_d   = '0;
-      fcnt_d = '0;
-    end
-  end
+  ak_fifo #(.Width(36), .Depth(16), .GateEmpty(1'b1)) u_fifo (
+    .clk_i,
+    .rst_ni,
+    .clr_i   (fifo_clr),
+    .push_i  (push || wz_push),
+    .data_i  (wz_push ? 36'd0 : {word_strb, word_data}),
+    .pop_i   (pop),
+    .valid_o (fifo_valid),
+    .full_o  (fifo_full),
+    .data_o  (fifo_head),
+    .count_o (fcnt)
+  );
 
   // ------------------------------------------------------------------------------
   // AW, W, B
@@ -219,8 +216,8 @@ module ak_coproc_wr #(
   assign m_axi_awburst = 2'b01;
   assign m_axi_awvalid = aw_act_q && (uncov_q >= blen) && (int'(bouts_q) < MaxWrites);
   assign m_axi_wvalid  = (wcov_q != '0);
-  assign m_axi_wdata   = mem_q[rp_q][31:0];
-  assign m_axi_wstrb   = mem_q[rp_q][35:32];
+  assign m_axi_wdata   = fifo_head[31:0];
+  assign m_axi_wstrb   = fifo_head[35:32];
   assign m_axi_wlast   = (w_wa_q[3:0] == 4'hf) || (w_wa_q == last_wa_q);
   assign m_axi_bready  = 1'b1;
   assign aw_hs         = m_axi_awvalid && m_axi_awready;
@@ -258,7 +255,7 @@ module ak_coproc_wr #(
   end
 
   assign err_o  = err_q;
-  assign busy_o = aw_act_q || cnt_q != '0 || fcnt_q != '0 || bouts_q != '0
+  assign busy_o = aw_act_q || cnt_q != '0 || fcnt != '0 || bouts_q != '0 || wz_q != '0
                   || !lz_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : regs
@@ -269,10 +266,7 @@ module ak_coproc_wr #(
       left_q    <= '0;
       lsm_q     <= 1'b1;
       lz_q      <= 1'b1;
-      mem_q     <= '0;
-      wp_q      <= '0;
-      rp_q      <= '0;
-      fcnt_q    <= '0;
+      wz_q      <= '0;
       aw_act_q  <= 1'b0;
       aw_wa_q   <= '0;
       aw_nw_q   <= '0;
@@ -289,10 +283,7 @@ module ak_coproc_wr #(
       left_q    <= left_d;
       lsm_q     <= (left_d[32:3] == '0);
       lz_q      <= (left_d == '0);
-      mem_q     <= mem_d;
-      wp_q      <= wp_d;
-      rp_q      <= rp_d;
-      fcnt_q    <= fcnt_d;
+      wz_q      <= wipe_i ? 5'd17 : (wz_q != '0 ? wz_q - 5'd1 : '0);
       aw_act_q  <= aw_act_d;
       aw_wa_q   <= aw_wa_d;
       aw_nw_q   <= aw_nw_d;

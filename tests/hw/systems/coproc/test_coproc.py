@@ -514,7 +514,8 @@ async def cocotb_key_clear(dut) -> None:
     for i in range(4):
         assert await tb.rd(f"IV{i}") == 0
     assert int(c.u_rd.acc_q.value) == 0 and int(c.u_wr.acc_q.value) == 0
-    assert int(c.u_wr.mem_q.value) == 0
+    # the write FIFO's RAM (ak_fifo, no reset): every entry rewritten with zero
+    assert [int(c.u_wr.u_fifo.mem_q[i].value) for i in range(16)] == [0] * 16
     after = {int(ram.enc_mem[r].value) for r in range(11)}
     after |= {int(ram.dec_mem[r].value) for r in range(11)}
     assert int(ram.enc_mem[0].value) == 0, "round key 0 of the zero key is 0"
