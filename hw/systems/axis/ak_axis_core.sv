@@ -190,12 +190,14 @@ module ak_axis_core
   end
 
   // ------------------------------------------------------------------------------
-  // Input FIFO (shift register, entry 0 the head): data in core order, valid bytes,
-  // tlast, and "bad tkeep" (not contiguous from lane 0, empty, or partial without
-  // tlast)
+  // Input FIFO: the beats' data (core order) in ak_fifo (distributed RAM, head fd_head);
+  // beside it, as a shift register (entry 0 the head) because the chunk former reads
+  // every entry, each beat's valid bytes, tlast, and "bad tkeep" (not contiguous from
+  // lane 0, empty, or partial without tlast). Both move on the same push and pop.
   // ------------------------------------------------------------------------------
-  logic [127:0]        fd_q [FifoDepth];
-  logic [127:0]        fd_d [FifoDepth];
+  logic [127:0]        fd_head;
+  logic                fd_valid, fd_full, unused_fd;
+  logic [CntWidth-1:0] fd_count;
   logic [4:0]          fn_q [FifoDepth];
   logic [4:0]          fn_d [FifoDepth];
   logic [FifoDepth-1:0] fl_q, fl_d, fb_q, fb_d;
@@ -214,15 +216,28 @@ module ak_axis_core
   assign s_axis_tready = (int'(fcnt_q) < FifoDepth);
   assign push          = s_axis_tvalid && s_axis_tready;
 
+  ak_fifo #(.Width(128), .Depth(FifoDepth), .GateEmpty(1'b1)) u_fd (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clr_i   (1'b0),
+    .push_i  (push),
+    .data_i  (lanes_swap(s_axis_tdata)),
+    .pop_i   (pop),
+    .valid_o (fd_valid),
+    .full_o  (fd_full),
+    .data_o  (fd_head),
+    .count_o (fd_count)
+  );
+  // fcnt_q counts the same beats (the chunk former and tready use it)
+  assign unused_fd = ^{fd_valid, fd_full, fd_count};
+
   always_comb begin : fifo
-    fd_d   = fd_q;
     fn_d   = fn_q;
     fl_d   = fl_q;
     fb_d   = fb_q;
     fcnt_d = fcnt_q;
     if (pop) begin
       for (int i = 0; i < FifoDepth - 1; i++) begin
-        fd_d[i] = fd_q[i+1];
         fn_d[i] = fn_q[i+1];
         fl_d[i] = fl_q[i+1];
         fb_d[i] = fb_q[i+1];
@@ -231,7 +246,6 @@ module ak_axis_core
     end
     for (int i = 0; i < FifoDepth; i++) begin
       if (push && i == int'(fcnt_d)) begin
-        fd_d[i] = lanes_swap(s_axis_tdata);
         fn_d[i] = in_n;
         fl_d[i] = s_axis_tlast;
         fb_d[i] = in_bad;
@@ -243,14 +257,12 @@ module ak_axis_core
   always_ff @(posedge clk_i or negedge rst_ni) begin : fifo_regs
     if (!rst_ni) begin
       for (int i = 0; i < FifoDepth; i++) begin
-        fd_q[i] <= '0;
         fn_q[i] <= '0;
       end
       fl_q   <= '0;
       fb_q   <= '0;
       fcnt_q <= '0;
     end else begin
-      fd_q   <= fd_d;
       fn_q   <= fn_d;
       fl_q   <= fl_d;
       fb_q   <= fb_d;
@@ -414,7 +426,7 @@ module ak_axis_core
         if (e_in_valid && e_in_ready) begin
           pop       = 1'b1;
           in_left_d = in_left_q - 1'b1;
-          last_in_d = fd_q[0];
+          last_in_d = fd_head;
         end
         if (e_out_valid && m_axis_tready) begin
           out_left_d = out_left_q - 1'b1;
@@ -511,7 +523,7 @@ module ak_axis_core
     .cmd_msg_len_i    (e_msg_len),
     .in_valid_i       (e_in_valid),
     .in_ready_o       (e_in_ready),
-    .in_data_i        (fd_q[0]),
+    .in_data_i        (fd_head),
     .out_valid_o      (e_out_valid),
     .out_ready_i      (e_out_ready),
     .out_data_o       (e_out_data),
