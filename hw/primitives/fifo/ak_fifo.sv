@@ -24,13 +24,23 @@
 // the unreset memory reaches data_o; 0 leaves the gate out (data_o is then the memory
 // entry at the read pointer, undefined until it is first written).
 //
+// Held entries (Hold = 1). An entry pushed while hold_i is high is stored but not
+// released: valid_o, data_o and pop_i see released entries only. release_i releases
+// every held entry at the edge (pushes of that cycle included); drop_i (without
+// release_i) discards every held entry (pushes of that cycle included): the write
+// pointer goes back behind the last released entry. Held entries are always the
+// youngest, so a user holds a message's output until its verdict and then releases or
+// drops it. count_o and full_o count held entries too. With Hold = 0, hold_i,
+// release_i and drop_i are ignored (tie them to 0) and their logic is not built.
+//
 // Reset: asynchronous, active low: pointers, count and flags. Byte order: none
 // (data pass through unchanged).
 //
 // Parameters:
 //   Width      bits per entry (>= 1).
 //   Depth      entries (>= 1, any value).
-//   GateEmpty  1 (default): data_o zero while empty; 0: ungated.
+//   GateEmpty  1 (default): data_o zero while no released entry; 0: ungated.
+//   Hold       0 (default): plain FIFO; 1: held entries (hold_i/release_i/drop_i).
 
 `default_nettype none
 
@@ -38,6 +48,7 @@ module ak_fifo #(
   parameter int Width     = 128,
   parameter int Depth     = 4,
   parameter bit GateEmpty = 1'b1,
+  parameter bit Hold      = 1'b0,
   localparam int CntW     = $clog2(Depth + 1)
 ) (
   input  logic             clk_i,
@@ -46,6 +57,9 @@ module ak_fifo #(
   input  logic             push_i,
   input  logic [Width-1:0] data_i,
   input  logic             pop_i,
+  input  logic             hold_i,     // Hold = 1: this cycle's push is held
+  input  logic             release_i,  // Hold = 1: release every held entry
+  input  logic             drop_i,     // Hold = 1: discard every held entry
   output logic             valid_o,
   output logic             full_o,
   output logic [Width-1:0] data_o,
@@ -70,18 +84,57 @@ module ak_fifo #(
   end
 
   logic [Width-1:0] mem_q [Depth];
-  logic [PtrW-1:0]  wr_q, rd_q;
-  logic [CntW-1:0]  cnt_q, cnt_d;
+  logic [PtrW-1:0]  wr_q, rd_q, wr_d, rd_d;
+  logic [CntW-1:0]  cnt_q, cnt_d, rel_d;
   logic             valid_q, full_q;
   logic             do_push, do_pop;
 
   assign do_pop  = pop_i && valid_q;
   assign do_push = push_i && (!full_q || do_pop);
-  assign cnt_d   = cnt_q + CntW'(do_push) - CntW'(do_pop);
 
   function automatic logic [PtrW-1:0] next_ptr(input logic [PtrW-1:0] p);
     return (int'(p) == Depth - 1) ? '0 : p + 1'b1;
   endfunction
+
+  assign rd_d = do_pop ? next_ptr(rd_q) : rd_q;
+
+  if (Hold) begin : g_hold
+    // released entries (the oldest rel_q of the cnt_q held in the memory)
+    logic [CntW-1:0] rel_q, rel_n;
+    logic [CntW-1:0] cnt_n;
+    always_comb begin : hold_next
+      int s;
+      s     = 0;
+      cnt_n = cnt_q + CntW'(do_push) - CntW'(do_pop);
+      rel_n = rel_q + CntW'(do_push && !hold_i) - CntW'(do_pop);
+      wr_d  = do_push ? next_ptr(wr_q) : wr_q;
+      cnt_d = cnt_n;
+      rel_d = rel_n;
+      if (release_i) begin
+        rel_d = cnt_n;
+      end else if (drop_i) begin
+        cnt_d = rel_n;
+        s = int'(rd_d) + int'(rel_n);
+        if (s >= Depth) s -= Depth;
+        wr_d = PtrW'(s);
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin : rel_reg
+      if (!rst_ni) begin
+        rel_q <= '0;
+      end else if (clr_i) begin
+        rel_q <= '0;
+      end else begin
+        rel_q <= rel_d;
+      end
+    end
+  end else begin : g_plain
+    logic unused_hold;
+    assign unused_hold = ^{hold_i, release_i, drop_i};
+    assign wr_d  = do_push ? next_ptr(wr_q) : wr_q;
+    assign cnt_d = cnt_q + CntW'(do_push) - CntW'(do_pop);
+    assign rel_d = cnt_d;
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : ctrl_regs
     if (!rst_ni) begin
@@ -97,10 +150,10 @@ module ak_fifo #(
       valid_q <= 1'b0;
       full_q  <= 1'b0;
     end else begin
-      if (do_push) wr_q <= next_ptr(wr_q);
-      if (do_pop)  rd_q <= next_ptr(rd_q);
+      wr_q    <= wr_d;
+      rd_q    <= rd_d;
       cnt_q   <= cnt_d;
-      valid_q <= (cnt_d != '0);
+      valid_q <= (rel_d != '0);
       full_q  <= (cnt_d == CntW'(Depth));
     end
   end

@@ -384,6 +384,10 @@ module ak_cipher_ahb
   logic [Streams-1:0][127:0]    in_wdata, in_head, out_head;
   logic [Streams-1:0][2:0][31:0] stage_q, stage_d;  // DATA_IN words 0..2
   logic [Streams-1:0]           hold_s;
+  // entries per FIFO (ak_fifo's count; the flags above are used instead)
+  logic [Streams-1:0][$clog2(FifoDepth + 1)-1:0] in_count, out_count;
+  logic                         unused_count;
+  assign unused_count = ^{in_count, out_count};
 
   // the windows' base addresses (from the generated map package)
   localparam int unsigned DinBase[Streams]  = '{AddrDataIn0, AddrDataIn1};
@@ -427,21 +431,20 @@ module ak_cipher_ahb
                                  && int'(xfer_addr) < int'(DoutBase[s]) + 16
                                  && !out_avail[s]));
 
-    ak_cipher_ahb_fifo #(
-      .DataWidth(128),
-      .Depth(FifoDepth)
-    ) u_in_fifo (
+    ak_fifo #(.Width(128), .Depth(FifoDepth), .GateEmpty(1'b0)) u_in_fifo (
       .clk_i    (clk_i),
       .rst_ni   (rst_ni),
+      .clr_i    (1'b0),
       .push_i   (in_push[s]),
       .data_i   (in_wdata[s]),
-      .hold_i   (1'b0),
-      .full_o   (in_full[s]),
       .pop_i    (in_pop[s]),
-      .avail_o  (in_avail[s]),
-      .data_o   (in_head[s]),
+      .hold_i   (1'b0),
       .release_i(1'b0),
-      .drop_i   (1'b0)
+      .drop_i   (1'b0),
+      .valid_o  (in_avail[s]),
+      .full_o   (in_full[s]),
+      .data_o   (in_head[s]),
+      .count_o  (in_count[s])
     );
 
     // pause (ENABLE = 0): no block leaves the input FIFO for the engine
@@ -449,27 +452,26 @@ module ak_cipher_ahb
     assign e_in_data[s]  = in_head[s];
     assign in_pop[s]     = e_in_valid[s] && e_in_ready[s];
 
-    assign out_push[s]    = e_out_valid[s];
+    assign out_push[s]    = e_out_valid[s] && e_out_ready[s];
     assign e_out_ready[s] = !out_full[s];
     // CCM decryption: plaintext held until the verdict, then released or dropped
     assign out_release[s] = sts_valid[s] && sts_pass[s];
     assign out_drop[s]    = sts_valid[s] && !sts_pass[s];
 
-    ak_cipher_ahb_fifo #(
-      .DataWidth(128),
-      .Depth(FifoDepth)
-    ) u_out_fifo (
+    ak_fifo #(.Width(128), .Depth(FifoDepth), .GateEmpty(1'b1), .Hold(1'b1)) u_out_fifo (
       .clk_i    (clk_i),
       .rst_ni   (rst_ni),
+      .clr_i    (1'b0),
       .push_i   (out_push[s]),
       .data_i   (e_out_data[s]),
-      .hold_i   (gate_q[s]),
-      .full_o   (out_full[s]),
       .pop_i    (out_pop[s]),
-      .avail_o  (out_avail[s]),
-      .data_o   (out_head[s]),
+      .hold_i   (gate_q[s]),
       .release_i(out_release[s]),
-      .drop_i   (out_drop[s])
+      .drop_i   (out_drop[s]),
+      .valid_o  (out_avail[s]),
+      .full_o   (out_full[s]),
+      .data_o   (out_head[s]),
+      .count_o  (out_count[s])
     );
   end
 

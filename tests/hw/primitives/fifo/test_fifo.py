@@ -16,6 +16,12 @@ Every cycle against a Python queue:
 * ``clr_i`` empties it (whatever push and pop do in that cycle);
 * ``GateEmpty`` = 1: ``data_o`` is zero while empty;
 * after reset: empty, count 0. Depth = 0 is refused at elaboration.
+* ``Hold`` = 1: entries pushed with ``hold_i`` are stored (``count_o``, ``full_o``) but
+  not visible (``valid_o``, ``data_o``, ``pop_i``) until ``release_i`` releases them all,
+  or ``drop_i`` discards them all (the bench, like a user, holds only the youngest
+  entries: once it holds, it holds every push until a release or drop); release and drop
+  also on the edge of a push, with and without a pop. ``Hold`` = 0: ``hold_i``,
+  ``release_i`` and ``drop_i`` are driven at random and must change nothing.
 
 The bench checks that full, empty, push+pop while full, pop while empty and clear all
 occurred for every build.
@@ -39,70 +45,111 @@ from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
 
 HERE = Path(__file__).resolve().parent
 SOURCES = sources_of_module("ak_fifo")
-#: (Width, Depth, GateEmpty)
-VARIANTS = [(5, 1, 1), (13, 3, 0), (135, 4, 1), (8, 16, 1), (129, 6, 0)]
+#: (Width, Depth, GateEmpty, Hold)
+VARIANTS = [(5, 1, 1, 0), (13, 3, 0, 0), (135, 4, 1, 0), (8, 16, 1, 0), (129, 6, 0, 0),
+            (7, 5, 1, 1), (128, 8, 1, 1), (9, 2, 0, 1)]
 
 
 def _ports(w: int, depth: int) -> list[tuple[str, str, int]]:
     return [("input", "clr_i", 1), ("input", "push_i", 1), ("input", "data_i", w),
-            ("input", "pop_i", 1), ("output", "valid_o", 1), ("output", "full_o", 1),
+            ("input", "pop_i", 1), ("input", "hold_i", 1), ("input", "release_i", 1),
+            ("input", "drop_i", 1), ("output", "valid_o", 1), ("output", "full_o", 1),
             ("output", "data_o", w), ("output", "count_o", depth.bit_length())]
 
 
-def _prefix(v: tuple[int, int, int]) -> str:
-    return f"w{v[0]}d{v[1]}_"
+def _prefix(v: tuple[int, int, int, int]) -> str:
+    return f"w{v[0]}d{v[1]}h{v[3]}_"
 
 
 def _wrapper(name: str) -> list[Path]:
     return write_wrapper(name, "ak_fifo",
-                         [Instance(_prefix(v), {"Width": v[0], "Depth": v[1], "GateEmpty": v[2]},
+                         [Instance(_prefix(v), {"Width": v[0], "Depth": v[1], "GateEmpty": v[2],
+                                                   "Hold": v[3]},
                                    _ports(v[0], v[1]))
                           for v in VARIANTS],
                          generator="tests/hw/primitives/fifo/test_fifo.py")
 
 
-async def _drive(dut, inst: Prefixed, v: tuple[int, int, int], cycles: int, seed: int) -> dict:
-    w, depth, gate = v
+async def _drive(dut, inst: Prefixed, v: tuple[int, int, int, int], cycles: int,
+                 seed: int) -> dict:
+    w, depth, gate, hold_built = v
     rng = random.Random(seed)
     q: deque[int] = deque()
+    rel = 0          # released entries: the oldest rel of q
+    holding = False  # the bench holds every push until a release or drop
     stats = {"full": 0, "empty": 0, "push_pop_full": 0, "pop_empty": 0, "clear": 0, "out": 0}
+    if hold_built:
+        stats |= {"held": 0, "release": 0, "drop": 0, "release_push": 0, "drop_push": 0,
+                  "held_invisible": 0}
     p_push = p_pop = 0.5
     for cycle in range(1, cycles + 1):
         await FallingEdge(dut.clk_i)
-        where = f"Width={w} Depth={depth} cycle {cycle}"
+        where = f"Width={w} Depth={depth} Hold={hold_built} cycle {cycle}"
         valid, full, count = (int(inst.valid_o.value), int(inst.full_o.value),
                               int(inst.count_o.value))
         assert count == len(q), f"{where}: count_o {count}, expected {len(q)}"
-        assert valid == int(bool(q)), f"{where}: valid_o {valid}"
+        assert valid == int(rel > 0), f"{where}: valid_o {valid}"
         assert full == int(len(q) == depth), f"{where}: full_o {full}"
         got = int(inst.data_o.value)
-        if q:
+        if rel:
             assert got == q[0], f"{where}: data_o {got:#x}, expected {q[0]:#x}"
         elif gate:
-            assert got == 0, f"{where}: data_o {got:#x} while empty (GateEmpty)"
+            assert got == 0, f"{where}: data_o {got:#x} while nothing released (GateEmpty)"
         stats["full"] += len(q) == depth
         stats["empty"] += not q
+        if hold_built:
+            stats["held_invisible"] += rel == 0 and len(q) > 0
         if cycle % 40 == 0:
             p_push, p_pop = rng.choice(((0.9, 0.3), (0.3, 0.9), (0.6, 0.6), (1.0, 1.0)))
         pop = rng.random() < p_pop
-        push = rng.random() < p_push and (len(q) < depth or pop)
+        push = rng.random() < p_push and (len(q) < depth or (pop and rel > 0))
         clr = rng.random() < 0.01
         data = rng.getrandbits(w)
+        if hold_built:
+            if not holding and rng.random() < 0.05:
+                holding = True
+            hold = holding
+            release = holding and rng.random() < 0.08
+            drop = holding and not release and rng.random() < 0.06
+        else:
+            # ignored by a plain FIFO: random
+            hold, release, drop = (rng.random() < 0.5 for _ in range(3))
         inst.push_i.value = int(push)
         inst.pop_i.value = int(pop)
         inst.clr_i.value = int(clr)
         inst.data_i.value = data
+        inst.hold_i.value = int(hold)
+        inst.release_i.value = int(release)
+        inst.drop_i.value = int(drop)
         if clr:
             stats["clear"] += 1
             q.clear()
+            rel = 0
+            holding = False
             continue
         stats["push_pop_full"] += push and pop and len(q) == depth
-        stats["pop_empty"] += pop and not q
-        if pop and q:
+        stats["pop_empty"] += pop and not rel
+        if pop and rel:
             q.popleft()
+            rel -= 1
             stats["out"] += 1
         if push:
             q.append(data)
+            if hold_built and hold:
+                stats["held"] += 1
+            else:
+                rel += 1
+        if hold_built and release:
+            stats["release"] += 1
+            stats["release_push"] += push
+            rel = len(q)
+            holding = False
+        elif hold_built and drop:
+            stats["drop"] += 1
+            stats["drop_push"] += push
+            while len(q) > rel:
+                q.pop()
+            holding = False
     return stats
 
 
@@ -115,6 +162,9 @@ async def cocotb_random(dut) -> None:
         inst.push_i.value = 0
         inst.pop_i.value = 0
         inst.clr_i.value = 0
+        inst.hold_i.value = 0
+        inst.release_i.value = 0
+        inst.drop_i.value = 0
     await RisingEdge(dut.clk_i)
     await FallingEdge(dut.clk_i)
     for inst in insts:
