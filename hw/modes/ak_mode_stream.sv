@@ -125,10 +125,8 @@ module ak_mode_stream #(
 );
 
   import ak_mode_pkg::*;
-  import ak_mode_codes_pkg::*;  // the mode codes (generated from ak_mode_codes.rdl)
   // the modes built: bit m for mode code m (AeadModes = 0 also leaves 6..8 out)
   localparam logic [8:0]  Built   = Modes & (AeadModes ? 9'h1ff : 9'h03f);
-  localparam logic [15:0] Built16 = {7'd0, Built};
   localparam bit          HasMac  = Built[5] || Built[7];  // a CBC-MAC lane (CCM, CMAC)
   localparam bit          HasGcm  = Built[6];
 
@@ -214,7 +212,6 @@ module ak_mode_stream #(
   logic         cmd_fire, in_fire, sts_fire;
   logic         is_ecb, is_cbc, is_cfb, is_ofb;  // (CTR: none of the others)
   logic         is_ccm, is_gcm, is_cmac, is_xts, has_tag, chained_ok;
-  logic [8:0]   c_dec;                 // the command's mode, decoded (one-hot, not masked)
   logic         in_iv, in_aad, in_pay, in_tag;  // kind of the next input beat
   logic [4:0]   in_n;
   logic [7:0]   in_nb;                 // XTS: bits of the beat (1..128)
@@ -270,76 +267,46 @@ module ak_mode_stream #(
   logic         glen_push, ivlen_push;   // a length block may be pushed
   logic         glen_taken, ivlen_taken; // ... and is pushed now
 
-  // command checks and CCM blocks
-  logic [3:0]   c_q;                   // q = 15 - nonce_len
-  logic [127:0] c_qmask;               // ones in the last q bytes
+  // the command, checked and decoded (ak_mode_cmd u_cmd)
   logic         c_err;
-  logic [7:0]   c_flags0;
-  logic [127:0] c_b0, c_ctr0;
-  logic         c_p6;
-  logic [31:0]  c_aad_blocks, c_pay_blocks;
-  logic         c_iv12;                // GCM: 12-byte IV, J0 = IV || 0^31 || 1
-  logic [31:0]  c_iv_blocks, c_mac_blocks;
+  logic [8:0]   c_dec;                 // the command's mode, one-hot (not masked)
+  logic         c_p6, c_iv12, c_tag_in, c_pay_none, c_k2;
+  logic [127:0] c_b0, c_chain, c_glen;
+  logic [47:0]  c_carry;
+  logic [31:0]  c_iv_bytes, c_aad_bytes, c_msg_left, c_pay_beats, c_mac_blocks;
+  logic [31:0]  c_giv_blocks;
 
   // ------------------------------------------------------------------------------
-  // Command: checks, CCM B0 and Ctr0 (SP 800-38C A.2, A.3)
+  // Command: checks and the values loaded with it
   // ------------------------------------------------------------------------------
-  assign c_q = 4'd15 - cmd_nonce_len_i;
-  always_comb begin : cmd_check
-    c_qmask = '0;
-    for (int i = 0; i < 16; i++) begin
-      if (i >= 16 - int'(c_q)) c_qmask[127-8*i -: 8] = 8'hff;
-    end
-    c_err = 1'b0;
-    unique case (cmd_mode_i)
-      ModeEcb, ModeCbc: c_err = (cmd_msg_len_i[3:0] != 4'd0);
-      ModeCtr, ModeCfb, ModeOfb: c_err = 1'b0;
-      ModeCcm: begin
-        c_err = (cmd_nonce_len_i < 4'd7) || (cmd_nonce_len_i > 4'd13) ||
-                (cmd_tag_len_i < 5'd4) || (cmd_tag_len_i > 5'd16) || cmd_tag_len_i[0] ||
-                ((c_q == 4'd2) && (cmd_msg_len_i[31:16] != 16'h0)) ||
-                ((c_q == 4'd3) && (cmd_msg_len_i[31:24] != 8'h0));
-      end
-      // GCM: an IV of at least one byte, a tag of 4..16 bytes; CMAC: a tag of 4..16
-      ModeGcm:  c_err = (cmd_iv_len_i == 32'd0) || (cmd_tag_len_i < 5'd4) ||
-                        (cmd_tag_len_i > 5'd16);
-      ModeCmac: c_err = (cmd_tag_len_i < 5'd4) || (cmd_tag_len_i > 5'd16);
-      // XTS: a data unit of at least one block (its length in bits); AES-128/256 keys
-      ModeXts:  c_err = (cmd_msg_len_i < 32'd128) || (key_len_i == 2'd1);
-      default: c_err = 1'b1;
-    endcase
-    // a mode this build leaves out is illegal, as the codes 9..15 are
-    if (!Built16[cmd_mode_i]) c_err = 1'b1;
-  end
-  always_comb begin : cmd_decode
-    c_dec = '0;
-    for (int m = 0; m < 9; m++) c_dec[m] = (cmd_mode_i == 4'(m));
-  end
-  assign c_p6     = (cmd_aad_len_i >= 32'hff00);
-  assign c_flags0 = {1'b0, (cmd_aad_len_i != 32'd0), cmd_tag_len_i[3:1] - 3'd1, c_q[2:0] - 3'd1};
-  assign c_b0     = ({c_flags0, cmd_iv_i[127:8]} & ~c_qmask) | {96'h0, cmd_msg_len_i};
-  assign c_ctr0   = {5'd0, c_q[2:0] - 3'd1, cmd_iv_i[127:8]} & ~c_qmask;
-  // formatted AAD blocks: ceil((prefix + aad_len) / 16) = aad_len / 16 plus 1, or 2
-  // when (aad_len mod 16) + prefix exceeds 16; none without AAD
-  assign c_aad_blocks = (cmd_aad_len_i == 32'd0) ? 32'd0 :
-                        {4'd0, cmd_aad_len_i[31:4]} +
-                        ((({1'b0, cmd_aad_len_i[3:0]} + (c_p6 ? 5'd6 : 5'd2)) > 5'd16) ?
-                         32'd2 : 32'd1);
-  assign c_pay_blocks = {4'd0, cmd_msg_len_i[31:4]} + {31'd0, cmd_msg_len_i[3:0] != 4'd0};
-  assign c_iv12       = (cmd_iv_len_i == 32'd12);
-  // GCM, IV not 12 bytes: its blocks and one length block give J0
-  assign c_iv_blocks  = c_iv12 ? 32'd0 :
-                        {4'd0, cmd_iv_len_i[31:4]} + {31'd0, cmd_iv_len_i[3:0] != 4'd0} + 32'd1;
-  // blocks of the MAC flow: CCM B0, formatted AAD, payload; GCM the GHASH blocks (J0's,
-  // AAD, ciphertext, the length block); CMAC the message, at least one block
-  always_comb begin : cmd_mac_blocks
-    unique case (cmd_mode_i)
-      ModeGcm:  c_mac_blocks = c_iv_blocks + {4'd0, cmd_aad_len_i[31:4]} +
-                               {31'd0, cmd_aad_len_i[3:0] != 4'd0} + c_pay_blocks + 32'd1;
-      ModeCmac: c_mac_blocks = (cmd_msg_len_i == 32'd0) ? 32'd1 : c_pay_blocks;
-      default:  c_mac_blocks = 32'd1 + c_aad_blocks + c_pay_blocks;
-    endcase
-  end
+  ak_mode_cmd #(.Modes(Built)) u_cmd (
+    .mode_i       (cmd_mode_i),
+    .decrypt_i    (cmd_decrypt_i),
+    .iv_i         (cmd_iv_i),
+    .iv_len_i     (cmd_iv_len_i),
+    .nonce_len_i  (cmd_nonce_len_i),
+    .tag_len_i    (cmd_tag_len_i),
+    .aad_len_i    (cmd_aad_len_i),
+    .msg_len_i    (cmd_msg_len_i),
+    .key_len_i    (key_len_i),
+    .err_o        (c_err),
+    .mode_oh_o    (c_dec),
+    .p6_o         (c_p6),
+    .b0_o         (c_b0),
+    .chain_o      (c_chain),
+    .carry_o      (c_carry),
+    .glen_o       (c_glen),
+    .iv12_o       (c_iv12),
+    .iv_bytes_o   (c_iv_bytes),
+    .aad_bytes_o  (c_aad_bytes),
+    .msg_left_o   (c_msg_left),
+    .tag_in_o     (c_tag_in),
+    .pay_beats_o  (c_pay_beats),
+    .pay_none_o   (c_pay_none),
+    .mac_blocks_o (c_mac_blocks),
+    .giv_blocks_o (c_giv_blocks),
+    .k2_o         (c_k2)
+  );
 
   // ------------------------------------------------------------------------------
   // Handshakes
@@ -744,29 +711,14 @@ module ak_mode_stream #(
           pass_d      = !c_err;
           tlen_d      = cmd_tag_len_i;
           p6_d        = c_p6;
-          aad_left_d  = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm)) ?
-                        cmd_aad_len_i : 32'd0;
-          // (XTS counts bits; a build without XTS counts its refused command's bits as
-          // ceil(bits / 8) bytes: the same ceil(bits / 128) beats are taken)
-          msg_left_d  = (c_dec[8] && !Built[8]) ? ((cmd_msg_len_i + 32'd7) >> 3) :
-                                                  cmd_msg_len_i;
-          rtag_need_d = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm) ||
-                         (cmd_mode_i == ModeCmac)) && cmd_decrypt_i;
-          unique case (cmd_mode_i)
-            ModeCmac: pay_left_d = 32'd0;
-            ModeXts:  pay_left_d = {7'd0, cmd_msg_len_i[31:7]} +
-                                   {31'd0, cmd_msg_len_i[6:0] != 7'd0};  // bits
-            default:  pay_left_d = c_pay_blocks;
-          endcase
+          aad_left_d  = c_aad_bytes;
+          msg_left_d  = c_msg_left;
+          rtag_need_d = c_tag_in;
+          pay_left_d  = c_pay_beats;
           flush_d     = 1'b0;
-          if (cmd_mode_i == ModeGcm) carry_d = {13'h0, cmd_iv_len_i, 3'b000};
-          else carry_d = c_p6 ? {16'hfffe, cmd_aad_len_i} : {32'h0, cmd_aad_len_i[15:0]};
+          carry_d     = c_carry;
           nxt_v_d     = 1'b0;
-          unique case (cmd_mode_i)
-            ModeCcm: chain_d = c_ctr0;
-            ModeGcm: chain_d = c_iv12 ? {cmd_iv_i[127:32], 32'd1} : '0;
-            default: chain_d = cmd_iv_i;
-          endcase
+          chain_d     = c_chain;
           d_cnt_d     = '0;
           s0_need_d   = (c_dec[5] || c_dec[6]) && !c_err;
           s0_fly_d    = 1'b0;
@@ -775,18 +727,18 @@ module ak_mode_stream #(
           m_busy_d    = 1'b0;
           mac_left_d  = c_mac_blocks;
           // GCM and CMAC
-          iv_left_d    = ((cmd_mode_i == ModeGcm) && !c_iv12) ? cmd_iv_len_i : 32'd0;
+          iv_left_d    = c_iv_bytes;
           ivlen_need_d = c_dec[6] && !c_iv12 && !c_err;
           glen_need_d  = c_dec[6] && !c_err;
-          glen_d       = {29'd0, cmd_aad_len_i, 3'b000, 29'd0, cmd_msg_len_i, 3'b000};
+          glen_d       = c_glen;
           h_need_d     = (c_dec[6] || c_dec[7] || c_dec[8]) && !c_err;
           h_fly_d      = 1'b0;
           h_ok_d       = 1'b0;
           h_d          = '0;
           j0_ok_d      = c_iv12;
           mreq_left_d  = c_mac_blocks;
-          k2_d         = (cmd_msg_len_i[3:0] != 4'd0) || (cmd_msg_len_i == 32'd0);
-          giv_left_d   = ((cmd_mode_i == ModeGcm) && !c_iv12) ? c_iv_blocks : 32'd0;
+          k2_d         = c_k2;
+          giv_left_d   = c_giv_blocks;
           // the counters' flags, from the values loaded
           iv_nz_d      = (iv_left_d != 32'd0);
           aad_nz_d     = (aad_left_d != 32'd0);
@@ -795,10 +747,7 @@ module ak_mode_stream #(
           aad_n_d      = beat_bytes(aad_left_d);
           msg_n_d      = beat_bytes(msg_left_d);
           msg_nb_d     = beat_bits(msg_left_d);
-          // from the command's lengths, not from the block-count sums: the payload
-          // count is 0 exactly for CMAC or an empty message; the MAC count is at least
-          // 1 (three counts below 2^29, plus one) and never wraps
-          pay_z_d      = (cmd_mode_i == ModeCmac) || (cmd_msg_len_i == 32'd0);
+          pay_z_d      = c_pay_none;  // (from the lengths: ak_mode_cmd)
           mac_z_d      = 1'b0;
           gj0_d        = 1'b0;
           nxt_hold_d   = 1'b0;
