@@ -2,7 +2,7 @@
 // ak_mode_stream (the mode engine) and ak_gcm_pipe (GCM at one block per cycle): byte
 // and bit masks of partial blocks, CMAC's padding and doubling, XTS's alpha step,
 // GCM's inc32. All are combinational; byte order FIPS-197 / GCM, byte 0 of a block in
-// [127:120].
+// [127:120]. Also the typed selects ak_mode_stream's control hands its units.
 
 `default_nettype none
 
@@ -52,6 +52,23 @@ package ak_mode_pkg;
   function automatic logic [127:0] inc32(input logic [127:0] v);
     return {v[127:32], v[31:0] + 32'd1};
   endfunction
+
+  // What the stream pushes into the MAC unit's FIFO (ak_mode_mac), chosen by its
+  // control: the input beat as it is, CMAC's (padded) message beat, CCM's B0, CMAC's
+  // empty message (padded), GCM's IV length block, a payload result (CCM decryption's
+  // plaintext, GCM encryption's ciphertext), GCM's final length block, CCM's formatted
+  // AAD block of this beat, CCM's last formatted AAD block (the carried bytes)
+  typedef enum logic [3:0] {
+    MacInBeat,
+    MacInCmac,
+    MacInB0,
+    MacInEmpty,
+    MacInIvLen,
+    MacInResult,
+    MacInLen,
+    MacInAad,
+    MacInAadFlush
+  } mac_in_sel_e;
 
   // bytes of the next beat of a part with `left` bytes to go: min(16, left)
   function automatic logic [4:0] beat_bytes(input logic [31:0] left);
