@@ -211,15 +211,12 @@ module ak_mode_stream #(
   logic [4:0]   in_n;
   logic [7:0]   in_nb;                 // XTS: bits of the beat (1..128)
   logic [31:0]  x_left_after;          // XTS: payload bits left after this beat
-  logic [127:0] x_tw;                  // XTS: the tweak of the block offered now
-  // XTS ciphertext stealing: the last whole block before a partial one is "held"
-  // (its result stays here), the partial one is "final" (its bits || the held
-  // result's tail); the held result's head is output after the final's result
-  logic         nxt_hold_q, nxt_hold_d, nxt_fin_q, nxt_fin_d;
-  logic [7:0]   nxt_nb_q, nxt_nb_d;
-  logic [127:0] xh_q, xh_d;
-  logic         xh_ok_q, xh_ok_d, xh_out_q, xh_out_d;
-  logic [7:0]   xb_q, xb_d;            // bits of the final (partial) block
+  // XTS tweak and ciphertext stealing (ak_mode_xts u_xts): the tweak of the block
+  // offered now and the chaining value after it; the offered block is the held one
+  // (the last whole block before a partial one: its result stays there) or the final
+  // (partial) one; the held result's head is output after the final's result
+  logic [127:0] x_tw, x_tw_next, x_blk, x_head;
+  logic         x_hold, x_fin, x_held_ok, x_head_due;
   logic [127:0] in_masked;
   // Kept beside the byte and bit counters, so that no path starts with a 32-bit compare
   // or a beat-size selection; each equals the expression given, every cycle (checked
@@ -366,9 +363,6 @@ module ak_mode_stream #(
   assign chained = is_ofb || ((is_cbc || is_cfb) && !dec_q);
   assign d_lim   = (chained || is_ccm) ? CntW'(1) : (is_gcm || is_xts) ? CntW'(2) :
                    CntW'(InFlight);
-  // XTS: the tweak of the block offered: T_j; decryption's held block takes T_(j+1)
-  // (and the final one T_j after it)
-  assign x_tw    = (nxt_hold_q && dec_q) ? alpha(chain_q) : chain_q;
 
   // result of the payload block leaving the core now, and (chained flows) the next
   // chaining value
@@ -388,7 +382,7 @@ module ak_mode_stream #(
     if (is_cbc || is_cfb) chain_req = nxt_q;               // decryption: this ciphertext
     if (is_ecb)           chain_req = chain_q;
     if (is_gcm)           chain_req = inc32(chain_q);      // S0 = E(J0), then inc32
-    if (is_xts)           chain_req = (nxt_hold_q && dec_q) ? chain_q : alpha(chain_q);
+    if (is_xts)           chain_req = x_tw_next;
   end
 
   // a new data-lane block: H (GCM) or L (CMAC) first, S0 (CCM; GCM once J0 is
@@ -404,8 +398,8 @@ module ak_mode_stream #(
       end else if (nxt_v_q && is_xts) begin
         // XTS: T_0 is back; the final block waits for the held result and room for
         // its result and the held head
-        req_valid_o[0] = h_ok_q && (!nxt_fin_q || xh_ok_q) &&
-                         ({1'b0, of_cnt_q} + {1'b0, d_cnt_q} + (CntW+1)'(nxt_fin_q) <
+        req_valid_o[0] = h_ok_q && (!x_fin || x_held_ok) &&
+                         ({1'b0, of_cnt_q} + {1'b0, d_cnt_q} + (CntW+1)'(x_fin) <
                           (CntW+1)'(OfDepth));
       end else if (nxt_v_q) begin
         // (GCM: a block GHASH takes from the MAC FIFO now frees its place)
@@ -430,8 +424,7 @@ module ak_mode_stream #(
     end
     if (is_xts) begin
       // the final block: its bits || the held result's tail
-      req0_data_o    = (nxt_fin_q ? (nxt_q | (xh_q & ({128{1'b1}} >> nxt_nb_q))) : nxt_q) ^
-                       x_tw;
+      req0_data_o    = x_blk;
       req0_decrypt_o = dec_q;
     end
     // GCM's H, CMAC's L: E(0^128); XTS's tweak E_K2(i), encrypting with K2
@@ -548,6 +541,36 @@ module ak_mode_stream #(
   );
 
   // ------------------------------------------------------------------------------
+  // XTS tweak and ciphertext stealing
+  // ------------------------------------------------------------------------------
+  ak_mode_xts u_xts (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .load_i       (cmd_fire),
+    .xts_i        (is_xts),
+    .dec_i        (dec_q),
+    .chain_i      (chain_q),
+    .take_i       ((st_q == StRun) && in_fire && in_pay),
+    .take_nb_i    (in_nb),
+    .take_left_i  (x_left_after),
+    .sent_i       ((st_q == StRun) && d_fire && !h_need_q && !s0_need_q),
+    .blk_i        (nxt_q),
+    .rsp_i        ((st_q == StRun) && d_rsp_pay),
+    .rsp_hold_i   (cx_h),
+    .rsp_fin_i    (cx_f),
+    .rsp_data_i   (d_out),
+    .head_out_i   ((st_q == StRun) && x_head_due && of_push && !d_rsp_pay),
+    .hold_o       (x_hold),
+    .fin_o        (x_fin),
+    .tweak_o      (x_tw),
+    .tweak_next_o (x_tw_next),
+    .block_o      (x_blk),
+    .held_ok_o    (x_held_ok),
+    .head_due_o   (x_head_due),
+    .head_o       (x_head)
+  );
+
+  // ------------------------------------------------------------------------------
   // Output FIFO: payload results, then the CCM tag
   // ------------------------------------------------------------------------------
   // the tag: CCM MSB_t(Y_r ^ S0), GCM MSB_t(GHASH ^ E(J0)), CMAC MSB_t(Y_n) (s0_q = 0)
@@ -562,9 +585,9 @@ module ak_mode_stream #(
     if (st_q == StRun && !err_q) begin
       if (d_rsp_pay && !(is_xts && cx_h)) begin
         of_push = 1'b1;  // (XTS: a held result is not output now)
-      end else if (xh_out_q) begin
+      end else if (x_head_due) begin
         of_push      = 1'b1;  // XTS: the held result's head, the partial last beat
-        of_push_data = keep_bits(xh_q, xb_q);
+        of_push_data = x_head;
       end else if (chained_ok && ccm_done && !dec_q && of_cnt_q != CntW'(OfDepth)) begin
         of_push      = 1'b1;
         of_push_data = tag_calc;
@@ -597,7 +620,7 @@ module ak_mode_stream #(
     .clr_i   (1'b0),
     .push_i  (cx_push),
     .data_i  ({is_cbc ? chain_q : is_xts ? x_tw : nxt_q, nxt_n_q,
-               is_xts && nxt_hold_q, is_xts && nxt_fin_q}),
+               is_xts && x_hold, is_xts && x_fin}),
     .pop_i   (d_rsp_pay),
     .valid_o (cx_valid),
     .full_o  (cx_full),
@@ -609,7 +632,7 @@ module ak_mode_stream #(
   // Message state
   // ------------------------------------------------------------------------------
   // every beat is in and every result is out (CCM: the tag too, or it was compared)
-  assign chained_ok = !iv_nz_q && !aad_nz_q && !msg_nz_q && !rtag_need_q && !xh_out_q &&
+  assign chained_ok = !iv_nz_q && !aad_nz_q && !msg_nz_q && !rtag_need_q && !x_head_due &&
                       (err_q || (pay_z_q && (d_cnt_q == '0) && !s0_need_q &&
                                  !h_need_q && (!is_ccm || !flush_q)));
 
@@ -653,13 +676,6 @@ module ak_mode_stream #(
     h_ok_d       = h_ok_q;
     h_d          = h_q;
     j0_ok_d      = j0_ok_q;
-    nxt_hold_d   = nxt_hold_q;
-    nxt_fin_d    = nxt_fin_q;
-    nxt_nb_d     = nxt_nb_q;
-    xh_d         = xh_q;
-    xh_ok_d      = xh_ok_q;
-    xh_out_d     = xh_out_q;
-    xb_d         = xb_q;
 
     unique case (st_q)
       StIdle: begin
@@ -702,10 +718,6 @@ module ak_mode_stream #(
           msg_n_d      = beat_bytes(msg_left_d);
           msg_nb_d     = beat_bits(msg_left_d);
           pay_z_d      = c_pay_none;  // (from the lengths: ak_mode_cmd)
-          nxt_hold_d   = 1'b0;
-          nxt_fin_d    = 1'b0;
-          xh_ok_d      = 1'b0;
-          xh_out_d     = 1'b0;
         end
       end
 
@@ -732,11 +744,6 @@ module ak_mode_stream #(
             msg_n_d    = beat_bytes(msg_after);
             msg_nb_d   = beat_bits(msg_after);
             nxt_v_d    = !err_q && !is_cmac;  // CMAC: the beat goes to the MAC FIFO only
-            // XTS: a whole beat followed by a partial one is held; a partial one is final
-            nxt_hold_d = is_xts && (in_nb == 8'd128) && (x_left_after != 32'd0) &&
-                         (x_left_after < 32'd128);
-            nxt_fin_d  = is_xts && (in_nb != 8'd128);
-            nxt_nb_d   = in_nb;
             nxt_d      = in_masked;
             nxt_n_d    = in_n;
           end else begin
@@ -762,14 +769,8 @@ module ak_mode_stream #(
           end else begin
             pay_left_d = pay_left_q - 32'd1;
             pay_z_d    = (pay_left_q == 32'd1);
-            if (is_xts && cx_h) begin
-              xh_d    = d_out;
-              xh_ok_d = 1'b1;
-            end
-            if (is_xts && cx_f) xh_out_d = 1'b1;
           end
         end
-        if (xh_out_q && of_push && !d_rsp_pay) xh_out_d = 1'b0;
         if (d_fire) begin
           if (h_need_q) begin
             h_need_d = 1'b0;
@@ -781,7 +782,6 @@ module ak_mode_stream #(
           end else begin
             if (!chained) chain_d = chain_req;
             nxt_v_d = 1'b0;
-            if (nxt_fin_q) xb_d = nxt_nb_q;
           end
         end
         d_cnt_d = d_cnt_q - CntW'(d_rsp) + CntW'(d_fire);
@@ -903,13 +903,6 @@ module ak_mode_stream #(
       h_ok_q    <= 1'b0;
       h_q       <= '0;
       j0_ok_q   <= 1'b0;
-      nxt_hold_q <= 1'b0;
-      nxt_fin_q  <= 1'b0;
-      nxt_nb_q   <= 8'd0;
-      xh_q       <= '0;
-      xh_ok_q    <= 1'b0;
-      xh_out_q   <= 1'b0;
-      xb_q       <= 8'd0;
     end else begin
       nxt_v_q   <= nxt_v_d;
       nxt_q     <= nxt_d;
@@ -927,13 +920,6 @@ module ak_mode_stream #(
       h_ok_q    <= h_ok_d;
       h_q       <= h_d;
       j0_ok_q   <= j0_ok_d;
-      nxt_hold_q <= nxt_hold_d;
-      nxt_fin_q  <= nxt_fin_d;
-      nxt_nb_q   <= nxt_nb_d;
-      xh_q       <= xh_d;
-      xh_ok_q    <= xh_ok_d;
-      xh_out_q   <= xh_out_d;
-      xb_q       <= xb_d;
     end
   end
 
