@@ -70,6 +70,65 @@ package ak_mode_pkg;
     MacInAadFlush
   } mac_in_sel_e;
 
+  // The data lane's typed selects (ak_mode_ctrl -> ak_mode_data):
+  // the chaining register's next value: kept, the command's initial value, the result
+  // leaving the core (chained flows), XTS's T_0 = E_K2(i), the value after a block is
+  // sent (chain_next_sel_e), GCM's J0 from GHASH
+  typedef enum logic [2:0] {
+    ChainHold,
+    ChainLoad,
+    ChainRsp,
+    ChainT0,
+    ChainNext,
+    ChainJ0
+  } chain_sel_e;
+
+  // the chaining value after a block is sent: +1 (CTR, CCM), the beat (CBC and CFB
+  // decryption: this ciphertext), kept (ECB), inc32 (GCM), the next tweak (XTS)
+  typedef enum logic [2:0] {
+    NextInc,
+    NextBeat,
+    NextHold,
+    NextInc32,
+    NextTweak
+  } chain_next_sel_e;
+
+  // a payload result: (core output ^ operand) to the beat's bytes (CTR, CFB, OFB, CCM,
+  // GCM), the core's output (ECB, CBC encryption), core output ^ operand (CBC
+  // decryption, XTS)
+  typedef enum logic [1:0] {
+    ResMasked,
+    ResPlain,
+    ResXor
+  } res_sel_e;
+
+  // lane 0's request: E(chaining value) (bypassed from the result leaving now), the
+  // beat (ECB, CBC decryption), beat ^ chaining value (CBC encryption), XTS's block,
+  // 0^128 (GCM's H, CMAC's L), XTS's tweak i (E_K2(i))
+  typedef enum logic [2:0] {
+    ReqChain,
+    ReqBeat,
+    ReqBeatChain,
+    ReqXts,
+    ReqZero,
+    ReqTweakIn
+  } req_sel_e;
+
+  // the XOR operand kept with a payload block in the core: the beat, the chaining
+  // value (CBC decryption: the previous ciphertext), the tweak (XTS)
+  typedef enum logic [1:0] {
+    OpBeat,
+    OpChain,
+    OpTweak
+  } op_sel_e;
+
+  // an output beat: the payload result, XTS's held head, the tag
+  typedef enum logic [1:0] {
+    OutResult,
+    OutHead,
+    OutTag
+  } out_sel_e;
+
   // bytes of the next beat of a part with `left` bytes to go: min(16, left)
   function automatic logic [4:0] beat_bytes(input logic [31:0] left);
     return (left >= 32'd16) ? 5'd16 : left[4:0];
