@@ -17,9 +17,10 @@
 // and is combined with the next block in the cycle it finishes. Byte order: FIPS-197
 // / GCM, byte 0 in [127:120].
 //
-// Parameters: GhashDigitBits (16): the multiplier's digit; CbcMac (1): build the
-//             CBC-MAC lane's FIFO use (CCM or CMAC built); Ghash (1): build GHASH (GCM
-//             built); with neither, no FIFO is built; FifoDepth (3): MAC FIFO blocks.
+// Parameters: GhashDigitBits (16): the multiplier's digit (1, 4, 8, 16, 32, 128);
+//             CbcMac (1): a CBC-MAC mode (CCM or CMAC) is built; Ghash (1): GCM is
+//             built (0 leaves the multiplier out); with neither, the MAC FIFO is left
+//             out too; FifoDepth (3): MAC FIFO blocks.
 
 `default_nettype none
 
