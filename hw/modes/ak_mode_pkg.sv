@@ -2,7 +2,7 @@
 // ak_mode_stream (the mode engine) and ak_gcm_pipe (GCM at one block per cycle): byte
 // and bit masks of partial blocks, CMAC's padding and doubling, XTS's alpha step,
 // GCM's inc32. All are combinational; byte order FIPS-197 / GCM, byte 0 of a block in
-// [127:120].
+// [127:120]. Also the typed selects ak_mode_stream's control hands its units.
 
 `default_nettype none
 
@@ -52,6 +52,82 @@ package ak_mode_pkg;
   function automatic logic [127:0] inc32(input logic [127:0] v);
     return {v[127:32], v[31:0] + 32'd1};
   endfunction
+
+  // What the stream pushes into the MAC unit's FIFO (ak_mode_mac), chosen by its
+  // control: the input beat as it is, CMAC's (padded) message beat, CCM's B0, CMAC's
+  // empty message (padded), GCM's IV length block, a payload result (CCM decryption's
+  // plaintext, GCM encryption's ciphertext), GCM's final length block, CCM's formatted
+  // AAD block of this beat, CCM's last formatted AAD block (the carried bytes)
+  typedef enum logic [3:0] {
+    MacInBeat,
+    MacInCmac,
+    MacInB0,
+    MacInEmpty,
+    MacInIvLen,
+    MacInResult,
+    MacInLen,
+    MacInAad,
+    MacInAadFlush
+  } mac_in_sel_e;
+
+  // The data lane's typed selects (ak_mode_ctrl -> ak_mode_data):
+  // the chaining register's next value: kept, the command's initial value, the result
+  // leaving the core (chained flows), XTS's T_0 = E_K2(i), the value after a block is
+  // sent (chain_next_sel_e), GCM's J0 from GHASH
+  typedef enum logic [2:0] {
+    ChainHold,
+    ChainLoad,
+    ChainRsp,
+    ChainT0,
+    ChainNext,
+    ChainJ0
+  } chain_sel_e;
+
+  // the chaining value after a block is sent: +1 (CTR, CCM), the beat (CBC and CFB
+  // decryption: this ciphertext), kept (ECB), inc32 (GCM), the next tweak (XTS)
+  typedef enum logic [2:0] {
+    NextInc,
+    NextBeat,
+    NextHold,
+    NextInc32,
+    NextTweak
+  } chain_next_sel_e;
+
+  // a payload result: (core output ^ operand) to the beat's bytes (CTR, CFB, OFB, CCM,
+  // GCM), the core's output (ECB, CBC encryption), core output ^ operand (CBC
+  // decryption, XTS)
+  typedef enum logic [1:0] {
+    ResMasked,
+    ResPlain,
+    ResXor
+  } res_sel_e;
+
+  // lane 0's request: E(chaining value) (bypassed from the result leaving now), the
+  // beat (ECB, CBC decryption), beat ^ chaining value (CBC encryption), XTS's block,
+  // 0^128 (GCM's H, CMAC's L), XTS's tweak i (E_K2(i))
+  typedef enum logic [2:0] {
+    ReqChain,
+    ReqBeat,
+    ReqBeatChain,
+    ReqXts,
+    ReqZero,
+    ReqTweakIn
+  } req_sel_e;
+
+  // the XOR operand kept with a payload block in the core: the beat, the chaining
+  // value (CBC decryption: the previous ciphertext), the tweak (XTS)
+  typedef enum logic [1:0] {
+    OpBeat,
+    OpChain,
+    OpTweak
+  } op_sel_e;
+
+  // an output beat: the payload result, XTS's held head, the tag
+  typedef enum logic [1:0] {
+    OutResult,
+    OutHead,
+    OutTag
+  } out_sel_e;
 
   // bytes of the next beat of a part with `left` bytes to go: min(16, left)
   function automatic logic [4:0] beat_bytes(input logic [31:0] left);

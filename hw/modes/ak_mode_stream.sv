@@ -72,6 +72,16 @@
 // "not zero" flag and their next beat's size in registers beside them (updated from
 // registers only), so the input handshake and the beat's byte mask start at
 // flip-flops, not at 32-bit compares.
+//
+// Structure (this module only connects them; docs/modes.md "Structure"):
+//   ak_mode_cmd   the command's check and decode (combinational): legality, mode
+//                 one-hot, the counts and values loaded with it;
+//   ak_mode_ctrl  the control: message state, counters and flags, handshakes; emits
+//                 enables and typed selects (ak_mode_pkg) only;
+//   ak_mode_data  the data lane's 128-bit registers and multiplexers, the XOR-operand
+//                 FIFO and the output FIFO;
+//   ak_mode_mac   the MAC unit: MAC FIFO, CBC-MAC lane (lane 1), GHASH;
+//   ak_mode_xts   XTS's tweak steps and ciphertext-stealing registers.
 
 `default_nettype none
 
@@ -125,1002 +135,317 @@ module ak_mode_stream #(
 );
 
   import ak_mode_pkg::*;
-  import ak_mode_codes_pkg::*;  // the mode codes (generated from ak_mode_codes.rdl)
   // the modes built: bit m for mode code m (AeadModes = 0 also leaves 6..8 out)
   localparam logic [8:0]  Built   = Modes & (AeadModes ? 9'h1ff : 9'h03f);
-  localparam logic [15:0] Built16 = {7'd0, Built};
   localparam bit          HasMac  = Built[5] || Built[7];  // a CBC-MAC lane (CCM, CMAC)
   localparam bit          HasGcm  = Built[6];
+  // the MAC FIFO: three blocks, so one GCM encryption stream on a two-block core keeps
+  // both blocks in flight while GHASH takes the third
+  localparam int          MbDepth = 3;
 
   if (InFlight < 2) begin : g_bad_in_flight
     $fatal(1, "ak_mode_stream: InFlight must be >= 2, got %0d", InFlight);
   end
-  // output FIFO depth, and the width of every count of blocks in the core or the FIFOs
-  localparam int OfDepth = InFlight + 2;
-  localparam int CntW    = $clog2(OfDepth + 2);
-
-  typedef enum logic [1:0] {
-    StIdle,  // waiting for a command
-    StRun,   // taking beats, running the flows
-    StSts    // all beats out: present the status
-  } st_e;
 
   // ------------------------------------------------------------------------------
-  // Declarations
+  // Between the units
   // ------------------------------------------------------------------------------
-  st_e          st_q, st_d;
-  logic [8:0]   om_q, om_d;          // the message's mode, one-hot (bit = mode code)
-  logic         dec_q, dec_d;
-  logic         err_q, err_d;
-  logic         pass_q, pass_d;
-  logic [4:0]   tlen_q, tlen_d;
-  logic         p6_q, p6_d;            // CCM AAD length prefix is 6 bytes (else 2)
-  logic [31:0]  aad_left_q, aad_left_d;  // AAD bytes still to come in
-  logic [31:0]  msg_left_q, msg_left_d;  // payload bytes still to come in
-  logic         rtag_need_q, rtag_need_d;  // CCM decryption: tag beat still to come
-  logic [127:0] rtag_q, rtag_d;
-  logic [31:0]  pay_left_q, pay_left_d;  // payload beats whose result is not yet out
-  logic         flush_q, flush_d;      // CCM: the last formatted AAD block is pending
-  logic [47:0]  carry_q, carry_d;      // CCM: AAD bytes carried into the next block;
-                                       // GCM: the IV's length in bits
-  logic [31:0]  iv_left_q, iv_left_d;  // GCM: IV bytes still to come in (IV not 12 bytes)
-  logic         ivlen_need_q, ivlen_need_d;  // GCM: the IV's length block not yet pushed
-  logic         glen_need_q, glen_need_d;    // GCM: the final length block not yet pushed
-  logic [127:0] glen_q, glen_d;        // GCM: [len(A)]_64 || [len(C)]_64, in bits
-
-  // data lane
-  logic         nxt_v_q, nxt_v_d;      // next beat, waiting for its request
-  logic [127:0] nxt_q, nxt_d;
-  logic [4:0]   nxt_n_q, nxt_n_d;
-  // XOR operands of the payload blocks in the core, oldest first (ak_fifo u_cx): the
-  // beat, or for CBC decryption the previous ciphertext; at the head: the operand
-  // cx_x, the beat's valid bytes cx_n, the XTS held / final flags cx_h / cx_f
-  logic [127:0] cx_x;
-  logic [4:0]   cx_n;
-  logic         cx_h, cx_f, cx_push;
-  logic [127:0] chain_q, chain_d;      // IV / chaining value / counter block
-  logic [CntW-1:0] d_cnt_q, d_cnt_d;   // data-lane blocks in the core (S0 included)
-  logic         s0_need_q, s0_need_d;  // CCM: E(Ctr0), GCM: E(J0) not yet requested
-  logic         s0_fly_q, s0_fly_d;    // ... it is the oldest block in the core (after H)
-  logic [127:0] s0_q, s0_d;
-  logic         h_need_q, h_need_d;    // GCM: H = E(0), CMAC: L = E(0) not yet requested
-  logic         h_fly_q, h_fly_d;      // ... it is the oldest block in the core
-  logic         h_ok_q, h_ok_d;        // ... it is back, in h_q
-  logic [127:0] h_q, h_d;
-  logic         j0_ok_q, j0_ok_d;      // GCM: J0 is known (in chain_q until S0 is sent)
-
-  // MAC lane
-  logic [127:0] y_q, y_d;
-  logic         m_busy_q, m_busy_d;
-  logic [31:0]  mac_left_q, mac_left_d;  // MAC blocks whose result is not yet back
-  // MAC input FIFO (ak_fifo u_mb, mb_head the head): three blocks, so one GCM encryption stream on
-  // a two-block core keeps both blocks in flight while GHASH takes the third
-  localparam int MbDepth = 3;
-  logic [127:0] mb_head;
-  logic [1:0]   mb_cnt_q;
-  logic         mb_full, mb_pop;
-  logic [31:0]  mreq_left_q, mreq_left_d;  // CMAC: MAC blocks not yet sent to the core
-  logic         k2_q, k2_d;            // CMAC: the last block is padded (subkey K2)
-  // GHASH (GCM): y_q is the hash, mb the blocks to hash
-  logic [31:0]  giv_left_q, giv_left_d;  // GHASH blocks of J0 (IV, length) not yet started
-  logic         gj0_q, gj0_d;          // the product under way is J0
-
-  // output FIFO (ak_fifo u_of): the beats, and beside each a flag for the tag beat
-  logic [CntW-1:0] of_cnt_q;          // entries (ak_fifo u_of, zero-extended)
-  logic [$clog2(OfDepth + 1)-1:0] of_cnt;
-  logic         cx_valid, cx_full, of_full, unused_flags;
-  logic [$clog2(InFlight + 1)-1:0] cx_count;
-
-  logic         cmd_fire, in_fire, sts_fire;
-  logic         is_ecb, is_cbc, is_cfb, is_ofb;  // (CTR: none of the others)
-  logic         is_ccm, is_gcm, is_cmac, is_xts, has_tag, chained_ok;
-  logic [8:0]   c_dec;                 // the command's mode, decoded (one-hot, not masked)
-  logic         in_iv, in_aad, in_pay, in_tag;  // kind of the next input beat
-  logic [4:0]   in_n;
-  logic [7:0]   in_nb;                 // XTS: bits of the beat (1..128)
-  logic [31:0]  x_left_after;          // XTS: payload bits left after this beat
-  logic [127:0] x_tw;                  // XTS: the tweak of the block offered now
-  // XTS ciphertext stealing: the last whole block before a partial one is "held"
-  // (its result stays here), the partial one is "final" (its bits || the held
-  // result's tail); the held result's head is output after the final's result
-  logic         nxt_hold_q, nxt_hold_d, nxt_fin_q, nxt_fin_d;
-  logic [7:0]   nxt_nb_q, nxt_nb_d;
-  logic [127:0] xh_q, xh_d;
-  logic         xh_ok_q, xh_ok_d, xh_out_q, xh_out_d;
-  logic [7:0]   xb_q, xb_d;            // bits of the final (partial) block
-  logic [127:0] in_masked;
-  // Kept beside the byte and bit counters, so that no path starts with a 32-bit compare
-  // or a beat-size selection; each equals the expression given, every cycle (checked
-  // in simulation), and is updated with its counter from values of registers only
-  logic         iv_nz_q, iv_nz_d;      // iv_left_q != 0
-  logic         aad_nz_q, aad_nz_d;    // aad_left_q != 0
-  logic         msg_nz_q, msg_nz_d;    // msg_left_q != 0
-  logic [4:0]   iv_n_q, iv_n_d;        // beat_bytes(iv_left_q)
-  logic [4:0]   aad_n_q, aad_n_d;      // beat_bytes(aad_left_q)
-  logic [4:0]   msg_n_q, msg_n_d;      // beat_bytes(msg_left_q)
-  logic [7:0]   msg_nb_q, msg_nb_d;    // beat_bits(msg_left_q) (XTS)
-  logic         pay_z_q, pay_z_d;      // pay_left_q == 0
-  logic         mac_z_q, mac_z_d;      // mac_left_q == 0
-  logic [31:0]  iv_after, aad_after, msg_after;  // a counter after a beat of its part
-  logic         d_rsp, m_rsp, d_fire, m_fire;
-  logic         d_rsp_pay;             // a payload result leaves the core now
-  logic [127:0] chain_rsp, chain_req, chain_now, d_out;
-  logic         chained;               // the next block needs this block's result
-  logic [CntW-1:0] d_lim;              // data-lane blocks allowed in the core
-  // Kept in registers, so that the data lane's request starts at flip-flops and not at
-  // the counters' adders and compares (each equals the expression given, every cycle;
-  // checked in simulation): room for one more result in the output FIFO, and room for
-  // one more block in the core (without / with a result leaving now)
-  logic         room_q, room_d;        // of_cnt_q + d_cnt_q < OfDepth
-  logic         lim_ok_q, lim_ok_d;    // d_cnt_q < d_lim
-  logic         lim_ok1_q, lim_ok1_d;  // d_cnt_q <= d_lim
-  logic [CntW-1:0] of_cnt_nx;          // of_cnt_q after this cycle's push and pop
-  logic [127:0] fmt_block;             // CCM: formatted AAD block of this beat
-  logic         mb_push;
-  logic [127:0] mb_push_data;
-  logic         of_push;
-  logic [127:0] of_push_data;
-  logic         of_push_tag;
-  logic [127:0] tag_calc;
-  logic         ccm_done;
-  logic         m_last;                // CMAC: the MAC block offered is the last one
-  logic [127:0] subkey;                // CMAC: K1 or K2 of the last block
-  logic         gh_start, gh_ready, gh_done;
-  logic [127:0] gh_z, gh_y;            // product; hash to combine with the next block
-  logic         glen_push, ivlen_push;   // a length block may be pushed
-  logic         glen_taken, ivlen_taken; // ... and is pushed now
-
-  // command checks and CCM blocks
-  logic [3:0]   c_q;                   // q = 15 - nonce_len
-  logic [127:0] c_qmask;               // ones in the last q bytes
+  // the command, checked and decoded (u_cmd)
   logic         c_err;
-  logic [7:0]   c_flags0;
-  logic [127:0] c_b0, c_ctr0;
-  logic         c_p6;
-  logic [31:0]  c_aad_blocks, c_pay_blocks;
-  logic         c_iv12;                // GCM: 12-byte IV, J0 = IV || 0^31 || 1
-  logic [31:0]  c_iv_blocks, c_mac_blocks;
+  logic [8:0]   c_dec;                 // the command's mode, one-hot (not masked)
+  logic         c_p6, c_iv12, c_tag_in, c_pay_none, c_k2;
+  logic [127:0] c_b0, c_chain, c_glen;
+  logic [47:0]  c_carry;
+  logic [31:0]  c_iv_bytes, c_aad_bytes, c_msg_left, c_pay_beats, c_mac_blocks;
+  logic [31:0]  c_giv_blocks;
+  // control -> datapath: enables and typed selects
+  logic            load, nxt_we, rtag_we, carry_we, p6, h_we, s0_we;
+  chain_sel_e      chain_sel;
+  chain_next_sel_e next_sel;
+  res_sel_e        res_sel;
+  req_sel_e        req_sel;
+  op_sel_e         op_sel;
+  out_sel_e        out_sel;
+  logic            rsp_xor, bypass, op_push, op_hold, op_fin, op_pop, out_push;
+  logic [4:0]      in_n, tlen;
+  logic [7:0]      in_nb;
+  logic            in_bits;
+  // datapath -> control and the units
+  logic            op_hold_head, op_fin_head, tag_ok;
+  logic [$clog2(InFlight + 3)-1:0] out_count;
+  logic [127:0]    in_masked, d_out, chain, nxt, h, glen;
+  logic [47:0]     carry;
+  // MAC unit
+  logic            mac_run, mac_active, mac_cbc, mac_cmac, mac_gcm, h_ok, mb_push;
+  mac_in_sel_e     mb_sel;
+  logic            mb_full, gh_start, j0_valid, mac_busy, mac_z;
+  logic [1:0]      mb_cnt;
+  logic [127:0]    j0, mac_y;
+  // XTS unit
+  logic            xts, dec, x_take, x_sent, x_rsp, x_head_out;
+  logic [31:0]     x_left;
+  logic            x_hold, x_fin, x_held_ok, x_head_due;
+  logic [127:0]    x_tw, x_tw_next, x_blk, x_head;
 
   // ------------------------------------------------------------------------------
-  // Command: checks, CCM B0 and Ctr0 (SP 800-38C A.2, A.3)
+  // Command check and decode
   // ------------------------------------------------------------------------------
-  assign c_q = 4'd15 - cmd_nonce_len_i;
-  always_comb begin : cmd_check
-    c_qmask = '0;
-    for (int i = 0; i < 16; i++) begin
-      if (i >= 16 - int'(c_q)) c_qmask[127-8*i -: 8] = 8'hff;
-    end
-    c_err = 1'b0;
-    unique case (cmd_mode_i)
-      ModeEcb, ModeCbc: c_err = (cmd_msg_len_i[3:0] != 4'd0);
-      ModeCtr, ModeCfb, ModeOfb: c_err = 1'b0;
-      ModeCcm: begin
-        c_err = (cmd_nonce_len_i < 4'd7) || (cmd_nonce_len_i > 4'd13) ||
-                (cmd_tag_len_i < 5'd4) || (cmd_tag_len_i > 5'd16) || cmd_tag_len_i[0] ||
-                ((c_q == 4'd2) && (cmd_msg_len_i[31:16] != 16'h0)) ||
-                ((c_q == 4'd3) && (cmd_msg_len_i[31:24] != 8'h0));
-      end
-      // GCM: an IV of at least one byte, a tag of 4..16 bytes; CMAC: a tag of 4..16
-      ModeGcm:  c_err = (cmd_iv_len_i == 32'd0) || (cmd_tag_len_i < 5'd4) ||
-                        (cmd_tag_len_i > 5'd16);
-      ModeCmac: c_err = (cmd_tag_len_i < 5'd4) || (cmd_tag_len_i > 5'd16);
-      // XTS: a data unit of at least one block (its length in bits); AES-128/256 keys
-      ModeXts:  c_err = (cmd_msg_len_i < 32'd128) || (key_len_i == 2'd1);
-      default: c_err = 1'b1;
-    endcase
-    // a mode this build leaves out is illegal, as the codes 9..15 are
-    if (!Built16[cmd_mode_i]) c_err = 1'b1;
-  end
-  always_comb begin : cmd_decode
-    c_dec = '0;
-    for (int m = 0; m < 9; m++) c_dec[m] = (cmd_mode_i == 4'(m));
-  end
-  assign c_p6     = (cmd_aad_len_i >= 32'hff00);
-  assign c_flags0 = {1'b0, (cmd_aad_len_i != 32'd0), cmd_tag_len_i[3:1] - 3'd1, c_q[2:0] - 3'd1};
-  assign c_b0     = ({c_flags0, cmd_iv_i[127:8]} & ~c_qmask) | {96'h0, cmd_msg_len_i};
-  assign c_ctr0   = {5'd0, c_q[2:0] - 3'd1, cmd_iv_i[127:8]} & ~c_qmask;
-  // formatted AAD blocks: ceil((prefix + aad_len) / 16) = aad_len / 16 plus 1, or 2
-  // when (aad_len mod 16) + prefix exceeds 16; none without AAD
-  assign c_aad_blocks = (cmd_aad_len_i == 32'd0) ? 32'd0 :
-                        {4'd0, cmd_aad_len_i[31:4]} +
-                        ((({1'b0, cmd_aad_len_i[3:0]} + (c_p6 ? 5'd6 : 5'd2)) > 5'd16) ?
-                         32'd2 : 32'd1);
-  assign c_pay_blocks = {4'd0, cmd_msg_len_i[31:4]} + {31'd0, cmd_msg_len_i[3:0] != 4'd0};
-  assign c_iv12       = (cmd_iv_len_i == 32'd12);
-  // GCM, IV not 12 bytes: its blocks and one length block give J0
-  assign c_iv_blocks  = c_iv12 ? 32'd0 :
-                        {4'd0, cmd_iv_len_i[31:4]} + {31'd0, cmd_iv_len_i[3:0] != 4'd0} + 32'd1;
-  // blocks of the MAC flow: CCM B0, formatted AAD, payload; GCM the GHASH blocks (J0's,
-  // AAD, ciphertext, the length block); CMAC the message, at least one block
-  always_comb begin : cmd_mac_blocks
-    unique case (cmd_mode_i)
-      ModeGcm:  c_mac_blocks = c_iv_blocks + {4'd0, cmd_aad_len_i[31:4]} +
-                               {31'd0, cmd_aad_len_i[3:0] != 4'd0} + c_pay_blocks + 32'd1;
-      ModeCmac: c_mac_blocks = (cmd_msg_len_i == 32'd0) ? 32'd1 : c_pay_blocks;
-      default:  c_mac_blocks = 32'd1 + c_aad_blocks + c_pay_blocks;
-    endcase
-  end
-
-  // ------------------------------------------------------------------------------
-  // Handshakes
-  // ------------------------------------------------------------------------------
-  // (a mode the build leaves out is constant 0 here: its logic folds away)
-  assign is_ecb      = Built[0] && om_q[0];
-  assign is_cbc      = Built[1] && om_q[1];
-  assign is_cfb      = Built[3] && om_q[3];
-  assign is_ofb      = Built[4] && om_q[4];
-  assign is_ccm      = Built[5] && om_q[5];
-  assign is_gcm      = Built[6] && om_q[6];
-  assign is_cmac     = Built[7] && om_q[7];
-  assign is_xts      = Built[8] && om_q[8];
-  assign has_tag     = is_ccm || is_gcm || is_cmac;
-  assign cmd_ready_o = (st_q == StIdle);
-  assign cmd_fire    = cmd_valid_i && cmd_ready_o;
-  assign idle_o      = (st_q == StIdle);
-  assign tk_req_o    = (st_q == StRun) && !err_q && is_xts && h_need_q;
-
-  assign in_iv  = iv_nz_q;
-  assign in_aad = !in_iv && aad_nz_q;
-  assign in_pay = !in_iv && !in_aad && msg_nz_q;
-  assign in_tag = !in_iv && !in_aad && !in_pay && rtag_need_q;
-  assign in_n   = in_iv ? iv_n_q : in_aad ? aad_n_q : in_tag ? tlen_q : msg_n_q;
-  assign in_nb     = msg_nb_q;
-  assign in_masked = is_xts ? keep_bits(in_data_i, in_nb) : keep_bytes(in_data_i, in_n);
-  assign x_left_after = msg_left_q - {24'd0, in_nb};
-  assign iv_after     = iv_left_q - {27'd0, iv_n_q};
-  assign aad_after    = aad_left_q - {27'd0, aad_n_q};
-  assign msg_after    = is_xts ? x_left_after : msg_left_q - {27'd0, msg_n_q};
-
-  always_comb begin : input_ready
-    in_ready_o = 1'b0;
-    if (st_q == StRun) begin
-      if (err_q)       in_ready_o = in_iv || in_aad || in_pay || in_tag;  // drop the beats
-      else if (in_iv)  in_ready_o = (!mb_full);
-      else if (in_aad) in_ready_o = (!mb_full) && !ivlen_need_q;
-      else if (in_pay && is_cmac) in_ready_o = (!mb_full);
-      else if (in_pay) in_ready_o = !nxt_v_q && !flush_q && !ivlen_need_q &&
-                                    (!((is_ccm && !dec_q) || (is_gcm && dec_q)) ||
-                                     (!mb_full));
-      else if (in_tag) in_ready_o = 1'b1;
-    end
-  end
-  assign in_fire = in_valid_i && in_ready_o;
-
-  // out_valid_o, out_data_o, out_tag_o: the head of ak_fifo u_of (below)
-
-  // the status waits for the last output beat of its message to leave
-  assign sts_valid_o = (st_q == StSts) && (of_cnt_q == '0);
-  assign sts_pass_o  = pass_q;
-  assign sts_error_o = err_q;
-  assign sts_fire    = sts_valid_o && sts_ready_i;
-
-  // ------------------------------------------------------------------------------
-  // Data lane
-  // ------------------------------------------------------------------------------
-  assign d_rsp     = rsp_valid_i[0];
-  assign m_rsp     = rsp_valid_i[1];
-  assign d_rsp_pay = d_rsp && !s0_fly_q && !h_fly_q;
-
-  // Chained flows (CBC and CFB encryption, OFB) need a block's result for the next
-  // block: one block in the core, the chaining value is updated when the result
-  // leaves and bypassed into the next request in the same cycle. The other flows
-  // (ECB, CBC and CFB decryption, CTR) update it when a block is sent and keep up to
-  // InFlight blocks in the core (two by default, so one stream fills a two-block
-  // core); GCM and XTS two; CCM's CTR lane keeps one (the CBC-MAC lane is the other).
-  assign chained = is_ofb || ((is_cbc || is_cfb) && !dec_q);
-  assign d_lim   = (chained || is_ccm) ? CntW'(1) : (is_gcm || is_xts) ? CntW'(2) :
-                   CntW'(InFlight);
-  // XTS: the tweak of the block offered: T_j; decryption's held block takes T_(j+1)
-  // (and the final one T_j after it)
-  assign x_tw    = (nxt_hold_q && dec_q) ? alpha(chain_q) : chain_q;
-
-  // result of the payload block leaving the core now, and (chained flows) the next
-  // chaining value
-  always_comb begin : data_result
-    d_out     = keep_bytes(rsp_data_i ^ cx_x, cx_n);  // CTR, CFB, OFB, CCM, GCM
-    chain_rsp = rsp_data_i;                             // CBC encryption, OFB
-    if (is_ecb) d_out = rsp_data_i;
-    if (is_cbc) d_out = dec_q ? (rsp_data_i ^ cx_x) : rsp_data_i;
-    if (is_cfb) chain_rsp = rsp_data_i ^ cx_x;          // the ciphertext
-    if (is_xts) d_out = rsp_data_i ^ cx_x;              // whole blocks
-  end
-  assign chain_now = (chained && d_rsp) ? chain_rsp : chain_q;
-
-  // next chaining value of the other flows, when a block is sent
-  always_comb begin : data_chain_on_send
-    chain_req = chain_q + 128'd1;                          // CTR, CCM (and S0)
-    if (is_cbc || is_cfb) chain_req = nxt_q;               // decryption: this ciphertext
-    if (is_ecb)           chain_req = chain_q;
-    if (is_gcm)           chain_req = inc32(chain_q);      // S0 = E(J0), then inc32
-    if (is_xts)           chain_req = (nxt_hold_q && dec_q) ? chain_q : alpha(chain_q);
-  end
-
-  // a new data-lane block: H (GCM) or L (CMAC) first, S0 (CCM; GCM once J0 is
-  // known), then one per payload beat; room for its result in the output FIFO (and,
-  // CCM decryption / GCM encryption, for it in the MAC FIFO)
-  always_comb begin : data_request
-    req_valid_o[0] = 1'b0;
-    if (st_q == StRun && !err_q && (d_rsp ? lim_ok1_q : lim_ok_q)) begin
-      if (h_need_q) begin
-        req_valid_o[0] = !is_xts || tk_gnt_i;  // XTS: while K2 is in the core
-      end else if (s0_need_q) begin
-        req_valid_o[0] = !is_gcm || j0_ok_q;
-      end else if (nxt_v_q && is_xts) begin
-        // XTS: T_0 is back; the final block waits for the held result and room for
-        // its result and the held head
-        req_valid_o[0] = h_ok_q && (!nxt_fin_q || xh_ok_q) &&
-                         ({1'b0, of_cnt_q} + {1'b0, d_cnt_q} + (CntW+1)'(nxt_fin_q) <
-                          (CntW+1)'(OfDepth));
-      end else if (nxt_v_q) begin
-        // (GCM: a block GHASH takes from the MAC FIFO now frees its place)
-        req_valid_o[0] = room_q &&
-                         (!((is_ccm && dec_q) || (is_gcm && !dec_q)) ||
-                          ((CntW+1)'(mb_cnt_q) - (CntW+1)'(gh_start) + {1'b0, d_cnt_q} <
-                           (CntW+1)'(MbDepth)));
-      end
-    end
-  end
-
-  always_comb begin : data_request_data
-    req0_decrypt_o = 1'b0;
-    req0_data_o    = chain_now;  // CTR, CFB, OFB, CCM, GCM: E(chaining value)
-    if (is_ecb) begin
-      req0_data_o    = nxt_q;
-      req0_decrypt_o = dec_q;
-    end
-    if (is_cbc) begin
-      req0_data_o    = dec_q ? nxt_q : (nxt_q ^ chain_now);
-      req0_decrypt_o = dec_q;
-    end
-    if (is_xts) begin
-      // the final block: its bits || the held result's tail
-      req0_data_o    = (nxt_fin_q ? (nxt_q | (xh_q & ({128{1'b1}} >> nxt_nb_q))) : nxt_q) ^
-                       x_tw;
-      req0_decrypt_o = dec_q;
-    end
-    // GCM's H, CMAC's L: E(0^128); XTS's tweak E_K2(i), encrypting with K2
-    if (h_need_q) begin
-      req0_data_o    = is_xts ? chain_q : '0;
-      req0_decrypt_o = 1'b0;
-    end
-  end
-  assign d_fire = req_valid_o[0] && req_ready_i[0];
-
-  // ------------------------------------------------------------------------------
-  // MAC lane (CCM)
-  // ------------------------------------------------------------------------------
-  // CMAC: the last block takes subkey K1 (complete) or K2 (padded), so it waits for L
-  assign m_last         = is_cmac && (mreq_left_q == 32'd1);
-  assign subkey         = k2_q ? dbl(dbl(h_q)) : dbl(h_q);
-  assign req_valid_o[1] = (st_q == StRun) && !err_q && (is_ccm || is_cmac) &&
-                          (mb_cnt_q != 2'd0) && (!m_busy_q || m_rsp) && (!m_last || h_ok_q);
-  assign req1_data_o    = (m_rsp ? rsp_data_i : y_q) ^ mb_head ^ (m_last ? subkey : '0);
-  assign m_fire         = req_valid_o[1] && req_ready_i[1];
-
-  // ------------------------------------------------------------------------------
-  // GHASH (GCM): y = (y ^ X) * H over J0's blocks (IV not 12 bytes; then y = 0 again),
-  // the AAD, the ciphertext and the length block, from the MAC FIFO
-  // ------------------------------------------------------------------------------
-  // the hash the next block is combined with: the product finishing now, or y_q; a
-  // finishing J0 product restarts the hash at 0
-  assign gh_y     = gh_done ? (gj0_q ? '0 : gh_z) : y_q;
-  assign gh_start = (st_q == StRun) && !err_q && is_gcm && h_ok_q && (mb_cnt_q != 2'd0) &&
-                    gh_ready;
-
-  if (HasGcm) begin : g_ghash
-    ak_gf128_mul #(.DigitBits(GhashDigitBits)) u_ghash (
-      .clk_i   (clk_i),
-      .rst_ni  (rst_ni),
-      .start_i (gh_start),
-      .ready_o (gh_ready),
-      .a_i     (gh_y ^ mb_head),
-      .b_i     (h_q),
-      .done_o  (gh_done),
-      .z_o     (gh_z)
-    );
-  end else begin : g_no_ghash
-    assign gh_ready = 1'b0;
-    assign gh_done  = 1'b0;
-    assign gh_z     = '0;
-  end
-
-  // formatted AAD block of this beat: carry || the first 16-p bytes of the beat
-  assign fmt_block = p6_q ? {carry_q, in_masked[127:48]} : {carry_q[15:0], in_masked[127:16]};
-
-  // GCM's length blocks: the IV's after its last beat, the final one after the last
-  // ciphertext block (encryption: when its result has left the core)
-  assign ivlen_push = ivlen_need_q && !in_iv && (!mb_full);
-  assign glen_push  = glen_need_q && !ivlen_need_q && !in_iv && !in_aad &&
-                      !msg_nz_q && (dec_q || pay_z_q) &&
-                      (!mb_full);
-
-  // at most one MAC block is pushed per cycle (CCM: B0, AAD, the AAD flush, then
-  // payload; GCM: IV, its length, AAD, ciphertext, length; CMAC: the message)
-  always_comb begin : mac_push
-    mb_push      = 1'b0;
-    mb_push_data = in_masked;
-    ivlen_taken  = 1'b0;
-    glen_taken   = 1'b0;
-    if (cmd_fire && !c_err && Built[5] && c_dec[5]) begin
-      mb_push      = 1'b1;
-      mb_push_data = c_b0;
-    end else if (cmd_fire && !c_err && Built[7] && c_dec[7] && cmd_msg_len_i == 32'd0) begin
-      mb_push      = 1'b1;
-      mb_push_data = {8'h80, 120'h0};  // the empty message, padded
-    end else if (st_q == StRun && !err_q && is_cmac) begin
-      if (in_fire && in_pay) begin
-        mb_push      = 1'b1;
-        mb_push_data = (in_n == 5'd16) ? in_masked : pad80(in_masked, in_n);
-      end
-    end else if (st_q == StRun && !err_q && is_gcm) begin
-      if (in_fire && (in_iv || in_aad || (in_pay && dec_q))) begin
-        mb_push      = 1'b1;
-        mb_push_data = in_masked;
-      end else if (ivlen_push) begin
-        mb_push      = 1'b1;
-        mb_push_data = {80'h0, carry_q};
-        ivlen_taken  = 1'b1;
-      end else if (d_rsp_pay && !dec_q) begin
-        mb_push      = 1'b1;
-        mb_push_data = d_out;
-      end else if (glen_push) begin
-        mb_push      = 1'b1;
-        mb_push_data = glen_q;
-        glen_taken   = 1'b1;
-      end
-    end else if (st_q == StRun && !err_q && is_ccm) begin
-      if (in_fire && in_aad) begin
-        mb_push      = 1'b1;
-        mb_push_data = fmt_block;
-      end else if (flush_q && !in_aad && !mb_full) begin
-        mb_push      = 1'b1;
-        mb_push_data = p6_q ? {carry_q, 80'h0} : {carry_q[15:0], 112'h0};
-      end else if (in_fire && in_pay && !dec_q) begin
-        mb_push      = 1'b1;
-        mb_push_data = in_masked;
-      end else if (d_rsp_pay && dec_q) begin
-        mb_push      = 1'b1;
-        mb_push_data = d_out;
-      end
-    end
-  end
-
-  assign mb_pop = m_fire || gh_start;
-  if (HasMac || HasGcm) begin : g_mb
-    logic [1:0] mb_count;
-    logic       mb_valid;
-    ak_fifo #(.Width(128), .Depth(MbDepth), .GateEmpty(1'b0)) u_mb (
-      .clk_i   (clk_i),
-      .rst_ni  (rst_ni),
-      .clr_i   (1'b0),
-      .push_i  (mb_push),
-      .data_i  (mb_push_data),
-      .pop_i   (mb_pop),
-      .hold_i    (1'b0),
-      .release_i (1'b0),
-      .drop_i    (1'b0),
-      .valid_o (mb_valid),
-      .full_o  (mb_full),
-      .data_o  (mb_head),
-      .count_o (mb_count)
-    );
-    assign mb_cnt_q = mb_count;
-    logic unused_mb;
-    assign unused_mb = mb_valid;  // (mb_cnt_q != 0 is used instead)
-  end else begin : g_no_mb
-    assign mb_full  = 1'b0;
-    assign mb_head  = '0;
-    assign mb_cnt_q = 2'd0;
-    logic unused_mb;
-    assign unused_mb = ^{mb_pop, mb_push_data};  // no MAC flow is built
-  end
-
-  // ------------------------------------------------------------------------------
-  // Output FIFO: payload results, then the CCM tag
-  // ------------------------------------------------------------------------------
-  // the tag: CCM MSB_t(Y_r ^ S0), GCM MSB_t(GHASH ^ E(J0)), CMAC MSB_t(Y_n) (s0_q = 0)
-  assign tag_calc = keep_bytes(y_q ^ s0_q, tlen_q);
-  assign ccm_done = has_tag && mac_z_q && !m_busy_q && pay_z_q &&
-                    !s0_need_q && !h_need_q && (d_cnt_q == '0);
-
-  always_comb begin : out_push
-    of_push      = 1'b0;
-    of_push_data = d_out;
-    of_push_tag  = 1'b0;
-    if (st_q == StRun && !err_q) begin
-      if (d_rsp_pay && !(is_xts && cx_h)) begin
-        of_push = 1'b1;  // (XTS: a held result is not output now)
-      end else if (xh_out_q) begin
-        of_push      = 1'b1;  // XTS: the held result's head, the partial last beat
-        of_push_data = keep_bits(xh_q, xb_q);
-      end else if (chained_ok && ccm_done && !dec_q && of_cnt_q != CntW'(OfDepth)) begin
-        of_push      = 1'b1;
-        of_push_data = tag_calc;
-        of_push_tag  = 1'b1;
-      end
-    end
-  end
-
-  ak_fifo #(.Width(129), .Depth(OfDepth), .GateEmpty(1'b1)) u_of (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .clr_i   (1'b0),
-    .push_i  (of_push),
-    .data_i  ({of_push_tag, of_push_data}),
-    .pop_i   (out_ready_i),
-    .hold_i    (1'b0),
-    .release_i (1'b0),
-    .drop_i    (1'b0),
-    .valid_o (out_valid_o),
-    .full_o  (of_full),
-    .data_o  ({out_tag_o, out_data_o}),
-    .count_o (of_cnt)
-  );
-  assign of_cnt_q = CntW'(of_cnt);
-
-  // XOR operands of the payload blocks in the core
-  // (the lanes' own counts keep the FIFO from overflowing; its flags are not needed)
-  assign unused_flags = ^{cx_valid, cx_full, cx_count, of_full};
-  assign cx_push = d_fire && !s0_need_q && !h_need_q;
-  ak_fifo #(.Width(135), .Depth(InFlight), .GateEmpty(1'b0)) u_cx (
-    .clk_i   (clk_i),
-    .rst_ni  (rst_ni),
-    .clr_i   (1'b0),
-    .push_i  (cx_push),
-    .data_i  ({is_cbc ? chain_q : is_xts ? x_tw : nxt_q, nxt_n_q,
-               is_xts && nxt_hold_q, is_xts && nxt_fin_q}),
-    .pop_i   (d_rsp_pay),
-    .hold_i    (1'b0),
-    .release_i (1'b0),
-    .drop_i    (1'b0),
-    .valid_o (cx_valid),
-    .full_o  (cx_full),
-    .data_o  ({cx_x, cx_n, cx_h, cx_f}),
-    .count_o (cx_count)
+  ak_mode_cmd #(.Modes(Built)) u_cmd (
+    .mode_i       (cmd_mode_i),
+    .decrypt_i    (cmd_decrypt_i),
+    .iv_i         (cmd_iv_i),
+    .iv_len_i     (cmd_iv_len_i),
+    .nonce_len_i  (cmd_nonce_len_i),
+    .tag_len_i    (cmd_tag_len_i),
+    .aad_len_i    (cmd_aad_len_i),
+    .msg_len_i    (cmd_msg_len_i),
+    .key_len_i    (key_len_i),
+    .err_o        (c_err),
+    .mode_oh_o    (c_dec),
+    .p6_o         (c_p6),
+    .b0_o         (c_b0),
+    .chain_o      (c_chain),
+    .carry_o      (c_carry),
+    .glen_o       (c_glen),
+    .iv12_o       (c_iv12),
+    .iv_bytes_o   (c_iv_bytes),
+    .aad_bytes_o  (c_aad_bytes),
+    .msg_left_o   (c_msg_left),
+    .tag_in_o     (c_tag_in),
+    .pay_beats_o  (c_pay_beats),
+    .pay_none_o   (c_pay_none),
+    .mac_blocks_o (c_mac_blocks),
+    .giv_blocks_o (c_giv_blocks),
+    .k2_o         (c_k2)
   );
 
   // ------------------------------------------------------------------------------
-  // Message state
+  // Control
   // ------------------------------------------------------------------------------
-  // every beat is in and every result is out (CCM: the tag too, or it was compared)
-  assign chained_ok = !iv_nz_q && !aad_nz_q && !msg_nz_q && !rtag_need_q && !xh_out_q &&
-                      (err_q || (pay_z_q && (d_cnt_q == '0) && !s0_need_q &&
-                                 !h_need_q && (!is_ccm || !flush_q)));
-
-  always_comb begin : message
-    st_d        = st_q;
-    om_d        = om_q;
-    dec_d       = dec_q;
-    err_d       = err_q;
-    pass_d      = pass_q;
-    tlen_d      = tlen_q;
-    p6_d        = p6_q;
-    aad_left_d  = aad_left_q;
-    msg_left_d  = msg_left_q;
-    rtag_need_d = rtag_need_q;
-    rtag_d      = rtag_q;
-    pay_left_d  = pay_left_q;
-    flush_d     = flush_q;
-    carry_d     = carry_q;
-    nxt_v_d     = nxt_v_q;
-    nxt_d       = nxt_q;
-    nxt_n_d     = nxt_n_q;
-    chain_d     = chain_q;
-    d_cnt_d     = d_cnt_q;
-    s0_need_d   = s0_need_q;
-    s0_fly_d    = s0_fly_q;
-    s0_d        = s0_q;
-    y_d         = y_q;
-    m_busy_d    = m_busy_q;
-    mac_left_d  = mac_left_q;
-    iv_left_d    = iv_left_q;
-    iv_nz_d      = iv_nz_q;
-    aad_nz_d     = aad_nz_q;
-    msg_nz_d     = msg_nz_q;
-    iv_n_d       = iv_n_q;
-    aad_n_d      = aad_n_q;
-    msg_n_d      = msg_n_q;
-    msg_nb_d     = msg_nb_q;
-    pay_z_d      = pay_z_q;
-    mac_z_d      = mac_z_q;
-    ivlen_need_d = ivlen_need_q;
-    glen_need_d  = glen_need_q;
-    glen_d       = glen_q;
-    h_need_d     = h_need_q;
-    h_fly_d      = h_fly_q;
-    h_ok_d       = h_ok_q;
-    h_d          = h_q;
-    j0_ok_d      = j0_ok_q;
-    mreq_left_d  = mreq_left_q;
-    k2_d         = k2_q;
-    giv_left_d   = giv_left_q;
-    gj0_d        = gj0_q;
-    nxt_hold_d   = nxt_hold_q;
-    nxt_fin_d    = nxt_fin_q;
-    nxt_nb_d     = nxt_nb_q;
-    xh_d         = xh_q;
-    xh_ok_d      = xh_ok_q;
-    xh_out_d     = xh_out_q;
-    xb_d         = xb_q;
-
-    unique case (st_q)
-      StIdle: begin
-        if (cmd_fire) begin
-          st_d        = StRun;
-          om_d        = c_dec & Built;
-          dec_d       = cmd_decrypt_i;
-          err_d       = c_err;
-          pass_d      = !c_err;
-          tlen_d      = cmd_tag_len_i;
-          p6_d        = c_p6;
-          aad_left_d  = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm)) ?
-                        cmd_aad_len_i : 32'd0;
-          // (XTS counts bits; a build without XTS counts its refused command's bits as
-          // ceil(bits / 8) bytes: the same ceil(bits / 128) beats are taken)
-          msg_left_d  = (c_dec[8] && !Built[8]) ? ((cmd_msg_len_i + 32'd7) >> 3) :
-                                                  cmd_msg_len_i;
-          rtag_need_d = ((cmd_mode_i == ModeCcm) || (cmd_mode_i == ModeGcm) ||
-                         (cmd_mode_i == ModeCmac)) && cmd_decrypt_i;
-          unique case (cmd_mode_i)
-            ModeCmac: pay_left_d = 32'd0;
-            ModeXts:  pay_left_d = {7'd0, cmd_msg_len_i[31:7]} +
-                                   {31'd0, cmd_msg_len_i[6:0] != 7'd0};  // bits
-            default:  pay_left_d = c_pay_blocks;
-          endcase
-          flush_d     = 1'b0;
-          if (cmd_mode_i == ModeGcm) carry_d = {13'h0, cmd_iv_len_i, 3'b000};
-          else carry_d = c_p6 ? {16'hfffe, cmd_aad_len_i} : {32'h0, cmd_aad_len_i[15:0]};
-          nxt_v_d     = 1'b0;
-          unique case (cmd_mode_i)
-            ModeCcm: chain_d = c_ctr0;
-            ModeGcm: chain_d = c_iv12 ? {cmd_iv_i[127:32], 32'd1} : '0;
-            default: chain_d = cmd_iv_i;
-          endcase
-          d_cnt_d     = '0;
-          s0_need_d   = (c_dec[5] || c_dec[6]) && !c_err;
-          s0_fly_d    = 1'b0;
-          s0_d        = '0;
-          y_d         = '0;
-          m_busy_d    = 1'b0;
-          mac_left_d  = c_mac_blocks;
-          // GCM and CMAC
-          iv_left_d    = ((cmd_mode_i == ModeGcm) && !c_iv12) ? cmd_iv_len_i : 32'd0;
-          ivlen_need_d = c_dec[6] && !c_iv12 && !c_err;
-          glen_need_d  = c_dec[6] && !c_err;
-          glen_d       = {29'd0, cmd_aad_len_i, 3'b000, 29'd0, cmd_msg_len_i, 3'b000};
-          h_need_d     = (c_dec[6] || c_dec[7] || c_dec[8]) && !c_err;
-          h_fly_d      = 1'b0;
-          h_ok_d       = 1'b0;
-          h_d          = '0;
-          j0_ok_d      = c_iv12;
-          mreq_left_d  = c_mac_blocks;
-          k2_d         = (cmd_msg_len_i[3:0] != 4'd0) || (cmd_msg_len_i == 32'd0);
-          giv_left_d   = ((cmd_mode_i == ModeGcm) && !c_iv12) ? c_iv_blocks : 32'd0;
-          // the counters' flags, from the values loaded
-          iv_nz_d      = (iv_left_d != 32'd0);
-          aad_nz_d     = (aad_left_d != 32'd0);
-          msg_nz_d     = (msg_left_d != 32'd0);
-          iv_n_d       = beat_bytes(iv_left_d);
-          aad_n_d      = beat_bytes(aad_left_d);
-          msg_n_d      = beat_bytes(msg_left_d);
-          msg_nb_d     = beat_bits(msg_left_d);
-          // from the command's lengths, not from the block-count sums: the payload
-          // count is 0 exactly for CMAC or an empty message; the MAC count is at least
-          // 1 (three counts below 2^29, plus one) and never wraps
-          pay_z_d      = (cmd_mode_i == ModeCmac) || (cmd_msg_len_i == 32'd0);
-          mac_z_d      = 1'b0;
-          gj0_d        = 1'b0;
-          nxt_hold_d   = 1'b0;
-          nxt_fin_d    = 1'b0;
-          xh_ok_d      = 1'b0;
-          xh_out_d     = 1'b0;
-        end
-      end
-
-      StRun: begin
-        // input beats
-        if (in_fire) begin
-          if (in_iv) begin
-            iv_left_d = iv_after;
-            iv_nz_d   = (iv_after != 32'd0);
-            iv_n_d    = beat_bytes(iv_after);
-          end else if (in_aad) begin
-            aad_left_d = aad_after;
-            aad_nz_d   = (aad_after != 32'd0);
-            aad_n_d    = beat_bytes(aad_after);
-            if (is_ccm) begin
-              carry_d = p6_q ? in_masked[47:0] : {32'h0, in_masked[15:0]};
-              // the last AAD beat: one more block if prefix + its bytes exceed 16
-              if (aad_left_q <= 32'd16)
-                flush_d = ({1'b0, in_n} + (p6_q ? 6'd6 : 6'd2)) > 6'd16;
-            end
-          end else if (in_pay) begin
-            msg_left_d = msg_after;
-            msg_nz_d   = (msg_after != 32'd0);
-            msg_n_d    = beat_bytes(msg_after);
-            msg_nb_d   = beat_bits(msg_after);
-            nxt_v_d    = !err_q && !is_cmac;  // CMAC: the beat goes to the MAC FIFO only
-            // XTS: a whole beat followed by a partial one is held; a partial one is final
-            nxt_hold_d = is_xts && (in_nb == 8'd128) && (x_left_after != 32'd0) &&
-                         (x_left_after < 32'd128);
-            nxt_fin_d  = is_xts && (in_nb != 8'd128);
-            nxt_nb_d   = in_nb;
-            nxt_d      = in_masked;
-            nxt_n_d    = in_n;
-          end else begin
-            rtag_need_d = 1'b0;
-            rtag_d      = in_masked;
-          end
-        end
-        if (mb_push && flush_q && !in_aad) flush_d = 1'b0;
-        if (ivlen_taken) ivlen_need_d = 1'b0;
-        if (glen_taken)  glen_need_d  = 1'b0;
-
-        // data lane
-        if (d_rsp) begin
-          if (chained) chain_d = chain_rsp;
-          if (h_fly_q) begin
-            h_d     = rsp_data_i;
-            h_ok_d  = 1'b1;
-            h_fly_d = 1'b0;
-            if (is_xts) chain_d = rsp_data_i;  // T_0 = E_K2(i)
-          end else if (s0_fly_q) begin
-            s0_d     = rsp_data_i;
-            s0_fly_d = 1'b0;
-          end else begin
-            pay_left_d = pay_left_q - 32'd1;
-            pay_z_d    = (pay_left_q == 32'd1);
-            if (is_xts && cx_h) begin
-              xh_d    = d_out;
-              xh_ok_d = 1'b1;
-            end
-            if (is_xts && cx_f) xh_out_d = 1'b1;
-          end
-        end
-        if (xh_out_q && of_push && !d_rsp_pay) xh_out_d = 1'b0;
-        if (d_fire) begin
-          if (h_need_q) begin
-            h_need_d = 1'b0;
-            h_fly_d  = 1'b1;
-          end else if (s0_need_q) begin
-            if (!chained) chain_d = chain_req;
-            s0_need_d = 1'b0;
-            s0_fly_d  = 1'b1;
-          end else begin
-            if (!chained) chain_d = chain_req;
-            nxt_v_d = 1'b0;
-            if (nxt_fin_q) xb_d = nxt_nb_q;
-          end
-        end
-        d_cnt_d = d_cnt_q - CntW'(d_rsp) + CntW'(d_fire);
-
-        // MAC lane
-        if (m_rsp) begin
-          y_d        = rsp_data_i;
-          m_busy_d   = 1'b0;
-          mac_left_d = mac_left_q - 32'd1;
-          mac_z_d    = (mac_left_q == 32'd1);
-        end
-        if (m_fire) begin
-          m_busy_d    = 1'b1;
-          mreq_left_d = mreq_left_q - 32'd1;
-        end
-
-        // GHASH (GCM)
-        if (gh_done) begin
-          mac_left_d = mac_left_q - 32'd1;
-          mac_z_d    = (mac_left_q == 32'd1);
-          m_busy_d   = 1'b0;
-          y_d        = gh_y;
-          if (gj0_q) begin
-            chain_d = gh_z;  // J0
-            j0_ok_d = 1'b1;
-          end
-        end
-        if (gh_start) begin
-          m_busy_d   = 1'b1;
-          gj0_d      = (giv_left_q == 32'd1);
-          if (giv_left_q != 32'd0) giv_left_d = giv_left_q - 32'd1;
-        end
-
-        // end of the message
-        if (chained_ok) begin
-          if (err_q || !has_tag) begin
-            st_d = StSts;
-          end else if (ccm_done) begin
-            if (dec_q) begin
-              pass_d = (tag_calc == rtag_q);
-              st_d   = StSts;
-            end else if (of_push) begin
-              st_d = StSts;  // the tag goes into the output FIFO now
-            end
-          end
-        end
-      end
-
-      StSts: begin
-        if (sts_fire) st_d = StIdle;
-      end
-
-      default: st_d = StIdle;
-    endcase
-  end
-
-  // the request's flags for the next cycle, from the next counts (d_lim changes only
-  // at a command, when d_cnt_d is 0 and both limits hold for any d_lim >= 1)
-  always_comb begin : request_flags
-    of_cnt_nx = of_cnt_q + CntW'(of_push) - CntW'(out_valid_o && out_ready_i);
-    room_d    = ({1'b0, of_cnt_nx} + {1'b0, d_cnt_d} < (CntW+1)'(OfDepth));
-    lim_ok_d  = (d_cnt_d < d_lim);
-    lim_ok1_d = (d_cnt_d <= d_lim);
-  end
+  ak_mode_ctrl #(
+    .Modes    (Built),
+    .InFlight (InFlight),
+    .MacDepth (MbDepth)
+  ) u_ctrl (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .cmd_valid_i   (cmd_valid_i),
+    .cmd_ready_o   (cmd_ready_o),
+    .cmd_decrypt_i (cmd_decrypt_i),
+    .cmd_tag_len_i (cmd_tag_len_i),
+    .cmd_msg_len_i (cmd_msg_len_i),
+    .c_err_i       (c_err),
+    .c_mode_i      (c_dec),
+    .c_p6_i        (c_p6),
+    .c_iv12_i      (c_iv12),
+    .c_tag_in_i    (c_tag_in),
+    .c_pay_none_i  (c_pay_none),
+    .c_iv_bytes_i  (c_iv_bytes),
+    .c_aad_bytes_i (c_aad_bytes),
+    .c_msg_left_i  (c_msg_left),
+    .c_pay_beats_i (c_pay_beats),
+    .in_valid_i    (in_valid_i),
+    .in_ready_o    (in_ready_o),
+    .in_n_o        (in_n),
+    .in_nb_o       (in_nb),
+    .in_bits_o     (in_bits),
+    .sts_valid_o   (sts_valid_o),
+    .sts_ready_i   (sts_ready_i),
+    .sts_pass_o    (sts_pass_o),
+    .sts_error_o   (sts_error_o),
+    .idle_o        (idle_o),
+    .tk_req_o      (tk_req_o),
+    .tk_gnt_i      (tk_gnt_i),
+    .req_valid_o   (req_valid_o[0]),
+    .req_ready_i   (req_ready_i[0]),
+    .req_decrypt_o (req0_decrypt_o),
+    .rsp_valid_i   (rsp_valid_i[0]),
+    .load_o        (load),
+    .nxt_we_o      (nxt_we),
+    .rtag_we_o     (rtag_we),
+    .carry_we_o    (carry_we),
+    .p6_o          (p6),
+    .h_we_o        (h_we),
+    .s0_we_o       (s0_we),
+    .chain_sel_o   (chain_sel),
+    .next_sel_o    (next_sel),
+    .rsp_xor_o     (rsp_xor),
+    .bypass_o      (bypass),
+    .res_sel_o     (res_sel),
+    .req_sel_o     (req_sel),
+    .op_push_o     (op_push),
+    .op_sel_o      (op_sel),
+    .op_hold_o     (op_hold),
+    .op_fin_o      (op_fin),
+    .op_pop_o      (op_pop),
+    .op_hold_i     (op_hold_head),
+    .tlen_o        (tlen),
+    .tag_ok_i      (tag_ok),
+    .out_push_o    (out_push),
+    .out_sel_o     (out_sel),
+    .out_pop_i     (out_valid_o && out_ready_i),
+    .out_count_i   (out_count),
+    .mac_run_o     (mac_run),
+    .mac_active_o  (mac_active),
+    .mac_cbc_o     (mac_cbc),
+    .mac_cmac_o    (mac_cmac),
+    .mac_gcm_o     (mac_gcm),
+    .h_ok_o        (h_ok),
+    .mb_push_o     (mb_push),
+    .mb_sel_o      (mb_sel),
+    .mb_full_i     (mb_full),
+    .mb_count_i    (mb_cnt),
+    .gh_start_i    (gh_start),
+    .j0_valid_i    (j0_valid),
+    .mac_busy_i    (mac_busy),
+    .mac_z_i       (mac_z),
+    .xts_o         (xts),
+    .dec_o         (dec),
+    .x_take_o      (x_take),
+    .x_left_o      (x_left),
+    .x_sent_o      (x_sent),
+    .x_rsp_o       (x_rsp),
+    .x_head_out_o  (x_head_out),
+    .x_hold_i      (x_hold),
+    .x_fin_i       (x_fin),
+    .x_held_ok_i   (x_held_ok),
+    .x_head_due_i  (x_head_due)
+  );
 
   // ------------------------------------------------------------------------------
-  // Registers
+  // Data lane datapath, XOR-operand FIFO, output FIFO
   // ------------------------------------------------------------------------------
-  always_ff @(posedge clk_i or negedge rst_ni) begin : ctrl_regs
-    if (!rst_ni) begin
-      st_q        <= StIdle;
-      om_q        <= '0;
-      dec_q       <= 1'b0;
-      err_q       <= 1'b0;
-      pass_q      <= 1'b0;
-      tlen_q      <= 5'd0;
-      p6_q        <= 1'b0;
-      aad_left_q  <= 32'd0;
-      msg_left_q  <= 32'd0;
-      rtag_need_q <= 1'b0;
-      rtag_q      <= '0;
-      pay_left_q  <= 32'd0;
-      flush_q     <= 1'b0;
-      carry_q     <= 48'd0;
-      iv_left_q    <= 32'd0;
-      ivlen_need_q <= 1'b0;
-      glen_need_q  <= 1'b0;
-      glen_q       <= '0;
-      iv_nz_q      <= 1'b0;
-      aad_nz_q     <= 1'b0;
-      msg_nz_q     <= 1'b0;
-      iv_n_q       <= 5'd0;
-      aad_n_q      <= 5'd0;
-      msg_n_q      <= 5'd0;
-      msg_nb_q     <= 8'd0;
-      pay_z_q      <= 1'b1;
-      mac_z_q      <= 1'b1;
-    end else begin
-      st_q        <= st_d;
-      om_q        <= om_d;
-      dec_q       <= dec_d;
-      err_q       <= err_d;
-      pass_q      <= pass_d;
-      tlen_q      <= tlen_d;
-      p6_q        <= p6_d;
-      aad_left_q  <= aad_left_d;
-      msg_left_q  <= msg_left_d;
-      rtag_need_q <= rtag_need_d;
-      rtag_q      <= rtag_d;
-      pay_left_q  <= pay_left_d;
-      flush_q     <= flush_d;
-      carry_q     <= carry_d;
-      iv_left_q    <= iv_left_d;
-      ivlen_need_q <= ivlen_need_d;
-      glen_need_q  <= glen_need_d;
-      glen_q       <= glen_d;
-      iv_nz_q      <= iv_nz_d;
-      aad_nz_q     <= aad_nz_d;
-      msg_nz_q     <= msg_nz_d;
-      iv_n_q       <= iv_n_d;
-      aad_n_q      <= aad_n_d;
-      msg_n_q      <= msg_n_d;
-      msg_nb_q     <= msg_nb_d;
-      pay_z_q      <= pay_z_d;
-      mac_z_q      <= mac_z_d;
-    end
-  end
+  ak_mode_data #(.InFlight(InFlight)) u_data (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .in_data_i    (in_data_i),
+    .in_n_i       (in_n),
+    .in_nb_i      (in_nb),
+    .in_bits_i    (in_bits),
+    .in_masked_o  (in_masked),
+    .load_i       (load),
+    .chain_i      (c_chain),
+    .glen_i       (c_glen),
+    .carry_i      (c_carry),
+    .nxt_we_i     (nxt_we),
+    .rtag_we_i    (rtag_we),
+    .carry_we_i   (carry_we),
+    .p6_i         (p6),
+    .h_we_i       (h_we),
+    .s0_we_i      (s0_we),
+    .chain_sel_i  (chain_sel),
+    .next_sel_i   (next_sel),
+    .rsp_xor_i    (rsp_xor),
+    .bypass_i     (bypass),
+    .j0_i         (j0),
+    .rsp_data_i   (rsp_data_i),
+    .res_sel_i    (res_sel),
+    .result_o     (d_out),
+    .req_sel_i    (req_sel),
+    .req_data_o   (req0_data_o),
+    .tweak_i      (x_tw),
+    .tweak_next_i (x_tw_next),
+    .xts_block_i  (x_blk),
+    .head_i       (x_head),
+    .op_push_i    (op_push),
+    .op_sel_i     (op_sel),
+    .op_hold_i    (op_hold),
+    .op_fin_i     (op_fin),
+    .op_pop_i     (op_pop),
+    .op_hold_o    (op_hold_head),
+    .op_fin_o     (op_fin_head),
+    .mac_i        (mac_y),
+    .tlen_i       (tlen),
+    .tag_ok_o     (tag_ok),
+    .out_push_i   (out_push),
+    .out_sel_i    (out_sel),
+    .out_valid_o  (out_valid_o),
+    .out_ready_i  (out_ready_i),
+    .out_data_o   (out_data_o),
+    .out_tag_o    (out_tag_o),
+    .out_count_o  (out_count),
+    .chain_o      (chain),
+    .nxt_o        (nxt),
+    .h_o          (h),
+    .glen_o       (glen),
+    .carry_o      (carry)
+  );
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : data_lane_regs
-    if (!rst_ni) begin
-      nxt_v_q   <= 1'b0;
-      nxt_q     <= '0;
-      nxt_n_q   <= 5'd0;
-      chain_q   <= '0;
-      d_cnt_q   <= '0;
-      room_q    <= 1'b1;
-      lim_ok_q  <= 1'b1;
-      lim_ok1_q <= 1'b1;
-      s0_need_q <= 1'b0;
-      s0_fly_q  <= 1'b0;
-      s0_q      <= '0;
-      h_need_q  <= 1'b0;
-      h_fly_q   <= 1'b0;
-      h_ok_q    <= 1'b0;
-      h_q       <= '0;
-      j0_ok_q   <= 1'b0;
-      nxt_hold_q <= 1'b0;
-      nxt_fin_q  <= 1'b0;
-      nxt_nb_q   <= 8'd0;
-      xh_q       <= '0;
-      xh_ok_q    <= 1'b0;
-      xh_out_q   <= 1'b0;
-      xb_q       <= 8'd0;
-    end else begin
-      nxt_v_q   <= nxt_v_d;
-      nxt_q     <= nxt_d;
-      nxt_n_q   <= nxt_n_d;
-      chain_q   <= chain_d;
-      d_cnt_q   <= d_cnt_d;
-      room_q    <= room_d;
-      lim_ok_q  <= lim_ok_d;
-      lim_ok1_q <= lim_ok1_d;
-      s0_need_q <= s0_need_d;
-      s0_fly_q  <= s0_fly_d;
-      s0_q      <= s0_d;
-      h_need_q  <= h_need_d;
-      h_fly_q   <= h_fly_d;
-      h_ok_q    <= h_ok_d;
-      h_q       <= h_d;
-      j0_ok_q   <= j0_ok_d;
-      nxt_hold_q <= nxt_hold_d;
-      nxt_fin_q  <= nxt_fin_d;
-      nxt_nb_q   <= nxt_nb_d;
-      xh_q       <= xh_d;
-      xh_ok_q    <= xh_ok_d;
-      xh_out_q   <= xh_out_d;
-      xb_q       <= xb_d;
-    end
-  end
+  // ------------------------------------------------------------------------------
+  // MAC unit: CBC-MAC lane (CCM, CMAC), GHASH (GCM), the MAC FIFO
+  // ------------------------------------------------------------------------------
+  ak_mode_mac #(
+    .GhashDigitBits (GhashDigitBits),
+    .CbcMac         (HasMac),
+    .Ghash          (HasGcm),
+    .FifoDepth      (MbDepth)
+  ) u_mac (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .load_i       (load),
+    .blocks_i     (c_mac_blocks),
+    .giv_blocks_i (c_giv_blocks),
+    .k2_i         (c_k2),
+    .run_i        (mac_run),
+    .active_i     (mac_active),
+    .cbc_i        (mac_cbc),
+    .cmac_i       (mac_cmac),
+    .gcm_i        (mac_gcm),
+    .h_ok_i       (h_ok),
+    .h_i          (h),
+    .push_i       (mb_push),
+    .push_sel_i   (mb_sel),
+    .beat_i       (in_masked),
+    .beat_n_i     (in_n),
+    .b0_i         (c_b0),
+    .result_i     (d_out),
+    .len_i        (glen),
+    .carry_i      (carry),
+    .p6_i         (p6),
+    .full_o       (mb_full),
+    .count_o      (mb_cnt),
+    .req_valid_o  (req_valid_o[1]),
+    .req_ready_i  (req_ready_i[1]),
+    .req_data_o   (req1_data_o),
+    .rsp_valid_i  (rsp_valid_i[1]),
+    .rsp_data_i   (rsp_data_i),
+    .gh_start_o   (gh_start),
+    .j0_valid_o   (j0_valid),
+    .j0_o         (j0),
+    .busy_o       (mac_busy),
+    .mac_z_o      (mac_z),
+    .y_o          (mac_y)
+  );
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : mac_lane_regs
-    if (!rst_ni) begin
-      y_q        <= '0;
-      m_busy_q   <= 1'b0;
-      mac_left_q <= 32'd0;
-      mreq_left_q <= 32'd0;
-      k2_q        <= 1'b0;
-      giv_left_q  <= 32'd0;
-      gj0_q       <= 1'b0;
-    end else begin
-      y_q        <= y_d;
-      m_busy_q   <= m_busy_d;
-      mac_left_q <= mac_left_d;
-      mreq_left_q <= mreq_left_d;
-      k2_q        <= k2_d;
-      giv_left_q  <= giv_left_d;
-      gj0_q       <= gj0_d;
-    end
-  end
-
-`ifndef SYNTHESIS
-  // The counters' flags are the expressions they stand for, every cycle from the
-  // first reset on (before it the registers hold whatever they power up with).
-  logic reset_seen_q = 1'b0;
-
-  // (a plain always: Icarus refuses system tasks in always_ff)
-  always @(posedge clk_i or negedge rst_ni) begin : flag_check
-    if (!rst_ni) begin
-      reset_seen_q <= 1'b1;
-    end else if (reset_seen_q) begin
-      if ({iv_nz_q, aad_nz_q, msg_nz_q} !=
-          {iv_left_q != 32'd0, aad_left_q != 32'd0, msg_left_q != 32'd0})
-        $error("ak_mode_stream: nonzero flags %b, counters %0d %0d %0d",
-               {iv_nz_q, aad_nz_q, msg_nz_q}, iv_left_q, aad_left_q, msg_left_q);
-      if ({iv_n_q, aad_n_q, msg_n_q} !=
-          {beat_bytes(iv_left_q), beat_bytes(aad_left_q), beat_bytes(msg_left_q)})
-        $error("ak_mode_stream: beat sizes %0d %0d %0d, counters %0d %0d %0d",
-               iv_n_q, aad_n_q, msg_n_q, iv_left_q, aad_left_q, msg_left_q);
-      if ({room_q, lim_ok_q, lim_ok1_q} !=
-          {({1'b0, of_cnt_q} + {1'b0, d_cnt_q} < (CntW+1)'(OfDepth)),
-           (d_cnt_q < d_lim), (d_cnt_q <= d_lim)})
-        $error("ak_mode_stream: request flags %b, of_cnt_q %0d, d_cnt_q %0d, d_lim %0d",
-               {room_q, lim_ok_q, lim_ok1_q}, of_cnt_q, d_cnt_q, d_lim);
-      if (msg_nb_q != beat_bits(msg_left_q))
-        $error("ak_mode_stream: msg_nb_q %0d, msg_left_q %0d", msg_nb_q, msg_left_q);
-      if ({pay_z_q, mac_z_q} != {pay_left_q == 32'd0, mac_left_q == 32'd0})
-        $error("ak_mode_stream: zero flags %b, pay_left_q %0d, mac_left_q %0d",
-               {pay_z_q, mac_z_q}, pay_left_q, mac_left_q);
-    end
-  end
-`endif
+  // ------------------------------------------------------------------------------
+  // XTS tweak and ciphertext stealing
+  // ------------------------------------------------------------------------------
+  ak_mode_xts u_xts (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .load_i       (load),
+    .xts_i        (xts),
+    .dec_i        (dec),
+    .chain_i      (chain),
+    .take_i       (x_take),
+    .take_nb_i    (in_nb),
+    .take_left_i  (x_left),
+    .sent_i       (x_sent),
+    .blk_i        (nxt),
+    .rsp_i        (x_rsp),
+    .rsp_hold_i   (op_hold_head),
+    .rsp_fin_i    (op_fin_head),
+    .rsp_data_i   (d_out),
+    .head_out_i   (x_head_out),
+    .hold_o       (x_hold),
+    .fin_o        (x_fin),
+    .tweak_o      (x_tw),
+    .tweak_next_o (x_tw_next),
+    .block_o      (x_blk),
+    .held_ok_o    (x_held_ok),
+    .head_due_o   (x_head_due),
+    .head_o       (x_head)
+  );
 
 endmodule
 

@@ -147,13 +147,13 @@ module ak_gcm_pipe #(
   logic         c_err;
   logic [31:0]  c_blocks;                 // GHASH blocks of the command
 
-  // payload FIFO: beat and its byte count, waiting for keystream
-  logic [127:0] fd_mem [FifoDepth];
-  logic [4:0]   fn_mem [FifoDepth];
-  logic [FW:0]  wp_q, wp_d, rp_q, rp_d;
-  logic [FW-1:0] wa_q, ra_q;              // copies of wp_q/rp_q that address the memory
+  // payload FIFO (ak_fifo u_pf): beat and its byte count, waiting for keystream; its
+  // pointers and its full / valid flags are registers of their own (set a cycle ahead)
+  logic [127:0] pf_data;                  // the head beat
+  logic [4:0]   pf_n;                     // ... its bytes
+  logic         pf_valid;
+  logic [FW:0]  pf_count;
   logic         f_full, f_empty, f_push, f_pop;
-  logic         full_q, empty_q;          // the FIFO is full / empty (set a cycle ahead)
   logic [127:0] pay_out;                  // the result beat on the core's output now
   logic         pay_valid;
 
@@ -194,8 +194,7 @@ module ak_gcm_pipe #(
   assign in_n      = in_aad ? beat_bytes(aad_left_q) : in_tag ? tlen_q : beat_bytes(msg_left_q);
   assign in_masked = keep_bytes(in_data_i, in_n);
 
-  assign f_full  = full_q;
-  assign f_empty = empty_q;
+  assign f_empty = !pf_valid;
 
   always_comb begin : input_ready
     in_ready_o = 1'b0;
@@ -231,7 +230,7 @@ module ak_gcm_pipe #(
   // Output: keystream ^ the FIFO's head beat, then (encryption) the tag
   // ------------------------------------------------------------------------------
   assign pay_valid = (st_q == StRun) && co_valid && !core_special && !f_empty;
-  assign pay_out   = keep_bytes(co_data ^ fd_mem[ra_q], fn_mem[ra_q]);
+  assign pay_out   = keep_bytes(co_data ^ pf_data, pf_n);
   assign tag_calc  = keep_bytes(gh_y ^ s0_q, tlen_q);
 
   assign out_valid_o = pay_valid || tag_out_q;
@@ -333,8 +332,6 @@ module ak_gcm_pipe #(
     glen_d      = glen_q;
     hash_ok_d   = hash_ok_q;
     tag_out_d   = tag_out_q;
-    wp_d        = wp_q + (FW+1)'(f_push);
-    rp_d        = rp_q + (FW+1)'(f_pop);
 
     unique case (st_q)
       StNoKey: if (key_fire) st_d = StHReq;
@@ -408,37 +405,25 @@ module ak_gcm_pipe #(
   // ------------------------------------------------------------------------------
   // Registers
   // ------------------------------------------------------------------------------
-  always_ff @(posedge clk_i) begin : fifo_mem
-    if (f_push) begin
-      fd_mem[wa_q] <= in_masked;
-      fn_mem[wa_q] <= in_n;
-    end
-  end
-
-  // the FIFO's state: its memory addresses and its full and empty flags are
-  // registers of their own (keep: the address copies are equal to the pointers'
-  // low bits, and synthesis would merge them), so the control does not sit on the
-  // nets that span the memory
-  (* keep *)
-  always_ff @(posedge clk_i or negedge rst_ni) begin : fifo_addr_regs
-    if (!rst_ni) begin
-      wa_q <= '0;
-      ra_q <= '0;
-    end else begin
-      wa_q <= wp_d[FW-1:0];
-      ra_q <= rp_d[FW-1:0];
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin : fifo_flag_regs
-    if (!rst_ni) begin
-      full_q  <= 1'b0;
-      empty_q <= 1'b1;
-    end else begin
-      full_q  <= (wp_d[FW] != rp_d[FW]) && (wp_d[FW-1:0] == rp_d[FW-1:0]);
-      empty_q <= (wp_d == rp_d);
-    end
-  end
+  // the payload FIFO: a push only when not full (pay_offer), a pop only when not empty
+  // (pay_valid); the memory read ungated (the head is used only while valid)
+  ak_fifo #(.Width(133), .Depth(FifoDepth), .GateEmpty(1'b0)) u_pf (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clr_i   (1'b0),
+    .push_i  (f_push),
+    .data_i  ({in_masked, in_n}),
+    .pop_i   (f_pop),
+    .hold_i    (1'b0),
+    .release_i (1'b0),
+    .drop_i    (1'b0),
+    .valid_o (pf_valid),
+    .full_o  (f_full),
+    .data_o  ({pf_data, pf_n}),
+    .count_o (pf_count)
+  );
+  logic unused_pf;
+  assign unused_pf = ^pf_count;  // (the flags are used)
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : regs
     if (!rst_ni) begin
@@ -460,8 +445,6 @@ module ak_gcm_pipe #(
       glen_q      <= '0;
       hash_ok_q   <= 1'b0;
       tag_out_q   <= 1'b0;
-      wp_q        <= '0;
-      rp_q        <= '0;
     end else begin
       st_q        <= st_d;
       dec_q       <= dec_d;
@@ -481,8 +464,6 @@ module ak_gcm_pipe #(
       glen_q      <= glen_d;
       hash_ok_q   <= hash_ok_d;
       tag_out_q   <= tag_out_d;
-      wp_q        <= wp_d;
-      rp_q        <= rp_d;
     end
   end
 
