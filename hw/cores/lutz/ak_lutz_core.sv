@@ -47,8 +47,8 @@
 
 module ak_lutz_core #(
   parameter int TagWidth = 1,
-  parameter int unsigned Directions = 3,
-  parameter int unsigned KeySizes   = 7
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,

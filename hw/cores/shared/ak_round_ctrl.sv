@@ -145,8 +145,8 @@
 module ak_round_ctrl #(
   parameter int TagWidth = 1,
   parameter int PreRound = 1,
-  parameter int unsigned Directions = 3,
-  parameter int unsigned KeySizes   = 7
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
