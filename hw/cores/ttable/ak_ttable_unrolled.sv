@@ -48,7 +48,8 @@
 // was not filling (so it rises one cycle after the last block leaves or the fill
 // ends); while key_valid_i is high in_ready_o is low.
 // A key of another size than KeyLen, or key_len_i = 3, completes the handshake and leaves the core without a
-// usable key: in_ready_o stays low until a key of the built size is loaded.
+// usable key: in_ready_o stays low until a key of the built size is loaded; it starts
+// no fill, so key_ready_o stays high (docs/core-contract.md, "Configurations").
 //
 // Reset: asynchronous, active low, every register (block RAM output latches
 // excepted); a reset mid-stream leaves the core idle without a key.
@@ -165,6 +166,7 @@ module ak_ttable_unrolled #(
   logic         last_dec;
   logic [3:0]   unused_nr;
   logic         dir_ok, dec_in;
+  logic         key_built;   // key_len_i is the built size (KeyLen)
 
   // ------------------------------------------------------------------------------
   // Round keys
@@ -179,7 +181,7 @@ module ak_ttable_unrolled #(
   ) u_keys (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
-    .key_valid_i(key_fire),
+    .key_valid_i(key_fire && key_built),  // a refused key starts no fill
     .key_ready_o(keys_key_ready),
     .key_i      (key_i),
     .key_len_i  (key_len_i),
@@ -209,6 +211,7 @@ module ak_ttable_unrolled #(
   // Handshakes and control
   // ------------------------------------------------------------------------------
   assign key_ready_o = key_rdy_q;
+  assign key_built   = (key_len_i == 2'(KeyLen));
   assign key_fire    = key_valid_i && key_ready_o;
 
   // key_ready_o from a flip-flop: the handshake's fan-out (the fill's registers, the
@@ -217,7 +220,7 @@ module ak_ttable_unrolled #(
   // key's handshake (the fill starts) and after an accepted block.
   always_comb begin : key_rdy_next
     key_rdy_d = keys_key_ready && ob_empty && !in_fire;
-    if (key_fire && key_len_i != 2'd3) key_rdy_d = 1'b0;
+    if (key_fire && key_built) key_rdy_d = 1'b0;
   end
   // a block of a direction not built is never accepted (ready depends on the offered
   // in_decrypt_i, as AXI-Stream allows)
@@ -229,7 +232,7 @@ module ak_ttable_unrolled #(
 
   always_comb begin : key_ok_next
     key_ok_d = key_ok_q;
-    if (key_fire) key_ok_d = (key_len_i == 2'(KeyLen));
+    if (key_fire) key_ok_d = key_built;
   end
 
   assign ark   = in_data_i ^ (dec_in ? dec_keys[127:0] : enc_keys[127:0]);
