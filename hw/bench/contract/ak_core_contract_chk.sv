@@ -18,8 +18,14 @@
 //      may be high) and low before the first key after reset;
 //   C6 no block is accepted in the cycle a key is (a key and a block presented
 //      together: the contract's order is key first);
+//   C7 refusal (docs/core-contract.md, "Configurations"): no block is accepted after
+//      a key handshake with a key_len_i the core does not have (3, or a size outside
+//      KeySizes) until the next handshake with one it has, and no block with
+//      in_decrypt_i set is accepted by a core that does not decrypt (Decrypt = 0).
+//      In formal the master is legal (below), so C7 holds there trivially;
 //   and, in simulation, the shadow FIFO's bound: at most Depth blocks in flight.
-// Assumed in formal only (a legal master, as the registry claims the core): key_len_i
+// Assumed in formal only (a legal master, as the registry claims the core; the
+//   refusals are checked in simulation by C7 and tests/hw/bench/contract): key_len_i
 //   is a key size the core has (KeySizes mask: bit 0 128, bit 1 192, bit 2 256) and
 //   in_decrypt_i is 0 unless the core decrypts; the first cycle is in reset.
 // Latency: none (it adds no logic to the core). Byte order: not looked at.
@@ -79,6 +85,10 @@ module ak_core_contract_chk #(
   logic [CntW-1:0] n_in_q, n_out_q, inflight;
   assign inflight = n_in_q - n_out_q;
 
+  // C7: the last key handshake had a key_len_i the core does not have
+  localparam bit [3:0] KeyOk = {1'b0, KeySizes};
+  logic refused_q;
+
   // key setup: cycles since the last key handshake, saturating at SetupMax
   logic [SetupW-1:0] since_key_q, setup_q;
   logic              keyed_q;        // a key handshake since reset
@@ -95,6 +105,7 @@ module ak_core_contract_chk #(
       since_key_q <= '0;
       setup_q     <= '0;
       keyed_q     <= 1'b0;
+      refused_q   <= 1'b0;
       stall_q     <= 1'b0;
       tag_q       <= '0;
       data_q      <= '0;
@@ -104,6 +115,7 @@ module ak_core_contract_chk #(
       if (key_hs) begin
         since_key_q <= SetupW'(1);
         keyed_q     <= 1'b1;
+        refused_q   <= !KeyOk[key_len_i];
         unique case (key_len_i)
           2'd0:    setup_q <= SetupW'(Setup128);
           2'd1:    setup_q <= SetupW'(Setup192);
@@ -157,7 +169,7 @@ module ak_core_contract_chk #(
   assign order_ok = !out_hs || inflight == '0 || out_tag_o == fifo_q[n_out_q[AddrW-1:0]];
   // the master's side is assumed in formal only
   logic unused_master;
-  assign unused_master = ^{in_data_i, in_decrypt_i, KeySizes, Decrypt};
+  assign unused_master = ^{in_data_i};
 `endif
 
   // checks start with the first reset: before it the core's registers (and these)
@@ -186,6 +198,9 @@ module ak_core_contract_chk #(
                     since_key_q, setup_q);
       assert (!(in_hs && key_hs))
         else $error("core contract C6: a block and a key accepted in one cycle");
+      assert (!(in_hs && (refused_q || (in_decrypt_i && !Decrypt))))
+        else $error("core contract C7: a block accepted that the core must refuse (%s)",
+                    refused_q ? "after a key of a size it lacks" : "decryption");
 `ifndef FORMAL
       assert ({1'b0, inflight} <= (CntW + 1)'(Depth))
         else $error("core contract checker: %0d blocks in flight, more than Depth",

@@ -33,11 +33,20 @@
 //
 // Parameters:
 //   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration).
+//   Directions, KeySizes  the build (docs/core-contract.md, "Configurations"), passed
+//             to ak_round_ctrl: Directions 1 encrypt only, 2 decrypt only, 3 both
+//             (default); KeySizes a mask of the key sizes built (bit 0 128, bit 1 192,
+//             bit 2 256; default 7). A block of a direction not built is never
+//             accepted, a key of a size not built leaves the core keyless. The
+//             datapath's direction selects are then constants and synthesis removes
+//             the logic of the other direction and of the sizes not built.
 
 `default_nettype none
 
 module ak_liu_core #(
-  parameter int TagWidth = 1
+  parameter int TagWidth = 1,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -74,8 +83,10 @@ module ak_liu_core #(
   logic         start_next_unused, final_next_unused, blk_dec_next_unused;  // for select copies
 
   ak_round_ctrl #(
-    .TagWidth(TagWidth),
-    .PreRound(1)
+    .TagWidth  (TagWidth),
+    .PreRound  (1),
+    .Directions(Directions),
+    .KeySizes  (KeySizes)
   ) u_ctrl (
     .clk_i,
     .rst_ni,

@@ -75,7 +75,8 @@
 // Key loads, illegal key_len_i = 3 and reset behave exactly as in ak_round_core:
 // key_ready_o is high when no key setup runs and no block is in either stage;
 // in_ready_o is low while key_valid_i is high; an illegal key completes the
-// handshake and leaves the core keyless; every register is reset by rst_ni.
+// handshake and leaves the core keyless (so does a key of a size KeySizes does not
+// build); every register is reset by rst_ni.
 //
 // Byte order: FIPS-197 byte in0 in in_data_i[127:120] (state s[r][c] = byte 4c+r in
 //   [127-8(4c+r) -: 8]), out0 in out_data_o[127:120]; key byte 0 in key_i[255:248],
@@ -84,13 +85,28 @@
 // Parameters:
 //   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration), carried
 //             through unchanged.
+//   Directions  directions built (docs/core-contract.md, "Configurations"; 1..3,
+//             checked): 1 encrypt only, 2 decrypt only, 3 both (default). A block of
+//             a direction not built is never accepted (in_ready_o low while it is
+//             offered, so ready depends on the offered in_decrypt_i). The direction
+//             registers (p_dec_q, s_dec_q and copies) are then constants and synthesis
+//             removes the other direction: encrypt only drops the block init's
+//             InvAffine/InvShiftRows, ak_inv_mix_column_inv_affine, the decryption
+//             round-key windows and the backward key step.
+//   KeySizes  mask of the key sizes built (1..7, checked; bit 0 128, bit 1 192, bit 2
+//             256; default 7). A key of another size completes the handshake and
+//             leaves the core keyless, as key_len_i = 3 does; klen_q is read through
+//             klen_fix() (a constant with one size), so the schedule paths and window
+//             words of the other sizes are removed.
 //
 // Tools: lints clean with verilator --lint-only -Wall; Yosys read_slang.
 
 `default_nettype none
 
 module ak_pipe2_core #(
-  parameter int TagWidth = 1
+  parameter int TagWidth = 1,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -122,6 +138,46 @@ module ak_pipe2_core #(
     $fatal(1, "ak_pipe2_core: TagWidth must be >= 1, got %0d", TagWidth);
 `endif
   end
+
+  if (Directions < 1 || Directions > 3) begin : g_bad_directions
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_pipe2_core: Directions must be 1..3, got %0d", Directions);
+`else
+    $fatal(1, "ak_pipe2_core: Directions must be 1..3, got %0d", Directions);
+`endif
+  end
+  if (KeySizes < 1 || KeySizes > 7) begin : g_bad_key_sizes
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_pipe2_core: KeySizes must be 1..7, got %0d", KeySizes);
+`else
+    $fatal(1, "ak_pipe2_core: KeySizes must be 1..7, got %0d", KeySizes);
+`endif
+  end
+
+  // ------------------------------------------------------------------------------
+  // The build (Directions, KeySizes): constants in place of what the build fixes
+  // ------------------------------------------------------------------------------
+  localparam bit       Enc      = Directions[0];   // encryption built
+  localparam bit       Dec      = Directions[1];   // decryption built
+  localparam bit [2:0] Sizes    = KeySizes[2:0];
+  localparam bit [3:0] KeyBuilt = {1'b0, Sizes};   // key_len_i codes accepted
+  // the key length as the build can hold it (as in ak_round_ctrl): a constant with
+  // one size built, one bit with two
+  function automatic logic [1:0] klen_fix(input logic [1:0] k);
+    unique case (Sizes)
+      3'b001:  return 2'd0;
+      3'b010:  return 2'd1;
+      3'b100:  return 2'd2;
+      3'b011:  return {1'b0, k[0]};
+      3'b101:  return {k[1], 1'b0};
+      3'b110:  return {k[1], !k[1]};
+      default: return k;
+    endcase
+  endfunction
+  localparam logic [1:0] KlenReset = klen_fix(2'd0);
+  // ak_key_step_ctl(KlenReset, 0, 0): the step's controls after reset
+  localparam logic [8:0] CtlReset = {5'b01101, KlenReset[1], KlenReset == 2'd1,
+                                     KlenReset == 2'd0, 1'b0};
 
   // ------------------------------------------------------------------------------
   // Declarations
@@ -179,6 +235,9 @@ module ak_pipe2_core #(
   logic         start_sel;   // stage 1 works on a new block (block init)
   logic         feedback;    // stage 1 works on the block in S
   logic         key_fire, key_legal, in_fire, setup_step;
+  logic [1:0]   klen_r, klen_nx, klen_in;  // klen_q, klen_d, key_len_i as built
+  logic         dec_in;    // in_decrypt_i as built (a constant with one direction)
+  logic         dir_ok;    // the offered block's direction is built
   logic [255:0] key_masked;
   logic [31:0]  key_sub;     // SubWord input of the first forward step from the key
 
@@ -227,7 +286,12 @@ module ak_pipe2_core #(
   // ------------------------------------------------------------------------------
   // Handshakes and control
   // ------------------------------------------------------------------------------
-  assign nr         = 4'd10 + {1'b0, klen_q, 1'b0};
+  assign klen_r     = klen_fix(klen_q);
+  assign klen_nx    = klen_fix(klen_d);
+  assign klen_in    = klen_fix(key_len_i);
+  assign dec_in     = (Enc && Dec) ? in_decrypt_i : Dec;
+  assign dir_ok     = in_decrypt_i ? Dec : Enc;
+  assign nr         = 4'd10 + {1'b0, klen_r, 1'b0};
   assign s_done     = s_done_q;
   assign advance    = !(s_done && !out_ready_i);
   // start_sel = (key_st_q == StReady) && (!s_vld_q || s_done), feedback = s_vld_q &&
@@ -235,14 +299,14 @@ module ak_pipe2_core #(
   // register, not behind a LUT); the two are never high together
   assign start_sel  = start_sel_q;
   assign feedback   = fb_q;
-  assign key_legal  = (key_len_i != 2'd3);
+  assign key_legal  = KeyBuilt[key_len_i];
   assign setup_step = (key_st_q == StSetup);
 
   // key_ready_o = (key_st_q != StSetup) && !p_vld_q && !s_vld_q, from a flip-flop;
   // in_ready_o = (key_st_q == StReady) && !key_valid_i && (!s_vld_q || (s_done &&
   // out_ready_i)), written with start_sel (which implies s_done when s_vld_q)
   assign key_ready_o = key_ready_q;
-  assign in_ready_o  = start_sel && !key_valid_i && (!s_vld_q || out_ready_i);
+  assign in_ready_o  = start_sel && !key_valid_i && dir_ok && (!s_vld_q || out_ready_i);
   assign out_valid_o = s_done;
   assign out_data_o  = s_data_q;
   assign out_tag_o   = s_tag_q;
@@ -251,7 +315,7 @@ module ak_pipe2_core #(
   assign in_fire  = in_valid_i && in_ready_o;
 
   always_comb begin : key_mask
-    unique case (key_len_i)
+    unique case (klen_in)
       2'd0: begin
         key_masked = {key_i[255:128], 128'h0};
         key_sub    = key_i[159:128];  // w[3]
@@ -290,7 +354,7 @@ module ak_pipe2_core #(
         if (key_fire) begin
           if (key_legal) begin
             key_st_d    = StSetup;
-            klen_d      = key_len_i;
+            klen_d      = klen_in;
             rk0_d       = key_masked[255:128];
             setup_cnt_d = 4'd1;
           end else begin
@@ -337,7 +401,7 @@ module ak_pipe2_core #(
 
   ak_key_step_split u_key_step (
     .win_i    (s_win_q),
-    .key_len_i(klen_q),
+    .key_len_i(klen_r),
     .phase_i  (s_phase_q),
     .rcon_i   (s_rcon_q),
     .reverse_i(ks_reverse),
@@ -354,14 +418,14 @@ module ak_pipe2_core #(
   // recovers (Nk = 4: w3 ^ w2, Nk = 6: w1, Nk = 8: w3), or for Nk = 6 at phase 2
   // word 3 (see ak_key_step_split)
   always_comb begin : wd_sub_sel
-    unique case (klen_q)
+    unique case (klen_r)
       2'd0:    wd_sub_bwd = s_win_q[159:128] ^ s_win_q[191:160];
       2'd1:    wd_sub_bwd = (s_phase_q == 3'd2) ? s_win_q[159:128] : s_win_q[223:192];
       default: wd_sub_bwd = s_win_q[159:128];
     endcase
   end
 
-  assign init_xor = in_data_i ^ (in_decrypt_i ? rknr_q : rk0_q);
+  assign init_xor = in_data_i ^ (dec_in ? rknr_q : rk0_q);
 
   for (genvar b = 0; b < 16; b++) begin : g_init_ia
     ak_inv_affine u_inv_affine (
@@ -371,7 +435,7 @@ module ak_pipe2_core #(
   end
 
   // a new block's (Inv)ShiftRows; a fed-back block had its own at the end of stage 2
-  assign init_sr  = in_decrypt_i ? inv_shift_rows(init_ia) : shift_rows(init_xor);
+  assign init_sr  = dec_in ? inv_shift_rows(init_ia) : shift_rows(init_xor);
   // byte b (and key word b/2) chosen by its own copy of start_sel
   for (genvar b = 0; b < 16; b++) begin : g_s1_sel
     assign s1_in[127-8*b -: 8] = start_rep_q[b] ? init_sr[127-8*b -: 8] : s_data_q[127-8*b -: 8];
@@ -402,13 +466,13 @@ module ak_pipe2_core #(
       p_vld_d  = in_fire || feedback;
       p_data_d = s1_inv;
       if (start_sel) begin
-        p_dec_d   = in_decrypt_i;
+        p_dec_d   = dec_in;
         p_cnt_d   = 4'd1;
         p_last_d  = 1'b0;  // Nr >= 10: never round 1
         p_tag_d   = in_tag_i;
-        p_phase_d = in_decrypt_i ? wd_phase_q : w1_phase_q;
-        p_rcon_d  = in_decrypt_i ? wd_rcon_q  : w1_rcon_q;
-        p_sub_d   = in_decrypt_i ? wd_sub_q   : w1_sub_q;
+        p_phase_d = dec_in ? wd_phase_q : w1_phase_q;
+        p_rcon_d  = dec_in ? wd_rcon_q  : w1_rcon_q;
+        p_sub_d   = dec_in ? wd_sub_q   : w1_sub_q;
       end else begin
         p_dec_d   = s_dec_q;
         p_cnt_d   = s_cnt_q + 4'd1;
@@ -420,7 +484,7 @@ module ak_pipe2_core #(
       end
       for (int j = 0; j < 8; j++) begin
         p_win_d[255-32*j -: 32] = !start_rep_q[2*j] ? ks_win_o[255-32*j -: 32] :
-                                  in_decrypt_i ? wd_q[255-32*j -: 32] : w1_q[255-32*j -: 32];
+                                  dec_in ? wd_q[255-32*j -: 32] : w1_q[255-32*j -: 32];
       end
     end
   end
@@ -529,7 +593,7 @@ module ak_pipe2_core #(
   logic [2:0] ctl_phase_unused;
 
   ak_key_step_ctl u_s_ctl (
-    .key_len_i   (klen_d),
+    .key_len_i   (klen_nx),
     .phase_i     (s_phase_d),
     .reverse_i   (s_rev_d),
     .ctl_o       (s_ctl_d),
@@ -548,7 +612,7 @@ module ak_pipe2_core #(
     end
 
     (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : dec_copy_reg
-      if (!rst_ni) p_dec_rep_q[b] <= 1'b0;
+      if (!rst_ni) p_dec_rep_q[b] <= !Enc;
       else         p_dec_rep_q[b] <= p_dec_d;
     end
 
@@ -596,7 +660,7 @@ module ak_pipe2_core #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : stage1_regs
     if (!rst_ni) begin
       p_vld_q   <= 1'b0;
-      p_dec_q   <= 1'b0;
+      p_dec_q   <= !Enc;  // the built direction with one
       p_cnt_q   <= 4'd0;
       p_last_q  <= 1'b0;
       p_tag_q   <= '0;
@@ -622,7 +686,7 @@ module ak_pipe2_core #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : stage2_regs
     if (!rst_ni) begin
       s_vld_q   <= 1'b0;
-      s_dec_q   <= 1'b0;
+      s_dec_q   <= !Enc;
       s_cnt_q   <= 4'd0;
       s_last_q  <= 1'b0;
       s_tag_q   <= '0;
@@ -632,7 +696,7 @@ module ak_pipe2_core #(
       s_rcon_q  <= 8'h00;
       s_sub_q   <= '0;
       s_rev_q   <= 1'b0;
-      s_ctl_q   <= 9'b011010010;  // ak_key_step_ctl(0, 0, 0): klen_q, s_phase_q, s_rev_q
+      s_ctl_q   <= CtlReset;  // ak_key_step_ctl(klen_r, 0, 0) after reset
     end else begin
       s_vld_q   <= s_vld_d;
       s_dec_q   <= s_dec_d;
@@ -672,7 +736,7 @@ module ak_pipe2_core #(
   logic [2:0] ctl_now_phase_unused;
 
   ak_key_step_ctl u_ctl_check (
-    .key_len_i   (klen_q),
+    .key_len_i   (klen_r),
     .phase_i     (s_phase_q),
     .reverse_i   (s_rev_q),
     .ctl_o       (ctl_now),

@@ -1,5 +1,6 @@
 // ak_round_core: the aeskit reference AES core -- one full round per clock cycle,
-// encryption and decryption, 128/192/256-bit keys, on-the-fly key schedule.
+// encryption and decryption, 128/192/256-bit keys (or a subset: Directions,
+// KeySizes), on-the-fly key schedule.
 // It speaks the aeskit core contract (docs/core-contract.md).
 //
 // Datapath. Two state registers: se_q (encryption; also the output register) and
@@ -91,8 +92,8 @@
 // in_ready_o is low: a key presented together with a block is loaded first and the
 // block is then processed under the new key (and a key waiting for the core to
 // drain is never starved by a stream of blocks).
-// key_len_i = 3 (illegal): the handshake completes (the master does not hang), the
-// core forgets its key and keeps in_ready_o low until a legal key has been loaded;
+// key_len_i = 3 (illegal) or a size KeySizes does not build: the handshake completes
+// (the master does not hang), the core forgets its key and keeps in_ready_o low until a legal key has been loaded;
 // it never encrypts under a key it does not understand. After reset the core has no
 // key either: key_ready_o high, in_ready_o low.
 //
@@ -116,6 +117,18 @@
 //             schedule's SubWord (ak_key_step_split) keeps its table S-boxes. The
 //             block-RAM S-box (latency 1) cannot be used: this core does a round per
 //             cycle.
+//   Directions  directions built (docs/core-contract.md, "Configurations"): 1
+//             encrypt only, 2 decrypt only, 3 both (default); checked in ak_round_ctrl.
+//             Encrypt only leaves out the 16 inverse S-boxes, both InvMixColumns
+//             (state and round key), the decryption state register sd_q and, in
+//             ak_round_ctrl, the decryption windows and the backward key step; decrypt
+//             only leaves out the S-boxes and MixColumns of the round (the key
+//             schedule's SubWord stays). A block of a direction not built is never
+//             accepted (in_ready_o low while it is offered).
+//   KeySizes  mask of the key sizes built (bit 0 128, bit 1 192, bit 2 256; default
+//             7), checked in ak_round_ctrl. A key of a size not built leaves the core
+//             keyless, as key_len_i = 3 does; the schedule paths and window words of
+//             the sizes not built are removed (AES-128 only: 128-bit windows).
 //
 // Tools: lints clean with verilator --lint-only -Wall; Yosys read_slang; Icarus 11.
 
@@ -123,7 +136,9 @@
 
 module ak_round_core #(
   parameter int TagWidth = 1,
-  parameter int SboxImpl = 0
+  parameter int SboxImpl = 0,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -175,8 +190,10 @@ module ak_round_core #(
   logic [127:0] sd_q, sd_d;  // decryption state
 
   ak_round_ctrl #(
-    .TagWidth(TagWidth),
-    .PreRound(0)
+    .TagWidth  (TagWidth),
+    .PreRound  (0),
+    .Directions(Directions),
+    .KeySizes  (KeySizes)
   ) u_ctrl (
     .clk_i,
     .rst_ni,
@@ -215,6 +232,7 @@ module ak_round_core #(
   // synthesis merges the equal registers back into one. Checked against the
   // control's registers in simulation.
   logic [15:0] start_rep_q, fin_rep_q, bdec_rep_q;
+  localparam bit DecOnly = (Directions == 2);
 
   for (genvar b = 0; b < 16; b++) begin : g_select_copy
     (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : start_copy_reg
@@ -228,7 +246,7 @@ module ak_round_core #(
     end
 
     (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : dec_copy_reg
-      if (!rst_ni) bdec_rep_q[b] <= 1'b0;
+      if (!rst_ni) bdec_rep_q[b] <= DecOnly;  // as ak_round_ctrl's dec_q
       else         bdec_rep_q[b] <= blk_dec_next;
     end
   end
@@ -265,35 +283,52 @@ module ak_round_core #(
       assign enc_sr[127-8*Byte -: 8]  = enc_in[127-8*FromEnc -: 8];
       assign dec_isr[127-8*Byte -: 8] = dec_in[127-8*FromDec -: 8];
 
-      ak_sbox_sel #(
-        .Impl(SboxImpl)
-      ) u_sbox (
-        .in_i (enc_sr[127-8*Byte -: 8]),
-        .out_o(enc_sb[127-8*Byte -: 8])
-      );
+      if (Directions[0]) begin : g_enc
+        ak_sbox_sel #(
+          .Impl(SboxImpl)
+        ) u_sbox (
+          .in_i (enc_sr[127-8*Byte -: 8]),
+          .out_o(enc_sb[127-8*Byte -: 8])
+        );
+      end else begin : g_no_enc
+        assign enc_sb[127-8*Byte -: 8] = 8'h00;
+      end
 
-      ak_inv_sbox_sel #(
-        .Impl(SboxImpl)
-      ) u_inv_sbox (
-        .in_i (dec_isr[127-8*Byte -: 8]),
-        .out_o(dec_isb[127-8*Byte -: 8])
-      );
+      if (Directions[1]) begin : g_dec
+        ak_inv_sbox_sel #(
+          .Impl(SboxImpl)
+        ) u_inv_sbox (
+          .in_i (dec_isr[127-8*Byte -: 8]),
+          .out_o(dec_isb[127-8*Byte -: 8])
+        );
+      end else begin : g_no_dec
+        assign dec_isb[127-8*Byte -: 8] = 8'h00;
+      end
     end
 
-    ak_mix_column u_mix_column (
-      .in_i (enc_sb[127-32*c -: 32]),
-      .out_o(enc_mc[127-32*c -: 32])
-    );
+    if (Directions[0]) begin : g_enc_mix
+      ak_mix_column u_mix_column (
+        .in_i (enc_sb[127-32*c -: 32]),
+        .out_o(enc_mc[127-32*c -: 32])
+      );
+    end else begin : g_no_enc_mix
+      assign enc_mc[127-32*c -: 32] = 32'h0;
+    end
 
-    ak_inv_mix_column_direct u_inv_mix_column (
-      .in_i (dec_isb[127-32*c -: 32]),
-      .out_o(dec_imc[127-32*c -: 32])
-    );
+    if (Directions[1]) begin : g_dec_mix
+      ak_inv_mix_column_direct u_inv_mix_column (
+        .in_i (dec_isb[127-32*c -: 32]),
+        .out_o(dec_imc[127-32*c -: 32])
+      );
 
-    ak_inv_mix_column_direct u_inv_mix_column_rk (
-      .in_i (rk_dec[127-32*c -: 32]),
-      .out_o(rk_imc[127-32*c -: 32])
-    );
+      ak_inv_mix_column_direct u_inv_mix_column_rk (
+        .in_i (rk_dec[127-32*c -: 32]),
+        .out_o(rk_imc[127-32*c -: 32])
+      );
+    end else begin : g_no_dec_mix
+      assign dec_imc[127-32*c -: 32] = 32'h0;
+      assign rk_imc[127-32*c -: 32]  = 32'h0;
+    end
   end
 
   always_comb begin : state_next
@@ -302,9 +337,14 @@ module ak_round_core #(
     if (load) begin
       sd_d = dec_imc ^ rk_imc;
       for (int b = 0; b < 16; b++) begin
-        if (!fin_rep_q[b])     se_d[127-8*b -: 8] = enc_mc[127-8*b -: 8] ^ rk_enc[127-8*b -: 8];
-        else if (bdec_rep_q[b]) se_d[127-8*b -: 8] = dec_isb[127-8*b -: 8] ^ rk_dec[127-8*b -: 8];
-        else                   se_d[127-8*b -: 8] = enc_sb[127-8*b -: 8] ^ rk_enc[127-8*b -: 8];
+        // (a decrypt-only build loads se_q in the final round only)
+        if (!fin_rep_q[b]) begin
+          if (Directions[0]) se_d[127-8*b -: 8] = enc_mc[127-8*b -: 8] ^ rk_enc[127-8*b -: 8];
+        end else if (bdec_rep_q[b]) begin
+          se_d[127-8*b -: 8] = dec_isb[127-8*b -: 8] ^ rk_dec[127-8*b -: 8];
+        end else begin
+          se_d[127-8*b -: 8] = enc_sb[127-8*b -: 8] ^ rk_enc[127-8*b -: 8];
+        end
       end
     end
   end
@@ -322,7 +362,8 @@ module ak_round_core #(
   assign out_data_o = se_q;
 
   logic unused;
-  assign unused = rnd_dec ^ (^start_key) ^ (^rk_next) ^ start ^ rnd_final ^ blk_dec;
+  assign unused = rnd_dec ^ (^start_key) ^ (^rk_next) ^ start ^ rnd_final ^ blk_dec ^
+                  (^enc_sr) ^ (^dec_isr);  // (unused in a one-direction build)
 
 `ifndef SYNTHESIS
   // the copies are the control's selects (from the first reset on: before it the

@@ -111,7 +111,8 @@
 //
 // Back-pressure, key loads, illegal key_len_i = 3 and reset:
 // key_ready_o only when no block is in flight; in_ready_o low while key_valid_i is
-// high; key_len_i = 3 completes the handshake and leaves the core keyless; rst_ni
+// high; key_len_i = 3 (or a size KeySizes does not build) completes the handshake
+// and leaves the core keyless; rst_ni
 // (asynchronous, active low) resets every register. in_ready_o depends
 // combinationally on out_ready_i and key_valid_i.
 //
@@ -121,12 +122,31 @@
 // Parameters:
 //   TagWidth  width of the tag (>= 1, checked at elaboration).
 //   PreRound  0 or 1 (checked at elaboration), see above.
+//   Directions  the directions built (docs/core-contract.md, "Configurations"; 1..3,
+//             checked at elaboration): bit 0 encryption, bit 1 decryption; default 3.
+//             A block whose in_decrypt_i asks for a direction not built is never
+//             accepted: in_ready_o is low while it is offered (ready depends on the
+//             offered in_decrypt_i, which AXI-Stream allows). In a one-direction build
+//             dec_o, blk_dec_o and the registers behind them are constants (dec_q
+//             resets to the built direction), so the windows, round key and step
+//             paths of the other direction, and the datapath logic the core selects
+//             by them, are removed by synthesis.
+//   KeySizes  mask of the key sizes built (1..7, checked at elaboration): bit 0 128,
+//             bit 1 192, bit 2 256 (bit k: key_len_i = k); default 7. A key of a
+//             size not built is refused as key_len_i = 3 is: the handshake completes
+//             and the core is left keyless (in_ready_o low until a built key is
+//             loaded). klen_q is read through klen_fix(), a constant with one size
+//             built and one bit with two, so the step's paths for the other sizes
+//             and (one size) the window words it never uses are removed.
+//             Cycle counts of a built size do not change.
 
 `default_nettype none
 
 module ak_round_ctrl #(
   parameter int TagWidth = 1,
-  parameter int PreRound = 1
+  parameter int PreRound = 1,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -180,6 +200,21 @@ module ak_round_ctrl #(
 `endif
   end
 
+  if (Directions < 1 || Directions > 3) begin : g_bad_directions
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_round_ctrl: Directions must be 1..3, got %0d", Directions);
+`else
+    $fatal(1, "ak_round_ctrl: Directions must be 1..3, got %0d", Directions);
+`endif
+  end
+  if (KeySizes < 1 || KeySizes > 7) begin : g_bad_key_sizes
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_round_ctrl: KeySizes must be 1..7, got %0d", KeySizes);
+`else
+    $fatal(1, "ak_round_ctrl: KeySizes must be 1..7, got %0d", KeySizes);
+`endif
+  end
+
   // ------------------------------------------------------------------------------
   // Declarations
   // ------------------------------------------------------------------------------
@@ -225,6 +260,51 @@ module ak_round_ctrl #(
   logic                dec_q, dec_d;
   logic [TagWidth-1:0] tag_q, tag_d;
 
+  // ------------------------------------------------------------------------------
+  // The build (Directions, KeySizes): constants in place of what the build fixes
+  // ------------------------------------------------------------------------------
+  // key_len_i codes the build accepts (code 3 never)
+  localparam bit [1:0] Dirs     = Directions[1:0];
+  localparam bit [2:0] Sizes    = KeySizes[2:0];
+  localparam bit [3:0] KeyBuilt = {1'b0, Sizes};
+  // the key length as the build can hold it: a code the build lacks never reaches a
+  // register (its key is refused), so with one size built the length is a constant
+  // and with two one bit, and synthesis drops the schedule paths of the others
+  function automatic logic [1:0] klen_fix(input logic [1:0] k);
+    unique case (Sizes)
+      3'b001:  return 2'd0;
+      3'b010:  return 2'd1;
+      3'b100:  return 2'd2;
+      3'b011:  return {1'b0, k[0]};
+      3'b101:  return {k[1], 1'b0};
+      3'b110:  return {k[1], !k[1]};
+      default: return k;
+    endcase
+  endfunction
+  // the direction as the build can run it: constant in a one-direction build
+  function automatic logic dec_fix(input logic d);
+    unique case (Dirs)
+      2'b01:   return 1'b0;
+      2'b10:   return 1'b1;
+      default: return d;
+    endcase
+  endfunction
+  localparam logic [1:0] KlenReset = klen_fix(2'd0);
+  // ak_key_step_ctl(KlenReset, 0, 0): the step's controls after reset
+  localparam logic [8:0] CtlReset = {5'b01101, KlenReset[1], KlenReset == 2'd1,
+                                     KlenReset == 2'd0, 1'b0};
+
+  logic [1:0] klen_r, klen_nx, klen_in;  // klen_q, klen_d, key_len_i as built
+  logic       dec_in, dec_blk, dec_nx; // in_decrypt_i, dec_q, dec_d as built
+  logic       dir_ok;                  // the offered block's direction is built
+  assign klen_r    = klen_fix(klen_q);
+  assign klen_nx = klen_fix(klen_d);
+  assign klen_in = klen_fix(key_len_i);
+  assign dec_in  = dec_fix(in_decrypt_i);
+  assign dec_blk = dec_fix(dec_q);
+  assign dec_nx  = dec_fix(dec_d);
+  assign dir_ok  = in_decrypt_i ? Dirs[1] : Dirs[0];
+
   logic [3:0]   nr;
   logic         done;
   logic         start_sel;
@@ -241,7 +321,7 @@ module ak_round_ctrl #(
   // ------------------------------------------------------------------------------
   // Handshakes and control
   // ------------------------------------------------------------------------------
-  assign nr         = 4'd10 + {1'b0, klen_q, 1'b0};  // 10 / 12 / 14
+  assign nr         = 4'd10 + {1'b0, klen_r, 1'b0};  // 10 / 12 / 14
   // done and final come from registers (set one cycle ahead from cnt_d), so the
   // comparisons with Nr are not in front of the key step and the datapath selects
   assign done       = done_q;
@@ -249,11 +329,11 @@ module ak_round_ctrl #(
   // and round-key multiplexers it selects start at a flip-flop, not behind a LUT
   assign start_sel   = start_sel_q;
   assign start_sel_d = (key_st_d == StReady) && (!busy_d || done_d);
-  assign key_legal  = (key_len_i != 2'd3);
+  assign key_legal  = KeyBuilt[key_len_i];  // 3 and the sizes not built: refused
   assign setup_step = (key_st_q == StSetup);
 
   assign key_ready_o = (key_st_q != StSetup) && !busy_q;
-  assign in_ready_o  = (key_st_q == StReady) && !key_valid_i &&
+  assign in_ready_o  = (key_st_q == StReady) && !key_valid_i && dir_ok &&
                        (!busy_q || (done && out_ready_i));
   assign out_valid_o = done;
   assign out_tag_o   = tag_q;
@@ -264,15 +344,15 @@ module ak_round_ctrl #(
 
   assign start_o = start_sel;
   assign load_o  = in_fire || (busy_q && !done);
-  assign dec_o     = start_sel ? in_decrypt_i : dec_q;
-  assign blk_dec_o = dec_q;
+  assign dec_o     = start_sel ? dec_in : dec_blk;
+  assign blk_dec_o = dec_blk;
   assign final_o = fin_q;  // never while start_sel (a block in round Nr is not done)
   assign start_next_o   = start_sel_d;
   assign final_next_o   = fin_d;
-  assign blk_dec_next_o = dec_d;
+  assign blk_dec_next_o = dec_nx;
 
   always_comb begin : key_mask
-    unique case (key_len_i)
+    unique case (klen_in)
       2'd0: begin
         key_masked = {key_i[255:128], 128'h0};
         key_sub    = key_i[159:128];  // w[3]
@@ -316,7 +396,7 @@ module ak_round_ctrl #(
         if (key_fire) begin
           if (key_legal) begin
             key_st_d  = StSetup;
-            klen_d    = key_len_i;
+            klen_d    = klen_in;
             key_enc_d = key_masked[255:128];
           end else begin
             key_st_d  = StNoKey;
@@ -381,7 +461,7 @@ module ak_round_ctrl #(
   always_comb begin : round_flags
     done_d = busy_d && (cnt_d == nr);
     fin_d  = busy_d && (cnt_d == nr - 4'd1);
-    rev_d  = busy_d && dec_d;
+    rev_d  = busy_d && dec_nx;
     cap_d  = {cnt_d == nr - 4'd2, cnt_d == 4'd4, cnt_d == nr, cnt_d == nr, cnt_d == nr - 4'd1,
               cnt_d == 4'd3, cnt_d == 4'd2};
   end
@@ -392,7 +472,7 @@ module ak_round_ctrl #(
     tag_d  = tag_q;
     if (in_fire) begin
       busy_d = 1'b1;
-      dec_d  = in_decrypt_i;
+      dec_d  = dec_in;
       tag_d  = in_tag_i;
     end else if (out_fire) begin
       busy_d = 1'b0;
@@ -440,21 +520,21 @@ module ak_round_ctrl #(
 
   always_comb begin : start_sub_sel
     if (PreRound != 0) begin
-      if (in_decrypt_i) start_sub = sub_input(win2_dec_q[255:128], win2_dec_q[95:64],
-                                              win2_dec_q[31:0], klen_q, ph2_dec_q, 1'b1);
+      if (dec_in) start_sub = sub_input(win2_dec_q[255:128], win2_dec_q[95:64],
+                                              win2_dec_q[31:0], klen_r, ph2_dec_q, 1'b1);
       else              start_sub = sub_input(win2_enc_q[255:128], win2_enc_q[95:64],
-                                              win2_enc_q[31:0], klen_q, ph2_enc_q, 1'b0);
+                                              win2_enc_q[31:0], klen_r, ph2_enc_q, 1'b0);
     end else begin
-      if (in_decrypt_i) start_sub = sub_input(win3_dec_q[255:128], win3_dec_q[95:64],
-                                              win3_dec_q[31:0], klen_q, ph3_dec_q, 1'b1);
+      if (dec_in) start_sub = sub_input(win3_dec_q[255:128], win3_dec_q[95:64],
+                                              win3_dec_q[31:0], klen_r, ph3_dec_q, 1'b1);
       else              start_sub = sub_input(win3_enc_q[255:128], win3_enc_q[95:64],
-                                              win3_enc_q[31:0], klen_q, ph3_enc_q, 1'b0);
+                                              win3_enc_q[31:0], klen_r, ph3_enc_q, 1'b0);
     end
   end
 
   ak_key_step_split u_key_step (
     .win_i    (rk_q),
-    .key_len_i(klen_q),
+    .key_len_i(klen_r),
     .phase_i  (rk_phase_q),
     .rcon_i   (rk_rcon_q),
     .reverse_i(rev_q),
@@ -466,11 +546,11 @@ module ak_round_ctrl #(
     .sub_o    (ks_sub)
   );
 
-  assign start_key_o = in_decrypt_i ? key_dec_q : key_enc_q;
+  assign start_key_o = dec_in ? key_dec_q : key_enc_q;
   assign rk_reg_o    = rk_key_q;
   assign rk_next_o   = (PreRound != 0) ? rk_q[255:128] :
                        !start_sel ? rk_key_q :
-                       in_decrypt_i ? win1_dec_q[255:128] : win1_enc_q[255:128];
+                       dec_in ? win1_dec_q[255:128] : win1_enc_q[255:128];
   assign start_key_enc_o = key_enc_q;
   assign start_key_dec_o = key_dec_q;
   assign rk1_enc_o       = win1_enc_q[255:128];
@@ -487,14 +567,14 @@ module ak_round_ctrl #(
       rk_rcon_d  = 8'h01;
       rk_sub_d   = key_sub;
     end else if (in_fire && PreRound != 0) begin
-      rk_d       = in_decrypt_i ? win2_dec_q : win2_enc_q;
-      rk_phase_d = in_decrypt_i ? ph2_dec_q  : ph2_enc_q;
-      rk_rcon_d  = in_decrypt_i ? rc2_dec_q  : rc2_enc_q;
+      rk_d       = dec_in ? win2_dec_q : win2_enc_q;
+      rk_phase_d = dec_in ? ph2_dec_q  : ph2_enc_q;
+      rk_rcon_d  = dec_in ? rc2_dec_q  : rc2_enc_q;
       rk_sub_d   = start_sub;
     end else if (in_fire) begin
-      rk_d       = in_decrypt_i ? win3_dec_q : win3_enc_q;
-      rk_phase_d = in_decrypt_i ? ph3_dec_q  : ph3_enc_q;
-      rk_rcon_d  = in_decrypt_i ? rc3_dec_q  : rc3_enc_q;
+      rk_d       = dec_in ? win3_dec_q : win3_enc_q;
+      rk_phase_d = dec_in ? ph3_dec_q  : ph3_enc_q;
+      rk_rcon_d  = dec_in ? rc3_dec_q  : rc3_enc_q;
       rk_sub_d   = start_sub;
     end else if (setup_step || (busy_q && !done)) begin
       rk_d       = ks_win_o;
@@ -512,9 +592,9 @@ module ak_round_ctrl #(
   always_comb begin : round_key_of_round
     rk_key_d = rk_key_q;
     if (in_fire && PreRound != 0) begin
-      rk_key_d = in_decrypt_i ? win1_dec_q[255:128] : win1_enc_q[255:128];
+      rk_key_d = dec_in ? win1_dec_q[255:128] : win1_enc_q[255:128];
     end else if (in_fire) begin
-      rk_key_d = in_decrypt_i ? win2_dec_q[255:128] : win2_enc_q[255:128];
+      rk_key_d = dec_in ? win2_dec_q[255:128] : win2_enc_q[255:128];
     end else if (busy_q && !done) begin
       rk_key_d = rk_q[255:128];
     end
@@ -577,7 +657,7 @@ module ak_round_ctrl #(
   logic [2:0] ctl_phase_unused;
 
   ak_key_step_ctl u_rk_ctl (
-    .key_len_i   (klen_d),
+    .key_len_i   (klen_nx),
     .phase_i     (rk_phase_d),
     .reverse_i   (rev_d),
     .ctl_o       (rk_ctl_d),
@@ -590,7 +670,7 @@ module ak_round_ctrl #(
       rk_phase_q <= 3'd0;
       rk_rcon_q  <= 8'h00;
       rk_sub_q   <= '0;
-      rk_ctl_q   <= 9'b011010010;  // ak_key_step_ctl(0, 0, 0): klen_q, rk_phase_q, rev_q
+      rk_ctl_q   <= CtlReset;  // ak_key_step_ctl(klen_r, 0, 0) after reset
       rk_key_q   <= '0;
     end else begin
       rk_q       <= rk_d;
@@ -609,7 +689,7 @@ module ak_round_ctrl #(
       done_q <= 1'b0;
       fin_q  <= 1'b0;
       busy_q <= 1'b0;
-      dec_q  <= 1'b0;
+      dec_q  <= dec_fix(1'b0);  // the built direction in a one-direction build
       rev_q  <= 1'b0;
       cap_q  <= '0;
       tag_q  <= '0;
@@ -634,7 +714,7 @@ module ak_round_ctrl #(
   logic [2:0] ctl_now_phase_unused;
 
   ak_key_step_ctl u_ctl_check (
-    .key_len_i   (klen_q),
+    .key_len_i   (klen_r),
     .phase_i     (rk_phase_q),
     .reverse_i   (rev_q),
     .ctl_o       (ctl_now),

@@ -148,8 +148,14 @@ module ak_ttable_lane #(
     if (Packed) begin : g_packed
       logic [14:0] unused_rom;   // zeros above the packed word
       assign unused_rom = rom_q[j][31:17];
+      // with one direction's tables the dec bit is a constant here, so the ROM's
+      // bit 16 and the unpacking of the other direction are removed
+      logic [16:0] pk;
+      logic        unused_dec;   // r_q's dec bit, unused with one direction's tables
+      assign unused_dec = r_q[j][16];
+      assign pk = {EncTables && DecTables ? r_q[j][16] : DecTables, r_q[j][15:0]};
       ak_ttable_unpack u_unpack (
-        .packed_i(r_q[j]),
+        .packed_i(pk),
         .word_o  (wide)
       );
     end else begin : g_wide

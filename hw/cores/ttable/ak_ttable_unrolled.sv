@@ -1,8 +1,8 @@
 // ak_ttable_unrolled: paper 004's fully unrolled T-table AES: Nr round stages
 // (ak_ttable_stage: four eight-stage T-table lanes each) in one pipeline, a new block
 // every cycle, encryption and decryption (equivalent inverse cipher) chosen per
-// block. The key size is a build parameter (KeyLen); the core speaks the aeskit core
-// contract (docs/core-contract.md).
+// block, or one of them (Directions). The key size is a build parameter (KeyLen); the
+// core speaks the aeskit core contract (docs/core-contract.md).
 //
 // Datapath. Round key 0 is added as a block is accepted (registered, the state in
 // processing order: decryption keeps column (4-c) mod 4 in slot c, see
@@ -48,7 +48,8 @@
 // was not filling (so it rises one cycle after the last block leaves or the fill
 // ends); while key_valid_i is high in_ready_o is low.
 // A key of another size than KeyLen, or key_len_i = 3, completes the handshake and leaves the core without a
-// usable key: in_ready_o stays low until a key of the built size is loaded.
+// usable key: in_ready_o stays low until a key of the built size is loaded; it starts
+// no fill, so key_ready_o stays high (docs/core-contract.md, "Configurations").
 //
 // Reset: asynchronous, active low, every register (block RAM output latches
 // excepted); a reset mid-stream leaves the core idle without a key.
@@ -58,17 +59,28 @@
 // Parameters:
 //   KeyLen        0: AES-128, 1: AES-192, 2: AES-256 (the only key_len_i accepted).
 //   TagWidth      width of in_tag_i/out_tag_o (>= 1).
+//   Directions    directions built (docs/core-contract.md, "Configurations"): 1
+//                 encrypt only, 2 decrypt only, 3 both (default; 1..3 checked). One
+//                 direction: the stages hold that direction's tables only, the other
+//                 direction's round keys (ak_rk_store's InvMixColumns) and key
+//                 multiplexers are removed, and a block of the other direction is
+//                 never accepted (in_ready_o low while it is offered). The key size
+//                 is KeyLen (a key of another size is refused already), so this core
+//                 has no KeySizes parameter.
 //   PackedStages  how many middle-round stages (the first ones) hold packed T-table
-//                 words (0 .. Nr-1; default 2 for AES-256, else 0): half their
-//                 block RAMs, 384 LUT4 more each. Same latency and behaviour either
-//                 way.
+//                 words (0 .. Nr-1; default: every middle stage (Nr-1) with one
+//                 direction, else 2 for AES-256 and 0 for the others): half their
+//                 block RAMs; with both directions 384 LUT4 more each, with one only
+//                 the XOR {03}s = s ^ {02}s (or the decryption map) per lookup.
+//                 Same latency and behaviour either way.
 
 `default_nettype none
 
 module ak_ttable_unrolled #(
   parameter int KeyLen       = 0,
   parameter int TagWidth     = 1,
-  parameter int PackedStages = (KeyLen == 2) ? 2 : 0
+  parameter int Directions = 3,
+  parameter int PackedStages = (Directions != 3) ? 9 + 2 * KeyLen : (KeyLen == 2) ? 2 : 0
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -108,6 +120,14 @@ module ak_ttable_unrolled #(
 `endif
   end
 
+  if (Directions < 1 || Directions > 3) begin : g_bad_directions
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_unrolled: Directions must be 1..3, got %0d", Directions);
+`else
+    $fatal(1, "ak_ttable_unrolled: Directions must be 1..3, got %0d", Directions);
+`endif
+  end
+
   if (PackedStages < 0 || PackedStages > 9 + 2 * KeyLen) begin : g_bad_packed
 `ifdef __ICARUS__
     initial $fatal(1, "ak_ttable_unrolled: PackedStages must be 0 .. Nr-1, got %0d",
@@ -122,6 +142,8 @@ module ak_ttable_unrolled #(
   localparam int CtlW  = 2 + TagWidth;      // {valid, dec, tag}
   // output buffer: one block per cycle needs ObDepth >= pipeline latency (8 Nr + 1) + 2
   localparam int ObDepth = 1 << $clog2(Depth + 3);
+  localparam bit Enc     = Directions[0];   // encryption built
+  localparam bit Dec     = Directions[1];   // decryption built
 
   // ------------------------------------------------------------------------------
   // Declarations
@@ -143,6 +165,8 @@ module ak_ttable_unrolled #(
   logic [127:0] last_out;
   logic         last_dec;
   logic [3:0]   unused_nr;
+  logic         dir_ok, dec_in;
+  logic         key_built;   // key_len_i is the built size (KeyLen)
 
   // ------------------------------------------------------------------------------
   // Round keys
@@ -157,7 +181,7 @@ module ak_ttable_unrolled #(
   ) u_keys (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
-    .key_valid_i(key_fire),
+    .key_valid_i(key_fire && key_built),  // a refused key starts no fill
     .key_ready_o(keys_key_ready),
     .key_i      (key_i),
     .key_len_i  (key_len_i),
@@ -187,6 +211,7 @@ module ak_ttable_unrolled #(
   // Handshakes and control
   // ------------------------------------------------------------------------------
   assign key_ready_o = key_rdy_q;
+  assign key_built   = (key_len_i == 2'(KeyLen));
   assign key_fire    = key_valid_i && key_ready_o;
 
   // key_ready_o from a flip-flop: the handshake's fan-out (the fill's registers, the
@@ -195,18 +220,23 @@ module ak_ttable_unrolled #(
   // key's handshake (the fill starts) and after an accepted block.
   always_comb begin : key_rdy_next
     key_rdy_d = keys_key_ready && ob_empty && !in_fire;
-    if (key_fire && key_len_i != 2'd3) key_rdy_d = 1'b0;
+    if (key_fire && key_built) key_rdy_d = 1'b0;
   end
-  assign in_ready_o  = keys_ready && key_ok_q && !key_valid_i && ob_space;
+  // a block of a direction not built is never accepted (ready depends on the offered
+  // in_decrypt_i, as AXI-Stream allows)
+  assign dir_ok      = in_decrypt_i ? Dec : Enc;
+  assign in_ready_o  = keys_ready && key_ok_q && !key_valid_i && ob_space && dir_ok;
+  // the block's direction as the build runs it: a constant with one direction
+  assign dec_in      = (Enc && Dec) ? in_decrypt_i : Dec;
   assign in_fire     = in_valid_i && in_ready_o;
 
   always_comb begin : key_ok_next
     key_ok_d = key_ok_q;
-    if (key_fire) key_ok_d = (key_len_i == 2'(KeyLen));
+    if (key_fire) key_ok_d = key_built;
   end
 
-  assign ark   = in_data_i ^ (in_decrypt_i ? dec_keys[127:0] : enc_keys[127:0]);
-  assign st_d0 = order(ark, in_decrypt_i);
+  assign ark   = in_data_i ^ (dec_in ? dec_keys[127:0] : enc_keys[127:0]);
+  assign st_d0 = order(ark, dec_in);
 
   // ------------------------------------------------------------------------------
   // The round stages
@@ -224,9 +254,10 @@ module ak_ttable_unrolled #(
     // from the control a cycle ahead; keep, or synthesis merges them again
     for (genvar c = 0; c < 4; c++) begin : g_kdec
       (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : kdec_reg
-        if (!rst_ni) kdec_q[c] <= 1'b0;
+        if (!rst_ni) kdec_q[c] <= !Enc;
         else         kdec_q[c] <= ctl_q[8 * r + 3][CtlW-2];
       end
+      // (one direction built: kdec_q is that direction, a constant)
       assign key[127 - 32 * c -: 32] = kdec_q[c] ? key_dec[127 - 32 * c -: 32]
                                                  : enc_keys[(r + 1) * 128 + 127 - 32 * c -: 32];
     end
@@ -247,8 +278,8 @@ module ak_ttable_unrolled #(
 `endif
 
     ak_ttable_stage #(
-      .EncTables (1'b1),
-      .DecTables (1'b1),
+      .EncTables (Enc),
+      .DecTables (Dec),
       .MidTables (!IsLast),
       .LastTables(IsLast),
       .Packed    (r < PackedStages),
@@ -285,13 +316,14 @@ module ak_ttable_unrolled #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : control_regs
     if (!rst_ni) begin
-      for (int k = 0; k < Depth; k++) ctl_q[k] <= '0;
+      // the direction bit resets to the built direction (a constant with one)
+      for (int k = 0; k < Depth; k++) ctl_q[k] <= {1'b0, !Enc, {TagWidth{1'b0}}};
       key_ok_q <= 1'b0;
       key_rdy_q <= 1'b1;
     end else begin
       key_ok_q <= key_ok_d;
       key_rdy_q <= key_rdy_d;
-      ctl_q[0] <= {in_fire, in_decrypt_i, in_tag_i};
+      ctl_q[0] <= {in_fire, dec_in, in_tag_i};
       for (int k = 1; k < Depth; k++) ctl_q[k] <= ctl_q[k - 1];
     end
   end

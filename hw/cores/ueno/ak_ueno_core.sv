@@ -55,6 +55,13 @@
 //
 // Parameters:
 //   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration).
+//   Directions, KeySizes  the build (docs/core-contract.md, "Configurations"), passed
+//             to ak_round_ctrl: Directions 1 encrypt only, 2 decrypt only, 3 both
+//             (default); KeySizes a mask of the key sizes built (bit 0 128, bit 1 192,
+//             bit 2 256; default 7). A block of a direction not built is never
+//             accepted, a key of a size not built leaves the core keyless. The
+//             datapath's direction selects are then constants and synthesis removes
+//             the logic of the other direction and of the sizes not built.
 //   Demux     1 (default): the paper's 1:2 demultiplexer after the inversion and
 //             bit-parallel XORs; 0: an FPGA variant with output multiplexers instead
 //             (registry entry ueno_mux; see ak_ueno_round).
@@ -65,7 +72,9 @@
 
 module ak_ueno_core #(
   parameter int TagWidth = 1,
-  parameter bit Demux    = 1'b1
+  parameter bit Demux    = 1'b1,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -102,8 +111,10 @@ module ak_ueno_core #(
   logic         start_next_unused, final_next_unused, blk_dec_next_unused;  // for select copies
 
   ak_round_ctrl #(
-    .TagWidth(TagWidth),
-    .PreRound(1)
+    .TagWidth  (TagWidth),
+    .PreRound  (1),
+    .Directions(Directions),
+    .KeySizes  (KeySizes)
   ) u_ctrl (
     .clk_i,
     .rst_ni,

@@ -72,26 +72,41 @@ def bind_into(sources: Sequence[Path]) -> tuple[list[Path], list[str]]:
     """For a simulation built from ``sources`` (a system or bench that holds a registry
     core): the checker files and Verilator options that bind the contract into the
     core, or nothing when ``sources`` already bind it, hold no registry core's top, or
-    hold several (the claims of the first registry entry of that top are used: variants
-    of one top differ in parameters, not in what the checker needs in simulation)."""
+    hold several. The claims are those of every registry entry of that top together:
+    the build's parameters are not known here, so the key sizes and directions of
+    all its configurations are allowed (rule C7 refuses none of them) and each key
+    size takes the setup of the first entry that has it."""
     resolved = {Path(s).resolve() for s in sources}
     if any(p.resolve() in resolved for p in files()):
         return [], []
     from aeskit.hw.registry import CORES
 
-    tops: dict[str, CoreSpec] = {}
+    tops: dict[str, list[CoreSpec]] = {}
     for core in CORES:
         if core.top in tops:
+            tops[core.top].append(core)
             continue
         try:
             if manifest.module_file(core.top).resolve() in resolved:
-                tops[core.top] = core
+                tops[core.top] = [core]
         except manifest.ManifestError:
             continue
     if len(tops) != 1:
         return [], []
-    core = next(iter(tops.values()))
-    return files(), verilator_args(core)
+    return files(), verilator_args(_union(next(iter(tops.values()))))
+
+
+def _union(specs: list[CoreSpec]) -> CoreSpec:
+    """The first of ``specs`` with the key sizes, directions and key setups of all."""
+    from dataclasses import replace
+
+    sizes = tuple(k for k in KEY_SIZES_ALL if any(k in c.key_sizes for c in specs))
+    setup: dict[int, int] = {}
+    for c in specs:
+        for k, v in c.key_setup.items():
+            setup.setdefault(k, v)
+    return replace(specs[0], key_sizes=sizes, decrypt=any(c.decrypt for c in specs),
+                   key_setup=setup)
 
 
 def fault_core(fault: int) -> CoreSpec:

@@ -282,6 +282,59 @@ class EngineConfig:
                 "core_in_reg": self.core_in_reg, "description": self.description}
 
 
+#: the ``Directions`` build parameter (docs/core-contract.md, "Configurations"): bit 0
+#: builds encryption, bit 1 decryption
+DIR_ENCRYPT, DIR_DECRYPT, DIR_BOTH = 1, 2, 3
+
+
+def key_sizes_mask(key_sizes: tuple[int, ...] | list[int]) -> int:
+    """The ``KeySizes`` build parameter for ``key_sizes``: bit ``KEY_LEN_CODE[k]`` per
+    size (128 -> 1, 128 and 256 -> 5, all three -> 7)."""
+    return sum(1 << KEY_LEN_CODE[k] for k in set(key_sizes))
+
+
+def config_suffix(key_sizes: tuple[int, ...], decrypt: bool) -> str:
+    """The name suffix of a configuration (docs/core-contract.md): ``e`` for encrypt
+    only, then the key sizes built unless all three, joined by ``_``: ``e128``,
+    ``e``, ``128``, ``e128_256``."""
+    sizes = "" if tuple(sorted(key_sizes)) == KEY_SIZES_ALL else \
+        "_".join(str(k) for k in sorted(key_sizes))
+    return ("" if decrypt else "e") + sizes
+
+
+def configuration(base: CoreSpec, *, key_sizes: tuple[int, ...] = KEY_SIZES_ALL,
+                  decrypt: bool = True, name: str | None = None) -> CoreSpec:
+    """``base`` (a full build: both directions, its key sizes) built for ``key_sizes``
+    and, with ``decrypt`` False, encryption only: its ``Directions`` and ``KeySizes``
+    parameters set, capabilities and claims cut to what is built (the cycle counts of
+    a size do not change), named ``<base>_<config_suffix>`` unless ``name`` is given.
+    Decrypt-only builds (``Directions`` = 2) exist in the RTL but have no registry
+    entry: the registry has no field for a core that does not encrypt."""
+    from dataclasses import replace
+
+    ks = tuple(k for k in KEY_SIZES_ALL if k in key_sizes)
+    if not ks or not set(ks) <= set(base.key_sizes):
+        raise ValueError(f"{base.name}: key sizes {key_sizes} not a subset of "
+                         f"{base.key_sizes}")
+    if decrypt and not base.decrypt:
+        raise ValueError(f"{base.name} does not decrypt")
+    if ks == tuple(base.key_sizes) and decrypt == base.decrypt:
+        raise ValueError(f"{base.name}: the configuration is the full build")
+    what = ("encryption only" if not decrypt else "both directions") + ", AES-" + \
+        "/".join(str(k) for k in ks)
+    params = {**base.parameters, "Directions": DIR_BOTH if decrypt else DIR_ENCRYPT,
+              "KeySizes": key_sizes_mask(ks)}
+    return replace(
+        base, name=name or f"{base.name}_{config_suffix(ks, decrypt)}",
+        description=f"{base.name} built for {what} (Directions = {params['Directions']}, "
+                    f"KeySizes = {params['KeySizes']}); refuses the rest "
+                    "(docs/core-contract.md)",
+        key_sizes=ks, decrypt=decrypt, parameters=params,
+        latency={k: v for k, v in base.latency.items() if k in ks},
+        interval={k: v for k, v in base.interval.items() if k in ks},
+        key_setup={k: v for k, v in base.key_setup.items() if k in ks})
+
+
 def _rel_hw(paths: list[Path]) -> tuple[str, ...]:
     return tuple(str(p.relative_to(HW_ROOT)) if p.is_relative_to(HW_ROOT) else str(p)
                  for p in paths)

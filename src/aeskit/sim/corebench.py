@@ -297,7 +297,7 @@ async def refuse_key(tb: CoreTB, key: bytes, code: int, cycles: int) -> None:
     """A key with ``key_len_i = code`` (illegal, or a size the build lacks): the
     handshake completes, then for ``cycles`` cycles ``in_ready_o`` stays low,
     ``key_ready_o`` high (no hang) and nothing comes out."""
-    krec = await tb.load_key(key, key_len=code, wait_setup=False)
+    krec = await tb.load_key(key, key_len=code, wait_setup=False, refused=True)
     assert krec.accept_cycle is not None
     dut = tb.dut
     for _ in range(cycles):
@@ -305,6 +305,71 @@ async def refuse_key(tb: CoreTB, key: bytes, code: int, cycles: int) -> None:
         assert int(dut.in_ready_o.value) == 0, f"in_ready_o high after key code {code}"
         assert int(dut.key_ready_o.value) == 1, "key_ready_o must stay high (no hang)"
         assert int(dut.out_valid_o.value) == 0
+
+
+async def offer_refused_block(tb: CoreTB, rng: random.Random, decrypt: bool,
+                              cycles: int, what: str) -> None:
+    """Hold a block (``in_decrypt_i`` = ``decrypt``) valid for ``cycles`` cycles on an
+    idle core that must refuse it: ``in_ready_o`` low before every edge (so it is
+    never accepted) and nothing comes out; then withdraw it. The TB is paused
+    meanwhile (it would wait for the handshake). ``what`` names the case."""
+    await tb.drain()
+    dut = tb.dut
+    await FallingEdge(dut.clk_i)
+    tb.pause()
+    dut.key_valid_i.value = 0
+    dut.out_ready_i.value = 1
+    dut.in_data_i.value = int.from_bytes(rng.randbytes(16), "big")
+    dut.in_tag_i.value = 0
+    dut.in_decrypt_i.value = int(decrypt)
+    dut.in_valid_i.value = 1
+    for i in range(cycles):
+        await Timer(1, unit="ns")  # in_ready_o settles on the offered block
+        assert int(dut.in_ready_o.value) == 0, f"{what}: in_ready_o high, cycle {i}"
+        assert int(dut.out_valid_o.value) == 0, f"{what}: out_valid_o high, cycle {i}"
+        await FallingEdge(dut.clk_i)
+    dut.in_valid_i.value = 0
+    dut.in_decrypt_i.value = 0
+    # hand the pins back between the TB's sampling (this falling edge) and its next
+    # drive (the rising edge)
+    await Timer(1, unit="ns")
+    tb.resume()
+
+
+async def refusal(dut: Any, claims: Claims, cycles: int = 40, seed: int = 1) -> list[str]:
+    """What a core refuses (docs/core-contract.md, "Configurations"), each case after
+    a legal key and a good block: a key of every size the core lacks and of the
+    illegal code 3 -- the handshake completes, then ``in_ready_o`` stays low with no
+    block offered and with an encryption block held valid, nothing comes out, and a
+    legal key works again; and, if the core does not decrypt, a decryption block held
+    valid under a legal key is never accepted, after which an encryption block under
+    the same key is. Returns one line per case."""
+    tb = await start(dut, seed=seed)
+    rng = random.Random(seed)
+    done: list[str] = []
+
+    def legal_key() -> bytes:
+        return rng.randbytes(rng.choice(claims.sizes))
+
+    for code, bits in enumerate((128, 192, 256, None)):
+        if bits in claims.key_sizes:
+            continue
+        name = f"key_len_i = {code}" + (f" ({bits}-bit key, not built)" if bits else "")
+        await check_block(tb, legal_key(), rng.randbytes(16))
+        await refuse_key(tb, rng.randbytes(bits // 8 if bits else 32), code, cycles)
+        await offer_refused_block(tb, rng, False, cycles, f"after {name}")
+        await check_block(tb, legal_key(), rng.randbytes(16))
+        done.append(f"refused {name}; a legal key works again")
+    if not claims.decrypt:
+        key = legal_key()
+        await check_block(tb, key, rng.randbytes(16))
+        await offer_refused_block(tb, rng, True, cycles, "decryption block")
+        block = rng.randbytes(16)
+        r = tb.send(block)
+        await tb.drain()
+        assert r.result == AES(key).encrypt(block), "encryption after a refused decryption"
+        done.append("refused a decryption block; encryption under the same key goes on")
+    return done
 
 
 async def keyless_idle(tb: CoreTB, cycles: int, what: str = "after reset") -> None:
@@ -616,6 +681,14 @@ async def cocotb_tags(dut: Any) -> None:
 async def cocotb_cbc_rate(dut: Any) -> None:
     """:func:`cbc_rate`, both directions, 20 blocks per stream."""
     await cbc_rate(dut, Claims.from_env())
+
+
+@cocotb.test()
+async def cocotb_refusal(dut: Any) -> None:
+    """:func:`refusal`: what the core's build lacks is refused, never silently wrong."""
+    for line in await refusal(dut, Claims.from_env(), env_int("AK_CYCLES", 40),
+                              env_int("AK_SEED", 1)):
+        dut._log.info(line)
 
 
 @cocotb.test()

@@ -120,8 +120,10 @@ class KeyLoad:
     """A queued key load: its record and the events ``accepted`` (handshake done) and
     ``ready`` (key setup measured, or nothing to wait for)."""
 
-    def __init__(self, rec: KeyRecord) -> None:
+    def __init__(self, rec: KeyRecord, refused: bool = False) -> None:
         self.rec = rec
+        #: the core must refuse the key (a size its build lacks): no setup follows
+        self.refused = refused
         self.accepted = Event()
         self.ready = Event()
 
@@ -199,13 +201,15 @@ class CoreTB:
         await RisingEdge(self.dut.clk_i)
 
     async def load_key(self, key: bytes, *, key_len: int | None = None,
-                       wait_setup: bool = True) -> KeyRecord:
+                       wait_setup: bool = True, refused: bool = False) -> KeyRecord:
         """Load ``key`` (16/24/32 bytes, sent left-aligned). Waits for the handshake
         and, if ``wait_setup``, until ``in_ready_o`` rises (the setup is measured).
         ``key_len`` overrides the ``key_len_i`` code (e.g. 3 to test an illegal one).
         Blocks sent later use this key in the scoreboard (none if the code is illegal).
+        ``refused``: the core's build lacks the key's size, so it must refuse it as an
+        illegal code (no setup, no blocks under it).
         """
-        item = self.queue_key(key, key_len=key_len)
+        item = self.queue_key(key, key_len=key_len, refused=refused)
         await item.accepted.wait()
         self._raise_if_error()
         if wait_setup:
@@ -213,17 +217,18 @@ class CoreTB:
             self._raise_if_error()
         return item.rec
 
-    def queue_key(self, key: bytes, *, key_len: int | None = None) -> KeyLoad:
+    def queue_key(self, key: bytes, *, key_len: int | None = None,
+                  refused: bool = False) -> KeyLoad:
         """Queue a key load without waiting (see :meth:`load_key`)."""
         if len(key) not in KEY_LEN_CODE and key_len is None:
             raise ValueError(f"key must be 16, 24 or 32 bytes, got {len(key)}")
         code = KEY_LEN_CODE.get(len(key), 3) if key_len is None else key_len
         rec = KeyRecord(key=bytes(key), key_len=code)
         self.keys.append(rec)
-        item = KeyLoad(rec)
+        item = KeyLoad(rec, refused)
         self._queue.append(item)
         self._idle.clear()
-        if code in KEY_LEN_CODE.values() and len(key) == (16, 24, 32)[code]:
+        if code in KEY_LEN_CODE.values() and len(key) == (16, 24, 32)[code] and not refused:
             self._model_key = bytes(key)
             self._model = AES(self._model_key)
         else:
@@ -462,7 +467,7 @@ class CoreTB:
                 cur.rec.accept_cycle = edge
                 cur.accepted.set()
                 self._cur = None
-                if cur.rec.key_len in KEY_LEN_CODE.values():
+                if cur.rec.key_len in KEY_LEN_CODE.values() and not cur.refused:
                     self._setup = cur
                 else:
                     cur.ready.set()

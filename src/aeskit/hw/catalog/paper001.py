@@ -3,7 +3,7 @@ See docs/cores/pipe2.md."""
 
 from __future__ import annotations
 
-from aeskit.hw.registry import CoreSpec
+from aeskit.hw.registry import CoreSpec, configuration
 
 ORDER = 15
 
@@ -25,3 +25,6 @@ CORES: tuple[CoreSpec, ...] = (
         in_flight=2,
     ),
 )
+
+#: the encrypt-only AES-128 configuration (docs/core-contract.md "Configurations")
+CORES = CORES + (configuration(CORES[0], key_sizes=(128,), decrypt=False),)

@@ -9,7 +9,7 @@ datapaths. Theory, timing and what each baseline follows: docs/cores/paper002.md
 
 from __future__ import annotations
 
-from aeskit.hw.registry import CoreSpec
+from aeskit.hw.registry import CoreSpec, configuration
 
 ORDER = 20
 
@@ -85,3 +85,9 @@ CORES: tuple[CoreSpec, ...] = (
         key_setup=KEY_SETUP,
     ),
 )
+
+#: the encrypt-only AES-128 configuration of each (ak_round_ctrl's Directions and
+#: KeySizes, docs/core-contract.md "Configurations"): the unified datapaths with their
+#: direction selects constant
+CORES = CORES + tuple(configuration(c, key_sizes=(128,), decrypt=False)
+                      for c in CORES if c.name in ("ueno", "satoh", "lutz", "liu"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aeskit.hw.catalog.sboxes import SBOX_IMPL
-from aeskit.hw.registry import CoreSpec
+from aeskit.hw.registry import CoreSpec, configuration
 
 ORDER = 10
 
@@ -40,4 +40,13 @@ CORES = CORES + tuple(
         key_setup={128: 11, 192: 13, 256: 15},
     )
     for kind, text in _VARIANT_TEXT.items()
+)
+
+#: configurations of the reference core (docs/core-contract.md, "Configurations"):
+#: encrypt-only AES-128 (the smallest), encrypt-only with every key size (CTR, GCM,
+#: CFB, OFB, CMAC need no decryption), and both directions with AES-128 only
+CORES = CORES + (
+    configuration(CORES[0], key_sizes=(128,), decrypt=False),
+    configuration(CORES[0], decrypt=False),
+    configuration(CORES[0], key_sizes=(128,)),
 )

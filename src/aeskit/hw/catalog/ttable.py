@@ -41,33 +41,40 @@ def outbuf_depth(latency: int) -> int:
 PACKED_STAGES: tuple[int, ...] = (0, 0, 2)
 
 
-def unrolled_ebr(key_len: int) -> int:
+def unrolled_ebr(key_len: int, decrypt: bool = True) -> int:
     """DP16KD of an unrolled core: 16 a 32-bit middle stage, 8 a packed one, 8 for the
-    last stage, 4 for the output buffer."""
+    last stage, 4 for the output buffer. Encrypt only (``decrypt`` False): every
+    middle stage packed (ak_ttable_unrolled's default with one direction)."""
     nr = 10 + 2 * key_len
-    packed = PACKED_STAGES[key_len]
+    packed = PACKED_STAGES[key_len] if decrypt else nr - 1
     return 16 * (nr - 1 - packed) + 8 * packed + 8 + 4
 
 
-def _unrolled(name: str, key_len: int) -> CoreSpec:
+def _unrolled(name: str, key_len: int, decrypt: bool = True) -> CoreSpec:
     ks = (128, 192, 256)[key_len]
     nr = 10 + 2 * key_len
-    ebr = unrolled_ebr(key_len)
-    packed = PACKED_STAGES[key_len]
+    ebr = unrolled_ebr(key_len, decrypt)
+    packed = PACKED_STAGES[key_len] if decrypt else nr - 1
     words = (f"{packed} packed middle-round stages (17-bit T-table words), the others "
              "32-bit" if packed else "32-bit T-table words")
+    if not decrypt:
+        words = "every middle-round stage packed"
     return CoreSpec(
         name=name,
         top="ak_ttable_unrolled",
         description=f"Paper 004 unrolled: {nr} T-table round stages (4 lanes each, "
                     f"{8 * nr}-stage pipeline), one block per cycle, AES-{ks} only "
-                    "(KeyLen build parameter), encryption and decryption per block; "
+                    "(KeyLen build parameter), " +
+                    ("encryption and decryption per block; " if decrypt else
+                     "encryption only (Directions = 1: no decryption tables or round "
+                     "keys, T-table words of 16 bits, {02}s and s); ") +
                     f"{words} ({ebr} DP16KD); round keys in registers, no stall "
                     "(credit-based output buffer)",
         paper=PAPER,
         key_sizes=(ks,),
+        decrypt=decrypt,
         sbox="ttable-ram",
-        parameters={"KeyLen": key_len},
+        parameters={"KeyLen": key_len} if decrypt else {"KeyLen": key_len, "Directions": 1},
         latency={ks: 8 * nr + 1 + OUTBUF_CYCLES},
         interval={ks: 1},
         key_setup={ks: RK_FILL_SETUP[ks]},
@@ -100,4 +107,7 @@ CORES = CORES + (
     _unrolled("ttable_unrolled", 0),
     _unrolled("ttable_unrolled_192", 1),
     _unrolled("ttable_unrolled_256", 2),
+    # the encrypt-only AES-128 configuration (docs/core-contract.md "Configurations"):
+    # KeyLen fixes the key size already; Directions = 1 halves the middle stages' RAMs
+    _unrolled("ttable_unrolled_e128", 0, decrypt=False),
 )

@@ -212,3 +212,19 @@ def test_pipe2_two_streams() -> None:
 @pytest.mark.parametrize("case", ["cocotb_key_reload", "cocotb_reset_and_illegal_key"])
 def test_pipe2_control(case: str) -> None:
     _run(case)
+
+
+@pytest.mark.slow
+def test_pipe2_e128() -> None:
+    """The encrypt-only AES-128 configuration (Directions = 1, KeySizes = 1): the
+    AES-128 encryption KATs, exact timing as the full build's and random stalled
+    blocks; its refusals in tests/hw/bench/contract/test_core_refusal.py."""
+    core = get_core("pipe2_e128")
+    assert core.key_sizes == (128,) and not core.decrypt
+    assert core.parameters == {"Directions": 1, "KeySizes": 1}
+    assert (core.latency[128], core.interval[128], core.key_setup[128]) == \
+        (CORE.latency[128], CORE.interval[128], CORE.key_setup[128])
+    corebench.run(core, "test_pipe2", HERE, ["cocotb_kat", "cocotb_exact_timing",
+                                              "cocotb_random"],
+                  tag_width=4, claims=Claims.of(core, window=core.in_flight),
+                  AK_KEY_SIZE=128, AK_BLOCKS=3000, AK_GAP=0.2, AK_STALL=0.5, AK_SEED=62)

@@ -47,9 +47,10 @@ SETUP = {16: 11, 24: 13, 32: 15}
 
 @cocotb.test()
 async def cocotb_kat_all(dut) -> None:
-    """Every ECB KAT/MMT record of all three key sizes (one simulation)."""
+    """Every ECB KAT/MMT record of every key size the build has (one simulation)."""
     tb = await corebench.start_from_env(dut, seed=7)
-    n = await corebench.kat(tb, (128, 192, 256), Claims.from_env())
+    claims = Claims.from_env()
+    n = await corebench.kat(tb, claims.key_sizes, claims)
     dut._log.info("%d blocks, %d keys", n, len(tb.keys))
 
 
@@ -219,3 +220,26 @@ def test_round_sbox_variant(variant: str) -> None:
                                   "cocotb_tags"])
 def test_round_control(case: str) -> None:
     _run(case, tag_width=4)
+
+
+#: the configurations of the reference core (registry names, docs/core-contract.md
+#: "Configurations"): encrypt-only AES-128, encrypt-only, AES-128 only
+CONFIGS = ["round_e128", "round_e", "round_128"]
+
+
+# make test: round_e128 (its TagWidth 4 model is the one the refusal and key-wipe
+# benches build); make test-full: the other two
+@pytest.mark.parametrize("config", [c if c == "round_e128" else
+                                    pytest.param(c, marks=pytest.mark.slow) for c in CONFIGS])
+def test_round_configuration(config: str) -> None:
+    """KATs of the sizes built (the directions built), exact timing (the cycle counts of
+    a size do not change with the build) and 3,000 random stalled blocks; what the
+    build lacks is refused in tests/hw/bench/contract/test_core_refusal.py."""
+    core = get_core(config)
+    assert core.top == CORE.top and set(core.parameters) == {"Directions", "KeySizes"}
+    for k in core.key_sizes:
+        assert (core.latency[k], core.interval[k], core.key_setup[k]) == \
+            (CORE.latency[k], CORE.interval[k], CORE.key_setup[k])
+    corebench.run(core, "test_round", HERE, ["cocotb_kat_all", "cocotb_exact_timing",
+                                              "cocotb_random"],
+                  tag_width=4, AK_GAP=0.2, AK_STALL=0.5, AK_BLOCKS=3000, AK_SEED=60)

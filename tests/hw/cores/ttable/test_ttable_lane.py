@@ -57,6 +57,8 @@ def test_unrolled_block_ram_counts() -> None:
     # AES-128: 9 middle stages x 16 + last 8 + buffer 4; AES-192: 11 x 16 + 12;
     # AES-256: 11 x 16 + 2 packed x 8 + 12
     assert [unrolled_ebr(k) for k in (0, 1, 2)] == [156, 188, 204]
+    # encrypt only: every middle stage packed, 9 x 8 + 8 + 4
+    assert unrolled_ebr(0, decrypt=False) == 84
     for name, ebr in (("ttable_unrolled", 156), ("ttable_unrolled_192", 188),
-                      ("ttable_unrolled_256", 204)):
+                      ("ttable_unrolled_256", 204), ("ttable_unrolled_e128", 84)):
         assert f"({ebr} DP16KD)" in get_core(name).description

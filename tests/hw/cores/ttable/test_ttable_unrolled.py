@@ -49,3 +49,19 @@ def test_ttable_unrolled_wide_keys(name: str, ks: int) -> None:
     _run(name, ["cocotb_kat", "cocotb_exact_timing", "cocotb_random", "cocotb_full_rate",
                 "cocotb_reset_and_illegal_key"],
          AK_KEY_SIZE=ks, AK_BLOCKS=400, AK_GAP=0.3, AK_STALL=0.4)
+
+
+@pytest.mark.slow
+def test_ttable_unrolled_e128() -> None:
+    """The encrypt-only AES-128 configuration (Directions = 1, every middle stage
+    packed): the encryption KATs, timing as the full build's, random stalled blocks,
+    full rate, key changes, reset and refused keys; the decryption refusal in
+    tests/hw/bench/contract/test_core_refusal.py."""
+    core, full = get_core("ttable_unrolled_e128"), get_core("ttable_unrolled")
+    assert not core.decrypt and core.parameters == {"KeyLen": 0, "Directions": 1}
+    assert (core.latency, core.interval, core.key_setup, core.in_flight) == \
+        (full.latency, full.interval, full.key_setup, full.in_flight)
+    _run("ttable_unrolled_e128", ["cocotb_kat", "cocotb_exact_timing", "cocotb_random",
+                                  "cocotb_full_rate", "cocotb_key_change",
+                                  "cocotb_reset_and_illegal_key"],
+         AK_KEY_SIZE=128, AK_BLOCKS=400, AK_GAP=0.3, AK_STALL=0.4)

@@ -40,7 +40,9 @@ HERE = Path(__file__).resolve().parent
 PAPER = "002 Ueno et al."
 #: the paper-002 cores of the registry (the test fails if one is missing)
 NAMES = ["ueno", "ueno_mux", "satoh", "lutz", "liu"]
-P002 = [c.name for c in CORES if c.paper == PAPER]
+P002 = [c.name for c in CORES if c.paper == PAPER and "Directions" not in c.parameters]
+#: their encrypt-only AES-128 configurations (docs/core-contract.md "Configurations")
+CONFIGS = [f"{n}_e128" for n in NAMES if n != "ueno_mux"]
 
 
 def _run(name: str, testcase: str | list[str], tag_width: int = 1, **env: object) -> None:
@@ -126,3 +128,19 @@ def test_cbc_mct_first_iteration(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_cbc_mct_full(name: str) -> None:
     _cbc_mct(name, 100)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CONFIGS)
+def test_configuration(name: str) -> None:
+    """The encrypt-only AES-128 build of each core (ak_round_ctrl's Directions and
+    KeySizes): the AES-128 encryption KATs, exact timing as the full build's and 3,000
+    random stalled blocks; refusals in tests/hw/bench/contract/test_core_refusal.py."""
+    core, base = get_core(name), get_core(name.removesuffix("_e128"))
+    assert core.key_sizes == (128,) and not core.decrypt and core.paper == PAPER
+    assert (core.latency[128], core.key_setup[128]) == (base.latency[128],
+                                                        base.key_setup[128])
+    corebench.run(core, "p002_cocotb", HERE, ["cocotb_kat", "cocotb_exact_timing",
+                                               "cocotb_random"],
+                  tag_width=4, AK_KEY_SIZE=128, AK_BLOCKS=3000, AK_GAP=0.2, AK_STALL=0.5,
+                  AK_SEED=61)
