@@ -166,9 +166,10 @@ module ak_xdam #(
   assign c_entry = {c_id, c_wr, c_err, c_st, AddrWidth'(c_addr >> LB), 11'(c_len) + 11'd1, AB'(c_addr),
                     AB'(c_end - 36'd1)};
 
-  // the other queues' full flags (their counts are used instead)
+  // the other queues' full flags (their counts are used instead) and the queue's count
+  // (its full flag is used)
   logic bq_full, rq_full, unused_full;
-  assign unused_full = ^{bq_full, rq_full};
+  assign unused_full = ^{bq_full, rq_full, q_count};
 
   ak_fifo #(.Width(EW), .Depth(QueueDepth), .GateEmpty(1'b1)) u_queue (
     .clk_i, .rst_ni,
