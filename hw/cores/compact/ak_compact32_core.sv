@@ -230,7 +230,7 @@ module ak_compact32_core #(
   logic [1:0]  slot [4];     // slot of row r read and written
   logic [31:0] x;            // the column read from st_q
   logic [31:0] x_ark;        // the column of the initial AddRoundKey (in_data_i at accept)
-  logic [31:0] sb, isb;      // SubBytes / InvSubBytes of x
+  logic [31:0] sbx;          // SubBytes (encryption) or InvSubBytes (decryption) of x
   logic [31:0] dec_y;        // InvSubBytes(x) ^ w
   logic [31:0] pre;          // ak_inv_mix_pre(dec_y)
   logic [31:0] mc_in, mc_out;
@@ -241,32 +241,74 @@ module ak_compact32_core #(
 
   for (genvar r = 0; r < 4; r++) begin : g_row
     assign slot[r] = col + 2'(r) * moff;
-    assign x[31-8*r -: 8] = st_q[127 - 8 * (4 * slot[r] + r) -: 8];
 
-    ak_sbox_sel #(
-      .Impl(SboxImpl)
-    ) u_sbox (
-      .in_i (x[31-8*r -: 8]),
-      .out_o(sb[31-8*r -: 8])
-    );
+    // the 4:1 byte choice written out (a variable part-select maps to a shifter)
+    always_comb begin : read_mux
+      case (slot[r])
+        2'd0:    x[31-8*r -: 8] = st_q[127 - 8 * r -: 8];
+        2'd1:    x[31-8*r -: 8] = st_q[127 - 8 * (4 + r) -: 8];
+        2'd2:    x[31-8*r -: 8] = st_q[127 - 8 * (8 + r) -: 8];
+        default: x[31-8*r -: 8] = st_q[127 - 8 * (12 + r) -: 8];
+      endcase
+    end
 
-    ak_inv_sbox_sel #(
-      .Impl(SboxImpl)
-    ) u_inv_sbox (
-      .in_i (x[31-8*r -: 8]),
-      .out_o(isb[31-8*r -: 8])
-    );
+    if (SboxImpl == 0) begin : g_table
+      // two tables: SubBytes and InvSubBytes
+      logic [7:0] sb_b, isb_b;
+
+      ak_sbox_sel #(
+        .Impl(0)
+      ) u_sbox (
+        .in_i (x[31-8*r -: 8]),
+        .out_o(sb_b)
+      );
+
+      ak_inv_sbox_sel #(
+        .Impl(0)
+      ) u_inv_sbox (
+        .in_i (x[31-8*r -: 8]),
+        .out_o(isb_b)
+      );
+
+      assign sbx[31-8*r -: 8] = dec ? isb_b : sb_b;
+    end else if (SboxImpl == 1) begin : g_comp
+      ak_sbox_comp_encdec u_sbox (
+        .in_i (x[31-8*r -: 8]),
+        .dec_i(dec),
+        .out_o(sbx[31-8*r -: 8])
+      );
+    end else if (SboxImpl == 2) begin : g_canright
+      ak_sbox_canright_encdec u_sbox (
+        .in_i (x[31-8*r -: 8]),
+        .dec_i(dec),
+        .out_o(sbx[31-8*r -: 8])
+      );
+    end else if (SboxImpl == 3) begin : g_lutinv
+      ak_sbox_lutinv_encdec u_sbox (
+        .in_i (x[31-8*r -: 8]),
+        .dec_i(dec),
+        .out_o(sbx[31-8*r -: 8])
+      );
+    end else begin : g_bad_impl
+      assign sbx[31-8*r -: 8] = 8'h00;
+`ifdef __ICARUS__
+      initial $fatal(1, "ak_compact32_core: SboxImpl must be 0..3, got %0d", SboxImpl);
+`else
+      $fatal(1, "ak_compact32_core: SboxImpl must be 0..3, got %0d", SboxImpl);
+`endif
+    end
   end
 
-  assign x_ark = busy_q ? x : in_data_i[127 - 32 * col -: 32];
-  assign dec_y = isb ^ kw;
+  // at the accepting cycle the column is column 0 (encryption) or 3 of in_data_i
+  assign x_ark = busy_q ? x : (dec ? in_data_i[31:0] : in_data_i[127:96]);
+  assign dec_y = sbx ^ kw;
 
   ak_inv_mix_pre u_inv_mix_pre (
     .in_i (dec_y),
     .out_o(pre)
   );
 
-  assign mc_in = dec ? pre : sb;
+  assign mc_in = dec ? pre : sbx;
 
   ak_mix_column u_mix_column (
     .in_i (mc_in),
@@ -276,7 +318,7 @@ module ak_compact32_core #(
   always_comb begin : column_result
     if (rnd0)           res = x_ark ^ kw;
     else if (dec)       res = rnd_final ? dec_y : mc_out;
-    else                res = (rnd_final ? sb : mc_out) ^ kw;
+    else                res = (rnd_final ? sbx : mc_out) ^ kw;
   end
 
   // ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ decryption). docs/cores/compact.md.
 
 from __future__ import annotations
 
+from aeskit.hw.catalog.sboxes import SBOX_IMPL
 from aeskit.hw.registry import CoreSpec
 
 ORDER = 45
@@ -20,6 +21,23 @@ CORES: tuple[CoreSpec, ...] = (
                     "plus 4 inverse, one MixColumns), word-serial on-the-fly key schedule "
                     "forward and backward",
         paper="compact class (issue 50)",
+        latency={128: 44, 192: 52, 256: 60},
+        interval={128: 44, 192: 52, 256: 60},
+        key_setup={128: 45, 192: 53, 256: 61},
+    ),
+)
+
+#: the same core with one shared S-box per row (ak_sbox_lutinv_encdec, dec_i the block's
+#: direction) instead of a SubBytes and an InvSubBytes table: 4 S-boxes, not 8
+CORES = CORES + (
+    CoreSpec(
+        name="compact32_lutinv",
+        top="ak_compact32_core",
+        description="Compact core with 4 shared LUT-inverter S-boxes (SubBytes and "
+                    "InvSubBytes, paper 001's form) instead of 4 + 4 tables",
+        paper="compact class (issue 50)",
+        sbox="lutinv",
+        parameters={"SboxImpl": SBOX_IMPL["lutinv"]},
         latency={128: 44, 192: 52, 256: 60},
         interval={128: 44, 192: 52, 256: 60},
         key_setup={128: 45, 192: 53, 256: 61},
