@@ -168,9 +168,10 @@ module ak_compact32_core #(
   // ------------------------------------------------------------------------------
   logic [31:0] kw_src;      // the word of the load phase
   logic [31:0] kw_base;     // W[8-Nk]
-  logic [31:0] kw_x;        // T's input: W[7] forward, W[9-Nk] backward
-  logic [31:0] kw_sub;      // SubWord(kw_x)
-  logic [31:0] kw_t;        // T(kw_x)
+  logic [31:0] sub_q;       // T's input: W[7] forward, W[9-Nk] backward (a register)
+  logic [31:0] sub_d;       // T's input of the next step
+  logic [31:0] kw_sub;      // SubWord(sub_q)
+  logic [31:0] kw_t;        // T(sub_q)
   logic [31:0] kw;          // the round-key word of this step
   logic        kw_rot, kw_subonly;
   logic [7:0]  rcon_x, rcon_ix, rcon_dec0;
@@ -190,18 +191,20 @@ module ak_compact32_core #(
   end
 
   assign kw_base = k128 ? win_word(win_q, 4) : (k192 ? win_word(win_q, 2) : win_word(win_q, 0));
-  assign kw_x    = !dec ? win_word(win_q, 7)
-                 : (k128 ? win_word(win_q, 5) : (k192 ? win_word(win_q, 3) : win_word(win_q, 1)));
+  // T's input is a register loaded by the step before: forward the word that step
+  // makes (W[7] after it), backward W[10-Nk] before the shift (W[9-Nk] after it)
+  assign sub_d = !dec ? kw
+               : (k128 ? win_word(win_q, 6) : (k192 ? win_word(win_q, 4) : win_word(win_q, 2)));
 
   ak_sub_word u_sub_word (
-    .in_i (kw_x),
+    .in_i (sub_q),
     .out_o(kw_sub)
   );
 
   assign kw_rot     = (ph_q == 3'd0);
   assign kw_subonly = k256 && (ph_q == 3'd4);
   assign kw_t = kw_rot ? ({kw_sub[23:0], kw_sub[31:24]} ^ {rcon_q, 24'h000000})
-              : (kw_subonly ? kw_sub : kw_x);
+              : (kw_subonly ? kw_sub : sub_q);
   assign kw   = load_phase ? kw_src : (kw_base ^ kw_t);
 
   ak_xtime u_xtime_rcon (
@@ -227,8 +230,13 @@ module ak_compact32_core #(
   // ------------------------------------------------------------------------------
   logic [1:0]  col;          // logical column of the step
   logic [1:0]  moff;         // row offset after this pass (m')
-  logic [1:0]  slot [4];     // slot of row r read and written
-  logic [31:0] x;            // the column read from st_q
+  logic [1:0]  slot [4];     // slot of row r this step writes (and read)
+  logic [3:0]  cnt_nx;       // the next step (mod 16)
+  logic [1:0]  col_nx, moff_nx;
+  logic [1:0]  slot_nx [4];  // slot of row r the next step reads
+  logic [31:0] rd;           // the next step's column, read from st_q
+  logic [31:0] xr_d;
+  logic [31:0] xr_q;         // this step's column (a register: the S-boxes' input)
   logic [31:0] x_ark;        // the column of the initial AddRoundKey (in_data_i at accept)
   logic [31:0] sbx;          // SubBytes (encryption) or InvSubBytes (decryption) of x
   logic [31:0] dec_y;        // InvSubBytes(x) ^ w
@@ -238,17 +246,21 @@ module ak_compact32_core #(
 
   assign col  = cnt_q[1:0] ^ {dec, dec};
   assign moff = dec ? (2'd0 - rnd[1:0]) : rnd[1:0];
+  assign cnt_nx  = cnt_q[3:0] + 4'd1;
+  assign col_nx  = cnt_nx[1:0] ^ {dec, dec};
+  assign moff_nx = dec ? (2'd0 - cnt_nx[3:2]) : cnt_nx[3:2];
 
   for (genvar r = 0; r < 4; r++) begin : g_row
-    assign slot[r] = col + 2'(r) * moff;
+    assign slot[r]    = col + 2'(r) * moff;
+    assign slot_nx[r] = col_nx + 2'(r) * moff_nx;
 
     // the 4:1 byte choice written out (a variable part-select maps to a shifter)
     always_comb begin : read_mux
-      case (slot[r])
-        2'd0:    x[31-8*r -: 8] = st_q[127 - 8 * r -: 8];
-        2'd1:    x[31-8*r -: 8] = st_q[127 - 8 * (4 + r) -: 8];
-        2'd2:    x[31-8*r -: 8] = st_q[127 - 8 * (8 + r) -: 8];
-        default: x[31-8*r -: 8] = st_q[127 - 8 * (12 + r) -: 8];
+      case (slot_nx[r])
+        2'd0:    rd[31-8*r -: 8] = st_q[127 - 8 * r -: 8];
+        2'd1:    rd[31-8*r -: 8] = st_q[127 - 8 * (4 + r) -: 8];
+        2'd2:    rd[31-8*r -: 8] = st_q[127 - 8 * (8 + r) -: 8];
+        default: rd[31-8*r -: 8] = st_q[127 - 8 * (12 + r) -: 8];
       endcase
     end
 
@@ -259,33 +271,33 @@ module ak_compact32_core #(
       ak_sbox_sel #(
         .Impl(0)
       ) u_sbox (
-        .in_i (x[31-8*r -: 8]),
+        .in_i (xr_q[31-8*r -: 8]),
         .out_o(sb_b)
       );
 
       ak_inv_sbox_sel #(
         .Impl(0)
       ) u_inv_sbox (
-        .in_i (x[31-8*r -: 8]),
+        .in_i (xr_q[31-8*r -: 8]),
         .out_o(isb_b)
       );
 
       assign sbx[31-8*r -: 8] = dec ? isb_b : sb_b;
     end else if (SboxImpl == 1) begin : g_comp
       ak_sbox_comp_encdec u_sbox (
-        .in_i (x[31-8*r -: 8]),
+        .in_i (xr_q[31-8*r -: 8]),
         .dec_i(dec),
         .out_o(sbx[31-8*r -: 8])
       );
     end else if (SboxImpl == 2) begin : g_canright
       ak_sbox_canright_encdec u_sbox (
-        .in_i (x[31-8*r -: 8]),
+        .in_i (xr_q[31-8*r -: 8]),
         .dec_i(dec),
         .out_o(sbx[31-8*r -: 8])
       );
     end else if (SboxImpl == 3) begin : g_lutinv
       ak_sbox_lutinv_encdec u_sbox (
-        .in_i (x[31-8*r -: 8]),
+        .in_i (xr_q[31-8*r -: 8]),
         .dec_i(dec),
         .out_o(sbx[31-8*r -: 8])
       );
@@ -300,7 +312,19 @@ module ak_compact32_core #(
   end
 
   // at the accepting cycle the column is column 0 (encryption) or 3 of in_data_i
-  assign x_ark = busy_q ? x : (dec ? in_data_i[31:0] : in_data_i[127:96]);
+  assign x_ark = busy_q ? xr_q : (dec ? in_data_i[31:0] : in_data_i[127:96]);
+
+  // The next step's column. In the accepting cycle: column 1 (encryption) or 2 of
+  // in_data_i. At the end of a pass the next step reads, in row 3, the byte this
+  // step writes (the only overlap of two consecutive steps): it is taken from res.
+  always_comb begin : column_next
+    xr_d = rd;
+    if (!busy_q) begin
+      xr_d = dec ? in_data_i[63:32] : in_data_i[95:64];
+    end else if (cnt_q[1:0] == 2'd3) begin
+      xr_d[7:0] = res[7:0];
+    end
+  end
   assign dec_y = sbx ^ kw;
 
   ak_inv_mix_pre u_inv_mix_pre (
@@ -375,10 +399,12 @@ module ak_compact32_core #(
       key_q  <= '0;
       last_q <= '0;
       win_q  <= '0;
+      sub_q  <= '0;
     end else begin
       if (key_hs) key_q <= key_i;
       if (step && !key_hs) begin
         win_q <= {win_q[223:0], kw};
+        sub_q <= sub_d;
         if (setup_q && last_step) last_q <= {win_q[223:0], kw};
       end
     end
@@ -387,7 +413,9 @@ module ak_compact32_core #(
   always_ff @(posedge clk_i or negedge rst_ni) begin : state_regs
     if (!rst_ni) begin
       st_q <= '0;
+      xr_q <= '0;
     end else begin
+      if (busy_q || accept) xr_q <= xr_d;
       for (int r = 0; r < 4; r++) begin
         for (int s = 0; s < 4; s++) begin
           if ((busy_q || accept) && slot[r] == 2'(s)) begin
