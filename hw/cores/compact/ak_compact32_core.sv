@@ -22,7 +22,13 @@
 //   decryption rounds 1 .. Nr      res = InvMixColumns(InvSubBytes(x) ^ w) (none in Nr)
 // x is the column read, w the round-key word of the cycle. One ak_mix_column serves
 // both directions: InvMixColumns(y) = MixColumns(ak_inv_mix_pre(y)).
-// S-boxes: 4 ak_sbox_sel and 4 ak_inv_sbox_sel (SboxImpl), on the column read.
+// The column is read a step ahead into a 32-bit register (xr_q), so the S-boxes sit
+// on flip-flops and the read multiplexers are not merged into their logic by
+// synthesis (4,762 -> 3,918 LUT4 in Yosys). Two consecutive steps touch the same
+// byte only at the end of a pass, in row 3 (the step after reads the slot the last
+// step of the pass writes: c + 3m' is the same slot for c = 3 and c = 0 with m'
+// one on, and likewise going down); that byte is taken from the result.
+// In the accepting cycle xr_q takes column 1 (encryption) or 2 of in_data_i.
 //
 // Key schedule (one word per cycle, no round-key store). A window of the last 8
 // emitted words win_q (W[0] oldest .. W[7] newest, a plain shift register) and one
@@ -36,6 +42,8 @@
 //   and e mod 8 = 4, the identity otherwise (ph_q tracks e mod Nk, rcon_q the Rcon
 //   of the next RotWord met in the pass's direction: 01 forward; going backward the
 //   first one met is w[36], w[42], w[48] with Rcon 36, 80, 40 for 128/192/256).
+// T's input is a register too (sub_q): the step before loads it with the word it
+// makes (forward) or with W[10-Nk] (backward, W[9-Nk] after that step's shift).
 // One SubWord (ak_sub_word, 4 table S-boxes of its own) per cycle: the datapath's
 // S-boxes are busy in every round cycle, so sharing them would cost a cycle per
 // SubWord. The key setup runs the schedule forward once (4(Nr+1) words) and keeps
@@ -69,10 +77,13 @@
 // Parameters:
 //   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration), carried
 //             through unchanged.
-//   SboxImpl  the 4 S-boxes and 4 inverse S-boxes of the datapath, through
-//             ak_sbox_sel / ak_inv_sbox_sel (0 table (default), 1 comp, 2 canright,
-//             3 lutinv); the key schedule's SubWord stays ak_sub_word (tables).
-//             Cycle counts do not depend on it.
+//   SboxImpl  the datapath's S-boxes: 0 (default) a SubBytes and an InvSubBytes
+//             table per row (ak_sbox_sel / ak_inv_sbox_sel, Impl 0); 1 comp,
+//             2 canright, 3 lutinv: one shared S-box per row (ak_sbox_comp_encdec,
+//             ak_sbox_canright_encdec, ak_sbox_lutinv_encdec; dec_i the block's
+//             direction), 4 S-boxes instead of 8; anything else stops elaboration.
+//             The key schedule's SubWord stays ak_sub_word (tables). Cycle counts
+//             do not depend on it.
 //
 // Tools: lints clean with verilator --lint-only -Wall; Yosys read_slang; Icarus 11.
 

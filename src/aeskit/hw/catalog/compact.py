@@ -27,17 +27,19 @@ CORES: tuple[CoreSpec, ...] = (
     ),
 )
 
-#: the same core with one shared S-box per row (ak_sbox_lutinv_encdec, dec_i the block's
-#: direction) instead of a SubBytes and an InvSubBytes table: 4 S-boxes, not 8
+#: the same core with one shared S-box per row instead of a SubBytes and an InvSubBytes
+#: table: the composite-field S-box of paper 000 (ak_sbox_comp_encdec, dec_i the block's
+#: direction), the smallest of the three shared forms here (Yosys, 29 Nov 2026: comp
+#: 3,167 LUT4, canright 3,339, lutinv 4,318; tables 3,918)
 CORES = CORES + (
     CoreSpec(
-        name="compact32_lutinv",
+        name="compact32_comp",
         top="ak_compact32_core",
-        description="Compact core with 4 shared LUT-inverter S-boxes (SubBytes and "
-                    "InvSubBytes, paper 001's form) instead of 4 + 4 tables",
+        description="Compact core with 4 shared composite-field S-boxes (SubBytes and "
+                    "InvSubBytes, paper 000's form) instead of 4 + 4 tables",
         paper="compact class (issue 50)",
-        sbox="lutinv",
-        parameters={"SboxImpl": SBOX_IMPL["lutinv"]},
+        sbox="comp",
+        parameters={"SboxImpl": SBOX_IMPL["comp"]},
         latency={128: 44, 192: 52, 256: 60},
         interval={128: 44, 192: 52, 256: 60},
         key_setup={128: 45, 192: 53, 256: 61},

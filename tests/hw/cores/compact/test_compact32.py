@@ -107,13 +107,13 @@ def test_compact32_control(case: str) -> None:
     _run(case, tag_width=4)
 
 
-@pytest.mark.parametrize("variant", ["compact32_lutinv"])
+@pytest.mark.parametrize("variant", ["compact32_comp"])
 def test_compact32_sbox_variant(variant: str) -> None:
-    """The shared-S-box build (SboxImpl 3: one ak_sbox_lutinv_encdec per row, dec_i
+    """The shared-S-box build (SboxImpl 1: one ak_sbox_comp_encdec per row, dec_i
     the block's direction): every KAT of all key sizes under stalls, exact timing
     (unchanged by the S-box) and 1,500 random stalled blocks."""
     core = get_core(variant)
-    assert core.top == CORE.top and core.parameters.get("SboxImpl") == 3
+    assert core.top == CORE.top and core.parameters.get("SboxImpl") == 1
     assert (core.latency, core.interval, core.key_setup) == (CORE.latency, CORE.interval,
                                                              CORE.key_setup)
     corebench.run(core, "test_compact32", HERE, ["cocotb_kat_all", "cocotb_exact_timing",
