@@ -1,0 +1,47 @@
+"""The compact class (issue 50, hw/cores/compact): cores for the smallest FPGAs.
+
+``compact32`` works on one 32-bit column per cycle (4 S-boxes, one MixColumns), four
+cycles per round plus the initial AddRoundKey, with the round keys generated one word
+per cycle (forward for encryption, backward from the window the key setup keeps for
+decryption). docs/cores/compact.md.
+"""
+
+from __future__ import annotations
+
+from aeskit.hw.catalog.sboxes import SBOX_IMPL
+from aeskit.hw.registry import CoreSpec
+
+ORDER = 45
+
+CORES: tuple[CoreSpec, ...] = (
+    CoreSpec(
+        name="compact32",
+        top="ak_compact32_core",
+        description="Compact core: 32-bit datapath, one column per cycle (4 table S-boxes "
+                    "plus 4 inverse, one MixColumns), word-serial on-the-fly key schedule "
+                    "forward and backward",
+        paper="compact class (issue 50)",
+        latency={128: 44, 192: 52, 256: 60},
+        interval={128: 44, 192: 52, 256: 60},
+        key_setup={128: 45, 192: 53, 256: 61},
+    ),
+)
+
+#: the same core with one shared S-box per row instead of a SubBytes and an InvSubBytes
+#: table: the composite-field S-box of paper 000 (ak_sbox_comp_encdec, dec_i the block's
+#: direction), the smallest of the three shared forms here (Yosys, 29 Nov 2026: comp
+#: 3,167 LUT4, canright 3,339, lutinv 4,318; tables 3,918)
+CORES = CORES + (
+    CoreSpec(
+        name="compact32_comp",
+        top="ak_compact32_core",
+        description="Compact core with 4 shared composite-field S-boxes (SubBytes and "
+                    "InvSubBytes, paper 000's form) instead of 4 + 4 tables",
+        paper="compact class (issue 50)",
+        sbox="comp",
+        parameters={"SboxImpl": SBOX_IMPL["comp"]},
+        latency={128: 44, 192: 52, 256: 60},
+        interval={128: 44, 192: 52, 256: 60},
+        key_setup={128: 45, 192: 53, 256: 61},
+    ),
+)
