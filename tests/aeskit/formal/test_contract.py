@@ -55,9 +55,11 @@ def test_each_broken_rule_is_found(engine: str, fault: int) -> None:
 #: 110 s, tbox_unfolded 62 s. z3: round 19 s, pipe2 140 s.
 #: In make test: the cores below (with one configuration, round_e128); the other
 #: T-table cores (minutes each) and configurations in test-full.
+#: ``ttable_unrolled`` (257 s) and ``tbox_unfolded_pp`` (46 s, the same RTL as
+#: ``tbox_unfolded`` with its pipeline parameter) moved to test-full to keep make test in
+#: its 30 minutes when the configurations and the compact class came (29 Nov 2026).
 ABC_TEST = ("round", "round_e128", "round_comp", "round_canright", "round_lutinv", "pipe2", "ueno",
-            "ueno_mux", "satoh", "lutz", "liu", "tbox_folded", "tbox_unfolded",
-            "tbox_unfolded_pp", "ttable_unrolled")
+            "ueno_mux", "satoh", "lutz", "liu", "tbox_folded", "tbox_unfolded")
 
 
 def _tier(names: tuple[str, ...]) -> list[Any]:
