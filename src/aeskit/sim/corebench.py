@@ -158,10 +158,15 @@ def run(core: CoreSpec, test_module: str, test_dir: Path, testcase: str | Sequen
 
     claims = claims or Claims.of(core)
     # on Verilator the core contract's assertions are bound into the core
-    # (aeskit.hw.contract): a broken rule stops the simulation with its name
+    # (aeskit.hw.contract): a broken rule stops the simulation with its name. The
+    # checker gets the claims of this run (a build with other parameters than the
+    # registry's, e.g. tbox_unfolded with NrMax = 14, has other key sizes: rule C7
+    # refuses a key size the checker is not told of)
     verilator = simulator == "verilator"
-    sources = contract.sources(core) if verilator else core.file_paths()
-    build_args = contract.verilator_args(core) if verilator else []
+    checked = replace(core, key_sizes=tuple(claims.key_sizes), decrypt=claims.decrypt,
+                      key_setup=dict(claims.setup) or dict(core.key_setup))
+    sources = contract.sources(checked) if verilator else core.file_paths()
+    build_args = contract.verilator_args(checked) if verilator else []
     return run_cocotb(toplevel=core.top, sources=sources, test_module=test_module,
                       test_dir=test_dir, build_args=build_args,
                       parameters={**core.parameters, "TagWidth": tag_width, **(params or {})},
