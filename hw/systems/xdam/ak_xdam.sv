@@ -147,7 +147,7 @@ module ak_xdam #(
   logic [EW-1:0]  h_entry;
   logic [QW:0]    q_count;
 
-  // q_full: the queue's full flag (a register: its count == QueueDepth)
+  assign q_full        = (q_count == (QW+1)'(QueueDepth));
   assign s_axi_awready = !q_full;
   assign s_axi_arready = !q_full && !s_axi_awvalid;
   assign take_aw       = s_axi_awvalid && !q_full;
@@ -166,19 +166,11 @@ module ak_xdam #(
   assign c_entry = {c_id, c_wr, c_err, c_st, AddrWidth'(c_addr >> LB), 11'(c_len) + 11'd1, AB'(c_addr),
                     AB'(c_end - 36'd1)};
 
-  // the other queues' full flags (their counts are used instead) and the queue's count
-  // (its full flag is used)
-  logic bq_full, rq_full, unused_full;
-  assign unused_full = ^{bq_full, rq_full, q_count};
-
-  ak_fifo #(.Width(EW), .Depth(QueueDepth), .GateEmpty(1'b1)) u_queue (
+  ak_xdam_fifo #(.DataWidth(EW), .Depth(QueueDepth)) u_queue (
     .clk_i, .rst_ni,
-    .clr_i  (1'b0),
     .push_i (take_aw || take_ar),
     .data_i (c_entry),
     .pop_i  (h_pop),
-    .hold_i (1'b0), .release_i(1'b0), .drop_i(1'b0),
-    .full_o (q_full),
     .valid_o(h_valid),
     .data_o (h_entry),
     .count_o(q_count)
@@ -347,14 +339,11 @@ module ak_xdam #(
   // ------------------------------------------------------------------------------
   logic [IdWidth:0] b_head;
 
-  ak_fifo #(.Width(IdWidth + 1), .Depth(QueueDepth), .GateEmpty(1'b1)) u_bq (
+  ak_xdam_fifo #(.DataWidth(IdWidth + 1), .Depth(QueueDepth)) u_bq (
     .clk_i, .rst_ni,
-    .clr_i  (1'b0),
     .push_i (w_fin),
     .data_i ({w_id_q, w_err_q}),
     .pop_i  (s_axi_bvalid && s_axi_bready),
-    .hold_i (1'b0), .release_i(1'b0), .drop_i(1'b0),
-    .full_o (bq_full),
     .valid_o(s_axi_bvalid),
     .data_o (b_head),
     .count_o(b_count)
@@ -368,14 +357,11 @@ module ak_xdam #(
   logic            ri_valid, r_beat, r_last;
   logic [10:0]     r_cnt_q, r_cnt_d;
 
-  ak_fifo #(.Width(IdWidth + 12), .Depth(QueueDepth), .GateEmpty(1'b1)) u_rq (
+  ak_xdam_fifo #(.DataWidth(IdWidth + 12), .Depth(QueueDepth)) u_rq (
     .clk_i, .rst_ni,
-    .clr_i  (1'b0),
     .push_i (r_start),
     .data_i ({h_id, h_count, h_err}),
     .pop_i  (r_beat && r_last),
-    .hold_i (1'b0), .release_i(1'b0), .drop_i(1'b0),
-    .full_o (rq_full),
     .valid_o(ri_valid),
     .data_o (ri_head),
     .count_o(ri_count)
