@@ -40,7 +40,7 @@ from aeskit.toolchain.paths import venv_bin, yosys
 __all__ = ["ContractProof", "RULES", "proof_depth", "prove_contract", "rule_lines"]
 
 #: the rules of the checker, in its order (docs/verification.md)
-RULES = ("C1", "C2", "C3", "C4", "C5", "C6")
+RULES = ("C1", "C2", "C3", "C4", "C5", "C6", "C7")
 
 BUILD = BUILD_ROOT / "formal" / "contract"
 

@@ -19,7 +19,8 @@ FIFO = manifest.module_file("ak_fifo")
 def _fifo(prefix: str, dw: int, depth: int) -> Instance:
     return Instance(prefix, {"Width": dw, "Depth": depth},
                     [("input", "clr_i", 1), ("input", "push_i", 1), ("input", "data_i", dw),
-                     ("input", "pop_i", 1), ("output", "valid_o", 1), ("output", "full_o", 1),
+                     ("input", "pop_i", 1), ("input", "hold_i", 1), ("input", "release_i", 1),
+                     ("input", "drop_i", 1), ("output", "valid_o", 1), ("output", "full_o", 1),
                      ("output", "data_o", dw), ("output", "count_o", depth.bit_length())])
 
 
