@@ -15,15 +15,22 @@
 // 4..16 even, the message length fitting q = 15 - nonce_len bytes; GCM an IV of at
 // least one byte and a tag of 4..16; CMAC a tag of 4..16; XTS at least 128 bits and
 // an AES-128/256 key (key_len_i != 1); codes 9..15 and modes the build leaves out are
-// illegal.
+// illegal; so is a command the core under the engine cannot run (docs/core-contract.md,
+// "Configurations"): a key length it does not build, a direction of the block cipher it
+// does not build (ECB, CBC and XTS decryption call the inverse cipher, every other mode
+// and direction the forward one).
 //
 // Parameters: Modes (9'h1ff): the modes built, bit m for mode code m (the stream
-// passes its Modes with AeadModes applied).
+// passes its Modes with AeadModes applied); CoreDirections (2'b11: bit 0 the core
+// encrypts, bit 1 it decrypts) and CoreKeySizes (3'b111: bit k the core takes
+// key_len = k), the core's Directions and KeySizes as the registry declares them.
 
 `default_nettype none
 
 module ak_mode_cmd #(
-  parameter logic [8:0] Modes = 9'h1ff
+  parameter logic [8:0] Modes          = 9'h1ff,
+  parameter logic [1:0] CoreDirections = 2'b11,
+  parameter logic [2:0] CoreKeySizes   = 3'b111
 ) (
   input  logic [3:0]   mode_i,
   input  logic         decrypt_i,
@@ -60,6 +67,8 @@ module ak_mode_cmd #(
   logic [3:0]   c_q;          // q = 15 - nonce_len
   logic [127:0] c_qmask;      // ones in the last q bytes
   logic         c_err;
+  logic         c_inverse;    // the command calls the inverse cipher
+  logic [3:0]   c_keys;       // the key lengths the core takes (code 3: none)
   logic [8:0]   c_dec;
   logic [7:0]   c_flags0;
   logic         c_p6, c_iv12;
@@ -90,7 +99,13 @@ module ak_mode_cmd #(
     endcase
     // a mode this build leaves out is illegal, as the codes 9..15 are
     if (!Modes16[mode_i]) c_err = 1'b1;
+    // so is a command the core cannot run: a key length or a direction it leaves out
+    if (c_inverse ? !CoreDirections[1] : !CoreDirections[0]) c_err = 1'b1;
+    if ((key_len_i != 2'd3) && !c_keys[key_len_i]) c_err = 1'b1;
   end
+  assign c_inverse = decrypt_i && ((mode_i == ModeEcb) || (mode_i == ModeCbc) ||
+                                   (mode_i == ModeXts));
+  assign c_keys    = {1'b0, CoreKeySizes};
   always_comb begin : cmd_decode
     c_dec = '0;
     for (int m = 0; m < 9; m++) c_dec[m] = (mode_i == 4'(m));

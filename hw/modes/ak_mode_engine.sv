@@ -54,6 +54,12 @@
 //                 the core's latency + 1 per block). For a system whose bus, not
 //                 the core, sets the block rate (cipher_ahb: >= 16 bus cycles per
 //                 block against 2*Nr + 1).
+//   CoreDirections, CoreKeySizes  the core's Directions (bit 0 encrypts, bit 1
+//                 decrypts) and KeySizes (bit k takes key_len = k), as the registry
+//                 declares them (docs/core-contract.md, "Configurations"; default: the
+//                 full build): a command the core cannot run is illegal (ak_mode_cmd),
+//                 so an encrypt-only core still runs CTR, CFB, OFB, CCM, GCM, CMAC and
+//                 XTS encryption, and refuses ECB, CBC and XTS decryption.
 
 `default_nettype none
 
@@ -64,6 +70,8 @@ module ak_mode_engine #(
   parameter logic [8:0] Modes = 9'h1ff,
   parameter int InFlight     = 2,
   parameter int CoreInReg    = 0,
+  parameter logic [1:0] CoreDirections = 2'b11,
+  parameter logic [2:0] CoreKeySizes   = 3'b111,
   parameter int CoreTagWidth = (Streams > 1) ? $clog2(2 * Streams) : 1
 ) (
   input  logic                            clk_i,
@@ -140,7 +148,8 @@ module ak_mode_engine #(
   // ------------------------------------------------------------------------------
   for (genvar s = 0; s < Streams; s++) begin : g_stream
     ak_mode_stream #(.GhashDigitBits(GhashDigitBits), .AeadModes(AeadModes),
-                     .Modes(Modes), .InFlight(InFlight)) u_stream (
+                     .Modes(Modes), .InFlight(InFlight),
+                     .CoreDirections(CoreDirections), .CoreKeySizes(CoreKeySizes)) u_stream (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
       .cmd_valid_i    (cmd_valid_i[s]),
@@ -323,8 +332,10 @@ module ak_mode_engine #(
     if (user_key_fire && HasXts) begin  // kept for XTS's swap only
       key1_d = key_i;
       key2_d = key2_i;
-      klen_d = key_len_i;
     end
+    // the length code of the loaded key: XTS's swap, and every stream's check of a
+    // key size the core leaves out (CoreKeySizes)
+    if (user_key_fire) klen_d = key_len_i;
     unique case (kst_q)
       KIdle: begin
         if (HasXts && |tk_req) begin

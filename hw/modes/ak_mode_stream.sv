@@ -67,6 +67,10 @@
 //             GCM and XTS keep two, CCM's CTR lane and the chained flows one. Both
 //             FIFOs (and the MAC FIFO) are ak_fifo rings in distributed RAM, so a deep
 //             setting (a pipelined core kept full) costs RAM cells, not registers.
+//             CoreDirections (2'b11), CoreKeySizes (3'b111): the core's Directions and
+//             KeySizes (docs/core-contract.md, "Configurations"); a command the core
+//             cannot run (a key length or a cipher direction it leaves out) is
+//             illegal (sts_error_o), so it never reaches the core.
 //
 // Counters and flags: the byte/bit counters of the message's parts keep their
 // "not zero" flag and their next beat's size in registers beside them (updated from
@@ -89,7 +93,9 @@ module ak_mode_stream #(
   parameter int          GhashDigitBits = 16,
   parameter bit          AeadModes      = 1'b1,
   parameter logic [8:0]  Modes          = 9'h1ff,
-  parameter int          InFlight       = 2
+  parameter int          InFlight       = 2,
+  parameter logic [1:0]  CoreDirections = 2'b11,
+  parameter logic [2:0]  CoreKeySizes   = 3'b111
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -190,7 +196,8 @@ module ak_mode_stream #(
   // ------------------------------------------------------------------------------
   // Command check and decode
   // ------------------------------------------------------------------------------
-  ak_mode_cmd #(.Modes(Built)) u_cmd (
+  ak_mode_cmd #(.Modes(Built), .CoreDirections(CoreDirections),
+                .CoreKeySizes(CoreKeySizes)) u_cmd (
     .mode_i       (cmd_mode_i),
     .decrypt_i    (cmd_decrypt_i),
     .iv_i         (cmd_iv_i),

@@ -9,7 +9,9 @@
 
 module tb_cipher_ahb #(
   parameter int FifoDepth = 2,
-  parameter int WaitLimit = 256
+  parameter int WaitLimit = 256,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -33,7 +35,9 @@ module tb_cipher_ahb #(
 
   ak_cipher_ahb #(
     .FifoDepth(FifoDepth),
-    .WaitLimit(WaitLimit)
+    .WaitLimit(WaitLimit),
+    .Directions(2'(Directions)),
+    .KeySizes(3'(KeySizes))
   ) u_dut (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),

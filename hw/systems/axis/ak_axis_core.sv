@@ -51,6 +51,9 @@
 //                 2 256 bits); LOAD_KEY of another size is refused (ERROR.KEY_LEN),
 //                 so a core never gets a key it cannot use (the template sets it
 //                 from the registry).
+//   Decrypts      the core decrypts (its Directions has bit 1; the template sets it
+//                 from the registry): 0 refuses an ECB or CBC decryption packet with
+//                 ERROR.MODE (CTR, CFB and OFB decrypt with the forward cipher).
 
 `default_nettype none
 
@@ -63,7 +66,8 @@ module ak_axis_core
   parameter int FifoDepth    = 4,
   parameter int InFlight     = 4,
   parameter int CoreTagWidth = 1,
-  parameter logic [2:0] KeyLens = 3'b111
+  parameter logic [2:0] KeyLens = 3'b111,
+  parameter bit         Decrypts = 1'b1
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -317,7 +321,12 @@ module ak_axis_core
 
   assign whole_only = (4'(mode_q) == ModeEcb) || (4'(mode_q) == ModeCbc);
   assign head_bad   = fb_q[0] || (whole_only && (fn_q[0] != 5'd16));
-  assign mode_bad   = (4'(hwif_out.CTRL.MODE.value) > ModeOfb);
+  // a mode not offered, or one the core cannot run (an inverse-cipher decryption on
+  // an encrypt-only core)
+  assign mode_bad   = (4'(hwif_out.CTRL.MODE.value) > ModeOfb) ||
+                      (!Decrypts && hwif_out.CTRL.DECRYPT.value &&
+                       ((4'(hwif_out.CTRL.MODE.value) == ModeEcb) ||
+                        (4'(hwif_out.CTRL.MODE.value) == ModeCbc)));
 
   always_comb begin : chunk
     logic stop;
@@ -505,7 +514,9 @@ module ak_axis_core
     .Streams     (1),
     .CoreInReg   (2),  // a register slice before the core: engine and core apart
     .InFlight    (InFlight),
-    .CoreTagWidth(CoreTagWidth)
+    .CoreTagWidth(CoreTagWidth),
+    .CoreDirections({Decrypts, 1'b1}),
+    .CoreKeySizes(KeyLens)
   ) u_engine (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),

@@ -10,6 +10,7 @@
 //   core_params  its parameter overrides, ".Name(value), ..." (TagWidth included)
 //   fifo_depth   ak_axis_core FifoDepth
 //   in_flight    ak_axis_core InFlight (the engine's: the core's blocks in flight + 2)
+//   decrypts     ak_axis_core Decrypts: 1'b1 unless the core is an encrypt-only build
 //   key_lens     ak_axis_core KeyLens: the core's key sizes, a 3-bit mask (3'b001: 128 only)
 // This header (up to the first empty line) is not rendered.
 
@@ -41,7 +42,8 @@ module ak_axis_sys #(
 
   ak_axis_core #(.DataWidth(128), .AddrWidth(AddrWidth), .FifoDepth(${fifo_depth}),
                  .InFlight(${in_flight}),
-                 .CoreTagWidth(1), .KeyLens(${key_lens})) u_axis (
+                 .CoreTagWidth(1), .KeyLens(${key_lens}),
+                 .Decrypts(${decrypts})) u_axis (
     .clk_i, .rst_ni,
     .s_axil_awready, .s_axil_awvalid, .s_axil_awaddr, .s_axil_awprot, .s_axil_wready,
     .s_axil_wvalid, .s_axil_wdata, .s_axil_wstrb, .s_axil_bready, .s_axil_bvalid,

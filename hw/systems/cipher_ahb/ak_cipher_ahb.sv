@@ -34,6 +34,12 @@
 // Parameters:
 //   FifoDepth  blocks per input and per output FIFO (paper: 2, i.e. 256 bits; >= 1)
 //   WaitLimit  wait states a FIFO window access may take before it ends with ERROR
+//   Directions, KeySizes  the configuration of the pipe2 core (docs/core-contract.md,
+//              "Configurations"; default 3 and 7, the full core): 1 and 1 build the
+//              encrypt-only AES-128 core (pipe2_e128). The engine is told the same, so
+//              a message the core cannot run (ECB or CBC decryption on an encrypt-only
+//              build, a key size left out) is refused as an illegal command
+//              (ERROR.CMD_ILLEGAL), never sent to the core.
 
 `default_nettype none
 
@@ -43,7 +49,9 @@ module ak_cipher_ahb
   import ak_mode_codes_pkg::*;  // mode codes (ak_mode_e)
 #(
   parameter int FifoDepth = 2,
-  parameter int WaitLimit = 256
+  parameter int WaitLimit = 256,
+  parameter logic [1:0] Directions = 2'b11,
+  parameter logic [2:0] KeySizes   = 3'b111
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -169,7 +177,9 @@ module ak_cipher_ahb
     .Modes       (9'h03f),  // the register map offers modes 0..5 (ECB..CCM)
     .CoreInReg   (1),  // the bus sets the block rate: Fmax before one cycle a block
     .Streams     (Streams),
-    .CoreTagWidth(CoreTagWidth)
+    .CoreTagWidth(CoreTagWidth),
+    .CoreDirections(Directions),
+    .CoreKeySizes(KeySizes)
   ) u_engine (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -215,7 +225,9 @@ module ak_cipher_ahb
   );
 
   ak_pipe2_core #(
-    .TagWidth(CoreTagWidth)
+    .TagWidth(CoreTagWidth),
+    .Directions(int'(Directions)),
+    .KeySizes(int'(KeySizes))
   ) u_core (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),

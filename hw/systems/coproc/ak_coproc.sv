@@ -37,7 +37,13 @@
 // IdWidth (AXI4 IDs; ID 0 is used), MaxReads (read bursts outstanding, >= 2),
 // MaxWrites (write bursts awaiting B), InFlight (the mode engine's: blocks of an
 // independent flow kept in the core; ak_coproc_sys sets it from the core's registry
-// latency and interval, plus the two of the engine's input slice, CoreInReg = 2).
+// latency and interval, plus the two of the engine's input slice, CoreInReg = 2),
+// CoreDirections (2'b11: bit 0 the core encrypts, bit 1 it decrypts) and CoreKeySizes
+// (3'b111: bit k the core takes KEY_LEN = k): the core's configuration as the registry
+// declares it (docs/core-contract.md, "Configurations"; ak_coproc_sys sets both). A job
+// the core cannot run (a KEY_LEN it leaves out; ECB or CBC decryption on an
+// encrypt-only core) ends in CHECK with ERR_CODE ILLEGAL, like an illegal mode; CLEAR
+// loads its zero key at the largest key size the core builds.
 
 `default_nettype none
 
@@ -49,7 +55,9 @@ module ak_coproc
   parameter int IdWidth   = 4,
   parameter int MaxReads  = 4,
   parameter int MaxWrites = 4,
-  parameter int InFlight  = 4
+  parameter int InFlight  = 4,
+  parameter logic [1:0] CoreDirections = 2'b11,
+  parameter logic [2:0] CoreKeySizes   = 3'b111
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -242,6 +250,10 @@ module ak_coproc
 
   assign ccm = (4'(mode_q) == ModeCcm);
 
+  // the key lengths the core takes (code 3: none), and CLEAR's: the largest
+  localparam logic [3:0] KeysBuilt   = {1'b0, CoreKeySizes};
+  localparam logic [1:0] ClearKeyLen = CoreKeySizes[2] ? 2'd2 : CoreKeySizes[1] ? 2'd1 : 2'd0;
+
   // parameter check of a started job (priority: illegal, zero, align, wrap)
   always_comb begin : check
     logic illegal, q_small, wrap;
@@ -249,7 +261,9 @@ module ak_coproc
     logic [4:0]  t;
     t       = ccm ? tlen_q : 5'd0;
     q_small = (nlen_q == 4'd13 && len_q[31:16] != '0) || (nlen_q == 4'd12 && len_q[31:24] != '0);
-    illegal = 4'(mode_q) > ModeCcm || klen_q == 2'd3
+    illegal = 4'(mode_q) > ModeCcm || !KeysBuilt[klen_q]
+              || (dec_q && !CoreDirections[1]
+                  && (4'(mode_q) == ModeEcb || 4'(mode_q) == ModeCbc))
               || (ccm && (nlen_q < 4'd7 || nlen_q > 4'd13 || tlen_q < 5'd4 || tlen_q > 5'd16
                           || tlen_q[0] || q_small));
     src_end = {2'b00, src_q} + {2'b00, len_q} + (dec_q ? 34'(t) : 34'd0);
@@ -435,11 +449,12 @@ module ak_coproc
       end
       // CLEAR: a zero key into the core, then one zero block through it. The key is a
       // 256-bit one, so that its schedule rewrites every round-key slot (a 128-bit
-      // zero key left round keys 11..14 of an old 256-bit key in the core's RAM)
+      // zero key left round keys 11..14 of an old 256-bit key in the core's RAM); on
+      // a core built without AES-256, the largest size it takes
       SClrKey: begin
         e_key_valid = 1'b1;
         e_key       = '0;
-        e_key_len   = 2'd2;
+        e_key_len   = ClearKeyLen;
         if (e_key_ready) begin
           state_d = SClrCmd;
         end
@@ -518,7 +533,8 @@ module ak_coproc
 
   // modes 0..5 (the register map's): GCM/CMAC/XTS logic is not built
   ak_mode_engine #(.Streams(1), .CoreTagWidth(1), .Modes(9'h03f),
-                   .CoreInReg(2), .InFlight(InFlight)) u_engine (
+                   .CoreInReg(2), .InFlight(InFlight), .CoreDirections(CoreDirections),
+                   .CoreKeySizes(CoreKeySizes)) u_engine (
     .clk_i            (clk_i),
     .rst_ni           (eng_rst_n),
     .key_valid_i      (e_key_valid),

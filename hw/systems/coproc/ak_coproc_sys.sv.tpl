@@ -8,6 +8,8 @@
 //   core_top     its top module
 //   core_params  its parameter overrides, ".Name(value), ..." (TagWidth(1) included)
 //   in_flight    the engine's InFlight: the blocks the core holds at once, plus two
+//   core_caps    ak_coproc's CoreDirections / CoreKeySizes overrides (", .Name(v)" each;
+//                empty for a core of both directions and every key size)
 // This header (up to the first empty line) is not rendered.
 
 // GENERATED from hw/systems/coproc/ak_coproc_sys.sv.tpl: ak_coproc on core ${core}
@@ -50,7 +52,7 @@ module ak_coproc_sys #(
   logic [127:0] ci_data, co_data;
   logic [0:0] ci_tag, co_tag;
 
-  ak_coproc #(.IdWidth(IdWidth), .InFlight(${in_flight})) u_coproc (
+  ak_coproc #(.IdWidth(IdWidth), .InFlight(${in_flight})${core_caps}) u_coproc (
     .clk_i, .rst_ni,
     .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready, .s_axil_wdata,
     .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready, .s_axil_bresp, .s_axil_bvalid,

@@ -116,6 +116,17 @@ class CoreSpec:
         flow (ECB, CTR, CBC and CFB decryption) runs at the core's interval."""
         return max(2, self.blocks_in_flight() + 2)
 
+    def engine_caps(self) -> str:
+        """The mode engine's ``CoreDirections`` and ``CoreKeySizes`` for a system on
+        this core, as parameter overrides (``", .CoreDirections(2'b01), ..."``); empty
+        for a core of both directions and every key size (the engine's defaults), so a
+        full build renders as before. docs/core-contract.md, "Configurations"."""
+        if self.decrypt and tuple(self.key_sizes) == KEY_SIZES_ALL:
+            return ""
+        dirs = 3 if self.decrypt else 1
+        return (f", .CoreDirections(2'b{dirs:02b}), "
+                f".CoreKeySizes(3'b{key_sizes_mask(self.key_sizes):03b})")
+
     def source_hash(self) -> str:
         """Hash of everything that defines the built hardware (files, top, params)."""
         h = hashlib.sha256()

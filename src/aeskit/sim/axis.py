@@ -37,7 +37,8 @@ def system_sv(core: CoreSpec, fifo_depth: int = FIFO_DEPTH) -> str:
     mask = sum(1 << code for size, code in KEY_LEN_CODE.items() if size in core.key_sizes)
     return templates.render(SYS, SYS_TOP, core=core.name, core_top=core.top,
                             core_params=params, fifo_depth=fifo_depth,
-                            key_lens=f"3'b{mask:03b}", in_flight=core.engine_in_flight())
+                            key_lens=f"3'b{mask:03b}", in_flight=core.engine_in_flight(),
+                            decrypts="1'b1" if core.decrypt else "1'b0")
 
 
 def system_files(core: CoreSpec, out_dir: Path, fifo_depth: int = FIFO_DEPTH) -> list[Path]:

@@ -55,7 +55,8 @@ def system_sv(core: CoreSpec | str = DEFAULT_CORE) -> str:
     spec = _core(core)
     params = ", ".join(f".{k}({v})" for k, v in {**spec.parameters, "TagWidth": 1}.items())
     return templates.render(SYS, SYS_TOP, core=spec.name, core_top=spec.top,
-                            core_params=params, in_flight=spec.engine_in_flight())
+                            core_params=params, in_flight=spec.engine_in_flight(),
+                            core_caps=spec.engine_caps())
 
 
 

@@ -115,7 +115,7 @@ def system_sv(core: CoreSpec, streams: int = STREAMS, *, aead: bool = True,
     extra = ("" if aead else ", .AeadModes(1'b0)") + \
         ("" if in_flight == 2 else f", .InFlight({in_flight})") + \
         (", .CoreInReg(1)" if core_in_reg else "") + \
-        ("" if modes == ALL_MODES else f", .Modes(9'h{modes:03x})")
+        ("" if modes == ALL_MODES else f", .Modes(9'h{modes:03x})") + core.engine_caps()
     if extra:
         inst = f"ak_mode_engine #(.Streams({streams}))"
         if text.count(inst) != 1:
@@ -280,12 +280,15 @@ class ModeHarness(LineProcess):
                          f"mode harness for {self.core.name} ({build.name})")
         self.key_size: int | None = None
 
-    def load_key(self, key: bytes, key2: bytes | None = None) -> int:
-        """Load ``key`` (and ``key2``, XTS's tweak key, of the same size; zero if None)."""
+    def load_key(self, key: bytes, key2: bytes | None = None, *,
+                 refused: bool = False) -> int:
+        """Load ``key`` (and ``key2``, XTS's tweak key, of the same size; zero if None).
+        ``refused`` True sends a key of a size the core leaves out (a test of the
+        RTL's refusal, docs/core-contract.md "Configurations") instead of raising."""
         size = len(key) * 8
         if size not in KEY_LEN_CODE:
             raise ValueError(f"key must be 16, 24 or 32 bytes, got {len(key)}")
-        if size not in self.core.key_sizes:
+        if size not in self.core.key_sizes and not refused:
             raise ValueError(f"core {self.core.name} does not support {size}-bit keys")
         if key2 is not None and len(key2) != len(key):
             raise ValueError(f"the two XTS keys must have the same size, got {len(key)} and "
@@ -307,7 +310,9 @@ class ModeHarness(LineProcess):
                                  f"Modes 9'h{self.build.modes:03x})")
             if not 0 <= m.stream < self.build.streams:
                 raise ValueError(f"no stream {m.stream} in the {self.build.name} harness")
-            if m.decrypt and m.mode in ("ecb", "cbc", "xts") and not self.core.decrypt:
+            # (so does it drive the refusal of a direction the core leaves out)
+            if m.decrypt and m.mode in ("ecb", "cbc", "xts") and not self.core.decrypt \
+                    and getattr(m, "mode_code", None) is None:
                 raise ValueError(f"core {self.core.name} cannot decrypt")
 
     def run_files(self, messages: Sequence[FileMessage], *, gap_pct: int = 0,

@@ -254,6 +254,17 @@ def _core_key_sizes() -> list[int]:
     return [int(s) for s in os.environ.get("AK_KEY_SIZES", "128").split(",")]
 
 
+def _core_decrypts() -> bool:
+    """Whether the core has decryption (an encrypt-only configuration has not)."""
+    return os.environ.get("AK_DECRYPTS", "1") == "1"
+
+
+def _runs(mode: str, dec: bool) -> bool:
+    """Whether the wrapper on this core runs ``mode`` in that direction: ECB and CBC
+    decryption need the core's decryption, the other modes only its encryption."""
+    return _core_decrypts() or not dec or mode not in ("ecb", "cbc")
+
+
 async def _bench(dut, seed: int, pct: float = 0.3) -> Bench:
     b = Bench(dut, seed, pct)
     await b.reset()
@@ -288,6 +299,8 @@ async def cocotb_modes(dut) -> None:
         await b.load_key(key)
         for mode, code in MODE_CODE.items():
             for dec in (False, True):
+                if not _runs(mode, dec):
+                    continue
                 iv = rng.randbytes(16)
                 await b.config(code, dec, iv, KEY_LEN[len(key)])
                 datas = [rng.randbytes(random_length(rng, mode, max_blocks))
@@ -369,6 +382,17 @@ async def cocotb_registers_and_errors(dut) -> None:
         assert out.tdata == zero_close and out.tuser == 1, code
         assert await b.read("ERROR") == b.f("ERROR.MODE"), code
         await b.write("ERROR", 0xFFFFFFFF)
+
+    # an encrypt-only core: ECB and CBC decryption are refused like an unsupported mode
+    for mode in ("ecb", "cbc"):
+        if _runs(mode, True):
+            continue
+        await b.config(MODE_CODE[mode], True, iv, KEY_LEN[len(key)])
+        (out,) = await b.packets([AxiStreamFrame(rng.randbytes(48))])
+        assert out.tdata == zero_close and out.tuser == 1, mode
+        assert await b.read("ERROR") == b.f("ERROR.MODE"), mode
+        await b.write("ERROR", 0xFFFFFFFF)
+        b.in_pkts, b.out_pkts = [[]], [[]]
 
     # ECB / CBC: a partial last beat
     for mode in ("ecb", "cbc"):
@@ -566,7 +590,9 @@ def _run(core: str, testcase: str | list[str], env: dict | None = None, seed: in
                test_dir=HERE, parameters={}, testcase=testcase, seed=seed,
                includes=spec.include_paths(),
                extra_env={"AK_KEY_SIZES": ",".join(map(str, spec.key_sizes)),
-                          "AK_TIMING_WANT": json.dumps(TIMING[core]), **(env or {})})
+                          "AK_DECRYPTS": "1" if spec.decrypt else "0",
+                          "AK_TIMING_WANT": json.dumps(TIMING.get(core)),
+                          **(env or {})})
 
 
 @pytest.mark.parametrize("core", FAST_CORES)
@@ -579,6 +605,13 @@ def test_axis_core(core: str) -> None:
 def test_axis_core_slow_cores(core: str) -> None:
     """The same on round and ttable_unrolled (make test-full)."""
     _run(core, ALL_TESTS)
+
+
+def test_axis_core_e128() -> None:
+    """Issue 48: on the encrypt-only AES-128 pipe2 (the wrapper's Decrypts and KeyLens
+    rendered from the registry): every mode and direction the core can serve, ECB and
+    CBC decryption refused with ERROR.MODE, 192/256-bit LOAD_KEY with ERROR.KEY_LEN."""
+    _run("pipe2_e128", ["cocotb_modes", "cocotb_registers_and_errors"])
 
 
 @pytest.mark.slow

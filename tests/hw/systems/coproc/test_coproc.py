@@ -972,16 +972,59 @@ async def cocotb_random_long(dut) -> None:
 # ----------------------------------------------------------------------------------
 # pytest side
 # ----------------------------------------------------------------------------------
+@cocotb.test(skip=os.environ.get("AK_COPROC_CAPS") is None)
+async def cocotb_core_caps(dut) -> None:
+    """On an encrypt-only AES-128 core (``round_e128``; ak_coproc's CoreDirections /
+    CoreKeySizes rendered from the registry): every job that needs only the forward
+    cipher runs (ECB/CBC encryption, CTR, CFB, OFB and CCM both ways) against OpenSSL;
+    ECB and CBC decryption and 192/256-bit keys end in ILLEGAL with the destination
+    untouched; CLEAR (a zero key of the largest built size) leaves no word of the
+    key's schedule anywhere, and a job runs after it."""
+    tb = await start(dut, seed=48)
+    rng = tb.rng
+    for mode in MODE_CODE:
+        for dec in (False, True):
+            if dec and mode in ("ecb", "cbc"):
+                continue
+            await _one_random(tb, mode, dec, 16, 70)
+    for mode, dec, klen in (("ecb", True, 16), ("cbc", True, 16), ("ctr", False, 24),
+                            ("ccm", False, 32), ("ecb", False, 24)):
+        key = rng.randbytes(klen)
+        iv, data, aad, t = _rand_msg(rng, mode, 64)
+        code, got = await tb.crypt(mode, dec, key, iv, data, aad, t)
+        assert code == ERR["ILLEGAL"], f"{mode} dec={dec} key={8 * klen}: ERR_CODE {code}"
+        # (crypt checked the guard bytes; the destination keeps what was there)
+        assert got != expected(mode, dec, key, iv, data, aad, t) or not data, mode
+    # CLEAR on a core without AES-256: its zero key (AES-128 here) is taken, and no
+    # word of the last key's schedule is left in the system
+    key = rng.randbytes(16)
+    words = key_words(key)
+    baseline = scan(dut, words)
+    code, _ = await tb.crypt("ctr", False, key, rng.randbytes(16), rng.randbytes(40))
+    assert code == 0
+    assert scan(dut, words) - baseline, "the key is not in the core (nothing to wipe)"
+    await tb.wr("CTRL", RM.value(CTRL__CLEAR=1))
+    for _ in range(1000):
+        if RM.get(await tb.rd("STATUS"), "STATUS.BUSY") == 0:
+            break
+    else:
+        raise AssertionError("CLEAR does not end")
+    left = scan(dut, words) - baseline
+    assert not left, f"key material left after CLEAR: {sorted(left)[:5]}"
+    await _one_random(tb, "ctr", False, 16, 40)
+
+
 FAST = ["cocotb_modes", "cocotb_nist", "cocotb_errors", "cocotb_ccm_tamper",
         "cocotb_key_clear", "cocotb_clear_keeps", "cocotb_back_to_back",
         "cocotb_params_captured", "cocotb_cycles"]
 
 
-def _run(testcase: str | list[str], env: dict | None = None, seed: int = 1) -> None:
+def _run(testcase: str | list[str], env: dict | None = None, seed: int = 1,
+         core: str | None = None) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
     from aeskit.sim.coproc import DEFAULT_CORE, SYS_TOP, system_files
 
-    run_cocotb(toplevel=SYS_TOP, sources=system_files(DEFAULT_CORE),
+    run_cocotb(toplevel=SYS_TOP, sources=system_files(core or DEFAULT_CORE),
                test_module="test_coproc", test_dir=HERE, parameters={},
                testcase=testcase, extra_env=env or {}, seed=seed)
 
@@ -989,6 +1032,12 @@ def _run(testcase: str | list[str], env: dict | None = None, seed: int = 1) -> N
 def test_coproc() -> None:
     """The fast tests in one simulation (one build, one start-up)."""
     _run(FAST)
+
+
+def test_coproc_core_caps() -> None:
+    """Issue 48: the co-processor on an encrypt-only AES-128 core refuses what the core
+    cannot run (cocotb_core_caps)."""
+    _run("cocotb_core_caps", env={"AK_COPROC_CAPS": "1"}, core="round_e128")
 
 
 def test_coproc_done_edge() -> None:
