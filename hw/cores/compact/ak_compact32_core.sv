@@ -84,14 +84,25 @@
 //             direction), 4 S-boxes instead of 8; anything else stops elaboration.
 //             The key schedule's SubWord stays ak_sub_word (tables). Cycle counts
 //             do not depend on it.
+//   Directions, KeySizes  the configuration (docs/core-contract.md, "Configurations"):
+//             Directions bit 0 builds encryption, bit 1 decryption (3, both, by
+//             default); KeySizes bit k builds key_len_i = k (7, all three). Without
+//             decryption the InvSubBytes tables, the InvMixColumns pre-step, the
+//             backward key schedule and last_q (the decryption's start window) fold
+//             away; without 192/256-bit keys the key register's low words and the
+//             schedule's longer windows do. A block of a direction left out is not
+//             accepted (in_ready_o low while it is offered); a key of a size left out
+//             is handled as key_len_i = 3. Cycle counts of a built size do not change.
 //
 // Tools: lints clean with verilator --lint-only -Wall; Yosys read_slang; Icarus 11.
 
 `default_nettype none
 
 module ak_compact32_core #(
-  parameter int TagWidth = 1,
-  parameter int SboxImpl = 0
+  parameter int TagWidth   = 1,
+  parameter int SboxImpl   = 0,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -124,6 +135,23 @@ module ak_compact32_core #(
 `endif
   end
 
+  if (Directions < 1 || Directions > 3 || KeySizes < 1 || KeySizes > 7) begin : g_bad_config
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_compact32_core: Directions must be 1..3 and KeySizes 1..7");
+`else
+    $fatal(1, "ak_compact32_core: Directions must be 1..3 and KeySizes 1..7");
+`endif
+  end
+
+  localparam bit HasEnc = Directions[0];
+  localparam bit HasDec = Directions[1];
+  localparam logic [2:0] Ks = 3'(KeySizes);
+  // the key lengths built (code 3: none)
+  localparam logic [3:0] KeysBuilt = {1'b0, Ks};
+  // the cipher key's bits a built size uses (128: the high four words, 192: six)
+  localparam logic [255:0] KeyMask = Ks[2] ? {256{1'b1}} :
+                                     Ks[1] ? {{192{1'b1}}, 64'h0} : {{128{1'b1}}, 128'h0};
+
   // ------------------------------------------------------------------------------
   // Registers
   // ------------------------------------------------------------------------------
@@ -155,19 +183,24 @@ module ak_compact32_core #(
   logic       rnd0, rnd_final;
 
   assign key_ready_o = !setup_q && !busy_q && !out_valid_q;
+  // (a block of a direction the build leaves out is never accepted)
   assign in_ready_o  = key_ok_q && !setup_q && !busy_q && (!out_valid_q || out_ready_i)
-                       && !key_valid_i;
+                       && !key_valid_i && (in_decrypt_i ? HasDec : HasEnc);
   assign key_hs = key_valid_i && key_ready_o;
   assign accept = in_valid_i && in_ready_o;
   assign out_hs = out_valid_q && out_ready_i;
 
-  assign k128 = (klen_q == 2'd0);
-  assign k192 = (klen_q == 2'd1);
+  // klen_q of a set-up key is a built size, so a size left out is a constant 0 and a
+  // build of one size has constant flags
+  assign k128 = Ks[0] && ((klen_q == 2'd0) || (Ks[2:1] == 2'b00));
+  assign k192 = Ks[1] && ((klen_q == 2'd1) || (!Ks[0] && !Ks[2]));
   assign k256 = !k128 && !k192;
 
   assign step = setup_q || busy_q || accept;
   // cnt_q is 0 whenever the core is idle, so the accepting cycle is step 0
-  assign dec  = busy_q ? blk_dec_q : (in_decrypt_i && !setup_q);
+  // (constant in a one-direction build; the key setup always runs forward)
+  assign dec  = HasDec && (HasEnc ? (busy_q ? blk_dec_q : (in_decrypt_i && !setup_q))
+                                  : !setup_q);
   assign rnd  = cnt_q[5:2];
   assign rnd0 = (rnd == 4'd0);
   assign rnd_final = k128 ? (rnd == 4'd10) : (k192 ? (rnd == 4'd12) : (rnd == 4'd14));
@@ -276,22 +309,31 @@ module ak_compact32_core #(
     end
 
     if (SboxImpl == 0) begin : g_table
-      // two tables: SubBytes and InvSubBytes
+      // two tables: SubBytes and InvSubBytes (the one of a direction left out is not
+      // built)
       logic [7:0] sb_b, isb_b;
 
-      ak_sbox_sel #(
-        .Impl(0)
-      ) u_sbox (
-        .in_i (xr_q[31-8*r -: 8]),
-        .out_o(sb_b)
-      );
+      if (HasEnc) begin : g_enc
+        ak_sbox_sel #(
+          .Impl(0)
+        ) u_sbox (
+          .in_i (xr_q[31-8*r -: 8]),
+          .out_o(sb_b)
+        );
+      end else begin : g_no_enc
+        assign sb_b = 8'h00;
+      end
 
-      ak_inv_sbox_sel #(
-        .Impl(0)
-      ) u_inv_sbox (
-        .in_i (xr_q[31-8*r -: 8]),
-        .out_o(isb_b)
-      );
+      if (HasDec) begin : g_dec
+        ak_inv_sbox_sel #(
+          .Impl(0)
+        ) u_inv_sbox (
+          .in_i (xr_q[31-8*r -: 8]),
+          .out_o(isb_b)
+        );
+      end else begin : g_no_dec
+        assign isb_b = 8'h00;
+      end
 
       assign sbx[31-8*r -: 8] = dec ? isb_b : sb_b;
     end else if (SboxImpl == 1) begin : g_comp
@@ -375,7 +417,7 @@ module ak_compact32_core #(
       if (out_hs) out_valid_q <= 1'b0;
       if (key_hs) begin
         key_ok_q <= 1'b0;
-        setup_q  <= (key_len_i != 2'd3);
+        setup_q  <= KeysBuilt[key_len_i];  // a size left out: no key, as code 3
         klen_q   <= key_len_i;
         cnt_q    <= 6'd0;
         ph_q     <= 3'd0;
@@ -412,11 +454,12 @@ module ak_compact32_core #(
       win_q  <= '0;
       sub_q  <= '0;
     end else begin
-      if (key_hs) key_q <= key_i;
+      if (key_hs) key_q <= key_i & KeyMask;
       if (step && !key_hs) begin
         win_q <= {win_q[223:0], kw};
         sub_q <= sub_d;
-        if (setup_q && last_step) last_q <= {win_q[223:0], kw};
+        // (only a decryption starts from it)
+        if (HasDec && setup_q && last_step) last_q <= {win_q[223:0], kw};
       end
     end
   end

@@ -9,7 +9,7 @@ decryption). docs/cores/compact.md.
 from __future__ import annotations
 
 from aeskit.hw.catalog.sboxes import SBOX_IMPL
-from aeskit.hw.registry import CoreSpec
+from aeskit.hw.registry import CoreSpec, configuration
 
 ORDER = 45
 
@@ -44,4 +44,12 @@ CORES = CORES + (
         interval={128: 44, 192: 52, 256: 60},
         key_setup={128: 45, 192: 53, 256: 61},
     ),
+)
+
+#: configurations (docs/core-contract.md, "Configurations"): encrypt-only AES-128 (no
+#: InvSubBytes tables, no backward key schedule, a 128-bit key register) and both
+#: directions with AES-128 only
+CORES = CORES + (
+    configuration(CORES[0], key_sizes=(128,), decrypt=False),
+    configuration(CORES[0], key_sizes=(128,)),
 )

@@ -24,8 +24,9 @@ import pytest
 from aeskit.hw import get_core
 from aeskit.sim import corebench
 # cocotb_*: shared core-bench tests; cocotb runs every test this module holds
-from aeskit.sim.corebench import (Claims, check_block, cocotb_exact_timing, cocotb_key_reload,
-                                  cocotb_random, cocotb_tags, refuse_key, reset_round, start)
+from aeskit.sim.corebench import (Claims, check_block, cocotb_exact_timing, cocotb_kat,
+                                  cocotb_key_reload, cocotb_random, cocotb_refusal,
+                                  cocotb_tags, refuse_key, reset_round, start)
 
 NR = {16: 10, 24: 12, 32: 14}
 #: latency and interval: the initial AddRoundKey and Nr rounds, four columns each
@@ -119,3 +120,21 @@ def test_compact32_sbox_variant(variant: str) -> None:
     corebench.run(core, "test_compact32", HERE, ["cocotb_kat_all", "cocotb_exact_timing",
                                                   "cocotb_random"],
                   tag_width=4, AK_GAP=0.2, AK_STALL=0.5, AK_BLOCKS=1500, AK_SEED=43)
+
+
+@pytest.mark.parametrize("name", ["compact32_e128",
+                                  pytest.param("compact32_128", marks=pytest.mark.slow)])
+def test_compact32_configuration(name: str) -> None:
+    """Issue 48's configurations (Directions, KeySizes): the AES-128 KATs, exact
+    timing as the full build's, random stalled blocks of what the build has, and its
+    refusals (a decryption on the encrypt-only build, 192/256-bit keys: not accepted,
+    nothing out, a legal key works again)."""
+    core = get_core(name)
+    assert core.key_sizes == (128,) and core.parameters["KeySizes"] == 1
+    assert core.decrypt == (name == "compact32_128")
+    assert (core.latency[128], core.interval[128], core.key_setup[128]) == \
+        (CORE.latency[128], CORE.interval[128], CORE.key_setup[128])
+    corebench.run(core, "test_compact32", HERE, ["cocotb_kat", "cocotb_exact_timing",
+                                                  "cocotb_random", "cocotb_refusal"],
+                  tag_width=4, claims=Claims.of(core, window=core.in_flight),
+                  AK_KEY_SIZE=128, AK_BLOCKS=1500, AK_GAP=0.2, AK_STALL=0.5, AK_SEED=48)
