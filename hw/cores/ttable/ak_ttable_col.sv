@@ -443,7 +443,11 @@ module ak_ttable_col #(
     .EncTables (Enc),
     .DecTables (Dec),
     .MidTables (1'b1),
-    .LastTables(1'b1)
+    .LastTables(1'b1),
+    // encryption only: packed ROM words, the last round taken from them (one DP16KD
+    // a ROM instead of two; the packed cascade adds the key alone)
+    .Packed    (Directions == 1),
+    .SplitKey  (Directions == 1)
   ) u_lane (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
