@@ -173,6 +173,10 @@ module ak_tbox_folded #(
   // ------------------------------------------------------------------------------
   // Round keys: read {decrypt, round} at the edge that reads the T-boxes of the round
   // ------------------------------------------------------------------------------
+  // The key RAM is also read while no block is in flight (its output is then unused):
+  // its read registers have no reset (block RAM output latches), and reading keeps
+  // them on the current key, so the documented key wipe (docs/core-contract.md) leaves
+  // no round key of the old key in them. While a result waits (busy_q) they hold.
   assign rd_dec   = start_sel ? dec_in : rnd_dec;
   assign rd_round = start_sel ? 4'd1 : cnt_q + 4'd1;
 
@@ -192,7 +196,7 @@ module ak_tbox_folded #(
     .sw_dec_i   (1'b0),
     .sw_round_i (4'd0),
     .sw_key_i   (128'h0),
-    .rd_en_i    (step),
+    .rd_en_i    (step || !busy_q),
     .rd_dec_i   (rd_dec),
     .rd_round_i (rd_round),
     .rd_key_o   (rk),
