@@ -1,6 +1,7 @@
 // ak_tbox_folded: the folded memory-based AES core of Chaves et al. (paper 003,
 // Figures 7-9) -- one round per clock cycle on eight T-box block RAMs, encryption
-// and decryption (equivalent inverse cipher), 128/192/256-bit keys chosen at run time.
+// and decryption (equivalent inverse cipher), 128/192/256-bit keys chosen at run time
+// (or a subset of them: Directions, KeySizes).
 // It speaks the aeskit core contract (docs/core-contract.md).
 //
 // Datapath. One ak_tbox_round (Pipe = 0): eight ak_tbox_ram addressed by
@@ -40,7 +41,8 @@
 //
 // Keys. key_ready_o is high when no fill runs and no block is in flight (not even a
 // finished one waiting to be taken). While key_valid_i is high in_ready_o is low.
-// key_len_i = 3: handshake completes, no key (in_ready_o low) until a legal key.
+// key_len_i = 3, or a size KeySizes does not build: handshake completes, no key
+// (in_ready_o low) until a legal key.
 //
 // Reset. rst_ni is asynchronous, active low; every flip-flop is reset. The RAM
 // output latches are not (block RAM), but nothing reads them without a valid block.
@@ -48,12 +50,29 @@
 // Byte order: FIPS-197, see docs/core-contract.md.
 //
 // Parameters:
-//   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration).
+//   TagWidth    width of in_tag_i/out_tag_o (>= 1, checked at elaboration).
+//   Directions  directions built (docs/core-contract.md, "Configurations"; 1..3,
+//               checked): 1 encryption only, 2 decryption only, 3 both (default).
+//               A block of a direction not built is never accepted (in_ready_o low
+//               while it is offered, so ready depends on the offered in_decrypt_i).
+//               With one direction the T-box RAMs hold that direction's table only
+//               (ak_tbox_round: packed words, 8 DP16KD instead of 16), the round-key
+//               RAM that direction's bank only, and ak_rk_fill leaves out the
+//               decryption form of the round keys (InvMixColumns) in an
+//               encrypt-only build.
+//   KeySizes    mask of the key sizes built (1..7, checked; bit 0 128, bit 1 192,
+//               bit 2 256; default 7). A key of another size completes the handshake
+//               and leaves the core keyless, as key_len_i = 3 does; ak_rk_fill holds
+//               the key length as a constant with one size built and leaves out the
+//               key words and schedule steps of the others. Cycle counts of a built
+//               size do not change.
 
 `default_nettype none
 
 module ak_tbox_folded #(
-  parameter int TagWidth = 1
+  parameter int TagWidth   = 1,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -80,6 +99,24 @@ module ak_tbox_folded #(
 `endif
   end
 
+  if (Directions < 1 || Directions > 3) begin : g_bad_directions
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_tbox_folded: Directions must be 1..3, got %0d", Directions);
+`else
+    $fatal(1, "ak_tbox_folded: Directions must be 1..3, got %0d", Directions);
+`endif
+  end
+  if (KeySizes < 1 || KeySizes > 7) begin : g_bad_key_sizes
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_tbox_folded: KeySizes must be 1..7, got %0d", KeySizes);
+`else
+    $fatal(1, "ak_tbox_folded: KeySizes must be 1..7, got %0d", KeySizes);
+`endif
+  end
+
+  localparam bit Enc = Directions[0];   // encryption built
+  localparam bit Dec = Directions[1];   // decryption built
+
   logic                busy_q, busy_d;   // a block is in the RAM outputs
   logic [3:0]          cnt_q, cnt_d;     // its round (1 .. Nr)
   logic [TagWidth-1:0] tag_q, tag_d;
@@ -100,6 +137,8 @@ module ak_tbox_folded #(
   logic         rnd_dec_in;
   logic [127:0] mix, last;
   logic         rnd_dec;        // decrypt bit of the block in the RAM outputs
+  logic         dec_in;         // in_decrypt_i as built (a constant with one direction)
+  logic         dir_ok;         // the offered block's direction is built
 
   // ------------------------------------------------------------------------------
   // Handshakes and control
@@ -107,7 +146,10 @@ module ak_tbox_folded #(
   assign done        = busy_q && (cnt_q == nr);
   assign start_sel   = !busy_q || done;
   assign key_ready_o = ks_key_ready && !busy_q;
-  assign in_ready_o  = ks_ready && !key_valid_i && (!busy_q || (done && out_ready_i));
+  assign dec_in      = (Enc && Dec) ? in_decrypt_i : Dec;
+  assign dir_ok      = in_decrypt_i ? Dec : Enc;
+  assign in_ready_o  = ks_ready && !key_valid_i && dir_ok
+                    && (!busy_q || (done && out_ready_i));
   assign in_fire     = in_valid_i && in_ready_o;
   assign step        = in_fire || (busy_q && !done);
   assign out_valid_o = done;
@@ -131,10 +173,17 @@ module ak_tbox_folded #(
   // ------------------------------------------------------------------------------
   // Round keys: read {decrypt, round} at the edge that reads the T-boxes of the round
   // ------------------------------------------------------------------------------
-  assign rd_dec   = start_sel ? in_decrypt_i : rnd_dec;
+  // The key RAM is also read while no block is in flight (its output is then unused):
+  // its read registers have no reset (block RAM output latches), and reading keeps
+  // them on the current key, so the documented key wipe (docs/core-contract.md) leaves
+  // no round key of the old key in them. While a result waits (busy_q) they hold.
+  assign rd_dec   = start_sel ? dec_in : rnd_dec;
   assign rd_round = start_sel ? 4'd1 : cnt_q + 4'd1;
 
-  ak_rk_ram u_rk_ram (
+  ak_rk_ram #(
+    .Directions(Directions),
+    .KeySizes  (KeySizes)
+  ) u_rk_ram (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .key_valid_i(key_valid_i && !busy_q),
@@ -147,7 +196,7 @@ module ak_tbox_folded #(
     .sw_dec_i   (1'b0),
     .sw_round_i (4'd0),
     .sw_key_i   (128'h0),
-    .rd_en_i    (step),
+    .rd_en_i    (step || !busy_q),
     .rd_dec_i   (rd_dec),
     .rd_round_i (rd_round),
     .rd_key_o   (rk),
@@ -158,13 +207,14 @@ module ak_tbox_folded #(
   // ------------------------------------------------------------------------------
   // The round
   // ------------------------------------------------------------------------------
-  assign rnd_in     = start_sel ? (in_data_i ^ (in_decrypt_i ? dec_key0 : enc_key0))
+  assign rnd_in     = start_sel ? (in_data_i ^ (dec_in ? dec_key0 : enc_key0))
                                 : (mix ^ rk);
-  assign rnd_dec_in = start_sel ? in_decrypt_i : rnd_dec;
+  assign rnd_dec_in = start_sel ? dec_in : rnd_dec;
 
   ak_tbox_round #(
     .Pipe         (0),
-    .ShiftAtOutput(1'b1)
+    .ShiftAtOutput(1'b1),
+    .Directions   (Directions)
   ) u_round (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),

@@ -45,6 +45,14 @@
 //   Pipe           0 or 1 (see Timing).
 //   ShiftAtOutput  0 or 1: (Inv)ShiftRows on the RAM addresses or on the RAM output
 //                  words (see above); the same function and timing either way.
+//   Directions     1 encryption only, 2 decryption only, 3 both (default; docs/
+//                  core-contract.md, "Configurations"). With one direction dec_i is
+//                  ignored (the caller ties it to the built direction) and each RAM
+//                  holds only that direction's table as packed 17-bit words
+//                  (ak_ttable_ram, Packed = 1: {02}s and s, or {02}t and {09}t): 256
+//                  words, one DP16KD a RAM instead of two; ak_ttable_unpack widens
+//                  each RAM output word (one LUT4 level after the RAM output latch,
+//                  inside the round's path). Same function and timing.
 // final_i is only used with Pipe = 1; it must be high while the block in the XOR-tree
 // register's input stage is in its last round (a per-key constant in an unfolded core).
 
@@ -52,7 +60,8 @@
 
 module ak_tbox_round #(
   parameter int Pipe          = 0,
-  parameter bit ShiftAtOutput = 1'b0
+  parameter bit ShiftAtOutput = 1'b0,
+  parameter int Directions    = 3
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -72,6 +81,17 @@ module ak_tbox_round #(
     $fatal(1, "ak_tbox_round: Pipe must be 0 or 1, got %0d", Pipe);
 `endif
   end
+
+  if (Directions < 1 || Directions > 3) begin : g_bad_directions
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_tbox_round: Directions must be 1..3, got %0d", Directions);
+`else
+    $fatal(1, "ak_tbox_round: Directions must be 1..3, got %0d", Directions);
+`endif
+  end
+
+  localparam bit Enc = Directions[0];
+  localparam bit Dec = Directions[1];
 
   logic [127:0] routed;      // (Inv)ShiftRows(state_i) with ShiftAtOutput = 0, else state_i
   logic [127:0] addr_bytes;  // the bytes that address the RAMs
@@ -126,21 +146,60 @@ module ak_tbox_round #(
   // ------------------------------------------------------------------------------
   // Eight T-box RAMs, one per pair of byte positions (2j, 2j+1)
   // ------------------------------------------------------------------------------
-  for (genvar j = 0; j < 8; j++) begin : g_ram
-    ak_tbox_ram u_tbox_ram (
-      .clk_i   (clk_i),
-      .a_en_i  (en_i),
-      .a_addr_i({addr_dec, addr_bytes[127-16*j -: 8]}),
-      .a_data_o(lookup[2*j]),
-      .b_en_i  (en_i),
-      .b_addr_i({addr_dec, addr_bytes[119-16*j -: 8]}),
-      .b_data_o(lookup[2*j+1])
-    );
+  if (Enc && Dec) begin : g_both
+    for (genvar j = 0; j < 8; j++) begin : g_ram
+      ak_tbox_ram u_tbox_ram (
+        .clk_i   (clk_i),
+        .a_en_i  (en_i),
+        .a_addr_i({addr_dec, addr_bytes[127-16*j -: 8]}),
+        .a_data_o(lookup[2*j]),
+        .b_en_i  (en_i),
+        .b_addr_i({addr_dec, addr_bytes[119-16*j -: 8]}),
+        .b_data_o(lookup[2*j+1])
+      );
+    end
+  end else begin : g_one
+    // one direction: packed words of that direction's table, widened after the RAM
+    for (genvar j = 0; j < 8; j++) begin : g_ram
+      logic [31:0] a_pk, b_pk;   // packed word in [16:0]
+      ak_ttable_ram #(
+        .EncTables (Enc),
+        .DecTables (Dec),
+        .MidTables (1'b1),
+        .LastTables(1'b0),
+        .T2Tables  (1'b0),
+        .Packed    (1'b1)
+      ) u_tbox_ram (
+        .clk_i   (clk_i),
+        .a_en_i  (en_i),
+        .a_addr_i({3'b000, addr_bytes[127-16*j -: 8]}),
+        .a_data_o(a_pk),
+        .b_en_i  (en_i),
+        .b_addr_i({3'b000, addr_bytes[119-16*j -: 8]}),
+        .b_data_o(b_pk)
+      );
+      ak_ttable_unpack u_unpack_a (
+        .packed_i({Dec, a_pk[15:0]}),
+        .word_o  (lookup[2*j])
+      );
+      ak_ttable_unpack u_unpack_b (
+        .packed_i({Dec, b_pk[15:0]}),
+        .word_o  (lookup[2*j+1])
+      );
+      logic unused_pk;
+      assign unused_pk = ^{a_pk[31:16], b_pk[31:16]};
+    end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : ram_dec_reg
-    if (!rst_ni)   ram_dec <= 1'b0;
-    else if (en_i) ram_dec <= addr_dec;
+  if (Enc && Dec) begin : g_ram_dec
+    always_ff @(posedge clk_i or negedge rst_ni) begin : ram_dec_reg
+      if (!rst_ni)   ram_dec <= 1'b0;
+      else if (en_i) ram_dec <= addr_dec;
+    end
+  end else begin : g_ram_dec_fixed
+    assign ram_dec = Dec;   // the built direction
+    logic unused_addr_dec;   // (and rst_ni, which Pipe = 0 then does not use)
+    assign unused_addr_dec = addr_dec ^ rst_ni;
   end
 
   // ------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // ak_tbox_unfolded: the unfolded memory-based AES core of Chaves et al. (paper 003,
 // Figure 6) -- one round unit per round, one block per clock cycle, encryption and
-// decryption (equivalent inverse cipher) block by block. It speaks the aeskit core
+// decryption (equivalent inverse cipher) block by block (or one of them:
+// Directions). It speaks the aeskit core
 // contract (docs/core-contract.md).
 //
 // Datapath. NrMax ak_tbox_round units in a row (8 T-box RAMs each). Round 1 takes
@@ -17,7 +18,8 @@
 // Key sizes: chosen at run time up to the build's NrMax. A block travels through the
 // first Nr round units and leaves from unit Nr (10/12/14): units beyond Nr see the
 // stream but their results are dropped. Keys longer than the build supports are
-// refused like key_len_i = 3 (the handshake completes, no key, in_ready_o low).
+// refused like key_len_i = 3 (the handshake completes, no key, in_ready_o low), and
+// so are keys of a size KeySizes does not build.
 //
 // Timing (edges are rising clock edges; L = Nr (IntraPipe 0) or 3 Nr (IntraPipe 1)):
 //   - latency L+2: a block accepted at edge A leaves unit Nr after edge A+L-1, is
@@ -53,6 +55,16 @@
 //   RkGroup    0 .. NrMax: ak_rk_store's Group, the write chain of the round-key
 //              store (0: every entry written from the fill; G >= 1: entry r from
 //              chain level r / G). The key setup is the same for every value.
+//   Directions 1 encryption only, 2 decryption only, 3 both (default; 1..3, checked;
+//              docs/core-contract.md, "Configurations"). A block of a direction not
+//              built is never accepted (in_ready_o low while it is offered). With one
+//              direction every round unit holds only that direction's T-box table
+//              (ak_tbox_round: packed words, 8 DP16KD a round instead of 16) and
+//              ak_rk_store only that direction's round keys (an encrypt-only build
+//              drops the decryption keys' flip-flops and InvMixColumns).
+//   KeySizes   mask of the key sizes accepted (1..7, checked; bit 0 128, bit 1 192,
+//              bit 2 256; default 7), passed to ak_rk_store; a key of a size not
+//              built (or above NrMax) is refused like key_len_i = 3.
 
 `default_nettype none
 
@@ -60,7 +72,9 @@ module ak_tbox_unfolded #(
   parameter int TagWidth  = 1,
   parameter int IntraPipe = 0,
   parameter int NrMax     = 10,
-  parameter int RkGroup   = 0
+  parameter int RkGroup   = 0,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -101,6 +115,27 @@ module ak_tbox_unfolded #(
 `endif
   end
 
+  if (Directions < 1 || Directions > 3) begin : g_bad_directions
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_tbox_unfolded: Directions must be 1..3, got %0d", Directions);
+`else
+    $fatal(1, "ak_tbox_unfolded: Directions must be 1..3, got %0d", Directions);
+`endif
+  end
+  if (KeySizes < 1 || KeySizes > 7) begin : g_bad_key_sizes
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_tbox_unfolded: KeySizes must be 1..7, got %0d", KeySizes);
+`else
+    $fatal(1, "ak_tbox_unfolded: KeySizes must be 1..7, got %0d", KeySizes);
+`endif
+  end
+
+  localparam bit Enc = Directions[0];   // encryption built
+  localparam bit Dec = Directions[1];   // decryption built
+  // key_len_i codes accepted: the sizes built that NrMax rounds can run
+  localparam bit [2:0] NrSizes  = (NrMax >= 14) ? 3'b111 : (NrMax >= 12) ? 3'b011 : 3'b001;
+  localparam bit [3:0] KeyBuilt = {1'b0, KeySizes[2:0] & NrSizes};
+
   localparam int S = (IntraPipe == 1) ? 3 : 1;   // cycles per round
   localparam int D = NrMax * S;           // pipeline levels
   // output buffer: one block per cycle needs Depth >= pipeline latency + 2
@@ -119,7 +154,9 @@ module ak_tbox_unfolded #(
   logic [127:0]       p_data;
   logic [TagWidth-1:0] p_tag;
   logic               key_fire_ok;        // the store may see the key
-  logic [1:0]         ks_len;             // key_len_i, 3 if too long for the build
+  logic [1:0]         ks_len;             // key_len_i, 3 if not built
+  logic               dec_in;             // in_decrypt_i as built
+  logic               dir_ok;             // the offered block's direction is built
   logic               ks_key_ready, ks_ready;
   logic [3:0]         nr;
   logic [15*128-1:0]  enc_keys, dec_keys;
@@ -136,12 +173,13 @@ module ak_tbox_unfolded #(
   // ------------------------------------------------------------------------------
   assign key_ready_o = ks_key_ready && ob_empty;
   assign key_fire_ok = key_valid_i && ob_empty;
-  assign in_ready_o  = ks_ready && !key_valid_i && ob_space;
+  assign dec_in      = (Enc && Dec) ? in_decrypt_i : Dec;
+  assign dir_ok      = in_decrypt_i ? Dec : Enc;
+  assign in_ready_o  = ks_ready && !key_valid_i && dir_ok && ob_space;
   assign in_fire     = in_valid_i && in_ready_o;
 
   always_comb begin : key_len_check
-    ks_len = key_len_i;
-    if (key_len_i == 2'd3 || (10 + 2 * int'(key_len_i)) > NrMax) ks_len = 2'd3;
+    ks_len = KeyBuilt[key_len_i] ? key_len_i : 2'd3;
   end
 
   // RkGroup = 2 (tbox_unfolded_pp): the fill's writes travel down a register chain
@@ -150,8 +188,10 @@ module ak_tbox_unfolded #(
   // the die; entry r is final r / 2 <= r edges after ready, before any block
   // reaches its round r
   ak_rk_store #(
-    .NrMax(NrMax),
-    .Group(RkGroup)
+    .NrMax     (NrMax),
+    .Group     (RkGroup),
+    .Directions(Directions),
+    .KeySizes  (KeySizes)
   ) u_rk_store (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
@@ -183,19 +223,20 @@ module ak_tbox_unfolded #(
   assign mix[0]       = '0;
   assign last[0]      = '0;
   assign rnd_dec[0]   = 1'b0;
-  assign key_after[0] = in_decrypt_i ? dec_keys[127:0] : enc_keys[127:0];
+  assign key_after[0] = dec_in ? dec_keys[127:0] : enc_keys[127:0];
 
   for (genvar k = 1; k <= NrMax; k++) begin : g_round
     if (k == 1) begin : g_first
       assign rnd_in[k]  = in_data_i ^ key_after[0];
-      assign rnd_din[k] = in_decrypt_i;
+      assign rnd_din[k] = dec_in;
     end else begin : g_next
       assign rnd_in[k]  = mix[k-1] ^ key_after[k-1];
       assign rnd_din[k] = rnd_dec[k-1];
     end
 
     ak_tbox_round #(
-      .Pipe(IntraPipe)
+      .Pipe      (IntraPipe),
+      .Directions(Directions)
     ) u_round (
       .clk_i  (clk_i),
       .rst_ni (rst_ni),

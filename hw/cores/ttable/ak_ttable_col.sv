@@ -1,7 +1,8 @@
 // ak_ttable_col: paper 004's iterative "basic" module (Deshpande & Leelavathi, after
 // Drimer, Guneysu and Paar): one eight-stage T-table column pipeline (ak_ttable_lane)
 // with a feedback loop, one 32-bit column per cycle, two blocks interleaved.
-// Encryption and decryption (equivalent inverse cipher), 128/192/256-bit keys.
+// Encryption and decryption (equivalent inverse cipher), 128/192/256-bit keys (or a
+// subset: Directions, KeySizes).
 // It speaks the aeskit core contract (docs/core-contract.md).
 //
 // Schedule. A free-running phase counter ph (0..7) splits the eight-cycle ring into
@@ -63,8 +64,9 @@
 // Key loads. key_ready_o is high when no block is in flight (none in the ring, none
 // being collected, none in the output buffer) and the key RAM is not filling.
 // While key_valid_i is high, in_ready_o is low (a key presented with a block is
-// loaded first). key_len_i = 3: the handshake completes, the key RAM reports no key
-// and in_ready_o stays low until a legal key is loaded.
+// loaded first). key_len_i = 3, or a size KeySizes does not build: the handshake
+// completes, the key RAM reports no key and in_ready_o stays low until a legal key
+// is loaded.
 //
 // Reset. rst_ni is asynchronous, active low, and resets every register (the block
 // RAM output latches excepted: no valid flag depends on them); a reset in the middle
@@ -74,12 +76,27 @@
 //   out_data_o[127:120]; key byte 0 in key_i[255:248], 128/192-bit keys left-aligned.
 //
 // Parameters:
-//   TagWidth  width of in_tag_i/out_tag_o (>= 1, checked at elaboration).
+//   TagWidth    width of in_tag_i/out_tag_o (>= 1, checked at elaboration).
+//   Directions  directions built (docs/core-contract.md, "Configurations"; 1..3,
+//               checked): 1 encryption only, 2 decryption only, 3 both (default).
+//               A block of a direction not built is never accepted (in_ready_o low
+//               while it is offered, so ready depends on the offered in_decrypt_i).
+//               With one direction the lane's ROMs hold that direction's tables only
+//               (ak_ttable_lane EncTables/DecTables), the key RAM that direction's
+//               bank only, and an encrypt-only ak_rk_fill leaves out the decryption
+//               round keys (InvMixColumns); the direction registers are constants.
+//   KeySizes    mask of the key sizes built (1..7, checked; bit 0 128, bit 1 192,
+//               bit 2 256; default 7). A key of another size completes the handshake
+//               and leaves the core keyless, as key_len_i = 3 does; ak_rk_fill leaves
+//               out the key words and schedule steps of the sizes not built. The
+//               cycle counts of a built size do not change.
 
 `default_nettype none
 
 module ak_ttable_col #(
-  parameter int TagWidth = 1
+  parameter int TagWidth   = 1,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -111,6 +128,24 @@ module ak_ttable_col #(
     $fatal(1, "ak_ttable_col: TagWidth must be >= 1, got %0d", TagWidth);
 `endif
   end
+
+  if (Directions < 1 || Directions > 3) begin : g_bad_directions
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_col: Directions must be 1..3, got %0d", Directions);
+`else
+    $fatal(1, "ak_ttable_col: Directions must be 1..3, got %0d", Directions);
+`endif
+  end
+  if (KeySizes < 1 || KeySizes > 7) begin : g_bad_key_sizes
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_col: KeySizes must be 1..7, got %0d", KeySizes);
+`else
+    $fatal(1, "ak_ttable_col: KeySizes must be 1..7, got %0d", KeySizes);
+`endif
+  end
+
+  localparam bit Enc = Directions[0];   // encryption built
+  localparam bit Dec = Directions[1];   // decryption built
 
   // ------------------------------------------------------------------------------
   // Declarations
@@ -166,6 +201,8 @@ module ak_ttable_col #(
   logic         idle;        // no block in the ring
   logic         in_fire;
   logic         key_fire;
+  logic         dec_in;      // in_decrypt_i as built (a constant with one direction)
+  logic         dir_ok;      // the offered block's direction is built
   logic [127:0] ark;         // in_data_i ^ round key 0
   logic [127:0] ark_slots;   // in processing order (slot 0 in [127:96])
   logic [31:0]  col;         // the cascade output
@@ -180,7 +217,9 @@ module ak_ttable_col #(
   // Round keys
   // ------------------------------------------------------------------------------
   ak_rk_ram #(
-    .Distributed(1'b1)   // LUT RAM: the key word comes from flip-flops, not a RAM latch
+    .Distributed(1'b1),  // LUT RAM: the key word comes from flip-flops, not a RAM latch
+    .Directions (Directions),
+    .KeySizes   (KeySizes)
   ) u_keys (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
@@ -249,13 +288,15 @@ module ak_ttable_col #(
 
   assign key_ready_o = keys_key_ready && idle && ob_empty;
   assign key_fire    = key_valid_i && key_ready_o;
-  assign in_ready_o  = keys_ready && !key_valid_i && ob_space && open_q;
-  assign in_ok       = in_valid_i && keys_ready && !key_valid_i && ob_space;
+  assign dec_in      = (Enc && Dec) ? in_decrypt_i : Dec;
+  assign dir_ok      = in_decrypt_i ? Dec : Enc;
+  assign in_ready_o  = keys_ready && !key_valid_i && dir_ok && ob_space && open_q;
+  assign in_ok       = in_valid_i && keys_ready && !key_valid_i && dir_ok && ob_space;
   assign in_fire     = in_valid_i && in_ready_o;
 
   // round key 0 and the processing order of the columns (decryption: 0, 3, 2, 1)
-  assign ark       = in_data_i ^ (in_decrypt_i ? dec_key0 : enc_key0);
-  assign ark_slots = in_decrypt_i ? {ark[127:96], ark[31:0], ark[63:32], ark[95:64]} : ark;
+  assign ark       = in_data_i ^ (dec_in ? dec_key0 : enc_key0);
+  assign ark_slots = dec_in ? {ark[127:96], ark[31:0], ark[63:32], ark[95:64]} : ark;
 
   always_comb begin : phase_next
     ph_d = phc_q + 3'd1;
@@ -287,7 +328,7 @@ module ak_ttable_col #(
         rnd_d[h]   = 4'd1;
         lastr_d[h] = 1'b0;   // Nr >= 10
         plast_d[h] = 1'b0;
-        dec_d[h]   = in_decrypt_i;
+        dec_d[h]   = dec_in;
         tag_d[h]   = in_tag_i;
       end
     end
@@ -399,10 +440,14 @@ module ak_ttable_col #(
   end
 
   ak_ttable_lane #(
-    .EncTables (1'b1),
-    .DecTables (1'b1),
+    .EncTables (Enc),
+    .DecTables (Dec),
     .MidTables (1'b1),
-    .LastTables(1'b1)
+    .LastTables(1'b1),
+    // encryption only: packed ROM words, the last round taken from them (one DP16KD
+    // a ROM instead of two; the packed cascade adds the key alone)
+    .Packed    (Directions == 1),
+    .SplitKey  (Directions == 1)
   ) u_lane (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
@@ -428,14 +473,14 @@ module ak_ttable_col #(
       openh_q  <= 2'b01;
       fin_q    <= 1'b0;
       injd_q   <= 1'b0;
-      dec_q    <= 2'b00;
+      dec_q    <= {2{!Enc}};   // the built direction with one
       tag_q    <= '0;
       inj_q    <= 1'b0;
       inj_k_q  <= 2'd0;
       harv_q   <= 1'b0;
       harv_k_q <= 2'd0;
       dn_q     <= 1'b0;
-      hdec_q   <= 1'b0;
+      hdec_q   <= !Enc;
       htag_q   <= '0;
     end else begin
       busy_q   <= busy_d;
@@ -487,7 +532,7 @@ module ak_ttable_col #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : key_read
     if (!rst_ni) begin
-      rdd_q <= 1'b0;
+      rdd_q <= !Enc;
       rdr_q <= '0;
     end else if (phc_q[1:0] == 2'd1) begin
       rdd_q <= dec_q[phc_q[2]];

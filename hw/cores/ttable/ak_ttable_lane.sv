@@ -49,6 +49,13 @@
 // clock-to-output time stays alone on its path). Port 3 then gets a T register too,
 // and the cascade takes its last lookup one stage later (same eight stages). Packed
 // lanes use the split-key cascade (Packed needs SplitKey).
+// Packed with last-round tables (LastTables = 1) exists for the encryption tables
+// alone: the last-round word T0'[b] = {s, 00, 00, 00} is {P, 00, 00, 00} of the
+// packed middle-round word, so the ROMs hold the 256 middle-round words only (one
+// DP16KD a ROM instead of two) and each port's last bit, registered beside the ROM
+// read and the R register, selects between the widened word and {P, 0, 0, 0} (the
+// same LUT level as the unpack). The decryption last-round byte t is not in the
+// packed word (P = {09}t), so decryption tables cannot be packed this way.
 //
 // en_i low freezes every stage (block RAM outputs included): the user's stall.
 //
@@ -60,7 +67,7 @@
 // Parameters: EncTables/DecTables/MidTables/LastTables select the tables of both
 //   ROMs (see ak_ttable_ram): a lane of an unrolled pipeline that only ever does a
 //   middle round drops the last-round tables and halves its block RAM. Packed (needs
-//   MidTables = 1, LastTables = 0) halves it again.
+//   MidTables = 1, and LastTables = 0 or encryption tables only) halves it again.
 //   SplitKey (default 0) the key alone at stage P, see above; Packed needs it.
 
 `default_nettype none
@@ -93,7 +100,18 @@ module ak_ttable_lane #(
 `endif
   end
 
+  if (Packed && LastTables && (DecTables || !MidTables)) begin : g_bad_packed_last
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_lane: Packed with LastTables needs EncTables only");
+`else
+    $fatal(1, "ak_ttable_lane: Packed with LastTables needs EncTables only");
+`endif
+  end
+
   localparam int RomW = Packed ? 17 : 32;   // bits of a ROM word
+  // Packed with the last round: the ROMs hold the middle-round words only, and the
+  // last-round word is taken from the packed word (see above)
+  localparam bit PackedLast = Packed && LastTables;
 
   logic [31:0]     rom_q [4];   // block RAM outputs (stage L)
   logic [RomW-1:0] r_q   [4];   // stage R
@@ -106,7 +124,7 @@ module ak_ttable_lane #(
     .EncTables (EncTables),
     .DecTables (DecTables),
     .MidTables (MidTables),
-    .LastTables(LastTables),
+    .LastTables(LastTables && !PackedLast),
     .T2Tables  (1'b0),
     .Packed    (Packed)
   ) u_rom_a (
@@ -123,7 +141,7 @@ module ak_ttable_lane #(
     .EncTables (EncTables),
     .DecTables (DecTables),
     .MidTables (MidTables),
-    .LastTables(LastTables),
+    .LastTables(LastTables && !PackedLast),
     .T2Tables  (1'b0),
     .Packed    (Packed)
   ) u_rom_b (
@@ -154,10 +172,29 @@ module ak_ttable_lane #(
       logic        unused_dec;   // r_q's dec bit, unused with one direction's tables
       assign unused_dec = r_q[j][16];
       assign pk = {EncTables && DecTables ? r_q[j][16] : DecTables, r_q[j][15:0]};
+      logic [31:0] mid;   // the widened middle-round word
       ak_ttable_unpack u_unpack (
         .packed_i(pk),
-        .word_o  (wide)
+        .word_o  (mid)
       );
+      if (PackedLast) begin : g_last
+        // the port's last bit beside the ROM read and the R register
+        logic       last_in, last_rom_q, last_r_q;
+        assign last_in = (j == 0) ? addr0_i[8] : (j == 1) ? addr1_i[8]
+                       : (j == 2) ? addr2_i[8] : addr3_i[8];
+        always_ff @(posedge clk_i or negedge rst_ni) begin : last_regs
+          if (!rst_ni) begin
+            last_rom_q <= 1'b0;
+            last_r_q   <= 1'b0;
+          end else if (en_i) begin
+            last_rom_q <= last_in;
+            last_r_q   <= last_rom_q;
+          end
+        end
+        assign wide = last_r_q ? {pk[7:0], 24'h0} : mid;   // T0'[b] = {s, 0, 0, 0}
+      end else begin : g_mid
+        assign wide = mid;
+      end
     end else begin : g_wide
       assign wide = r_q[j];
     end

@@ -1,8 +1,8 @@
 // ak_ttable_round: paper 004's "round" module: four eight-stage T-table lanes (one
 // ak_ttable_stage: a full 128-bit round) with a feedback loop, eight blocks in
 // flight, one round of one block finished per cycle. Encryption and decryption
-// (equivalent inverse cipher) per block, 128/192/256-bit keys. It speaks the aeskit
-// core contract (docs/core-contract.md).
+// (equivalent inverse cipher) per block, 128/192/256-bit keys (or a subset:
+// Directions, KeySizes). It speaks the aeskit core contract (docs/core-contract.md).
 //
 // Schedule. The stage takes a new state every cycle and returns it eight cycles
 // later, so the loop is a ring of eight slots. A control ring ctl_q[0..7] travels
@@ -41,8 +41,8 @@
 //
 // Key loads. key_ready_o is high when no block is in the ring or the output buffer
 // and the key RAM is not filling; while key_valid_i is high in_ready_o is low.
-// key_len_i = 3 completes the handshake and leaves the core without a key
-// (in_ready_o low).
+// key_len_i = 3 (or a size KeySizes does not build) completes the handshake and
+// leaves the core without a key (in_ready_o low).
 //
 // Reset: asynchronous, active low, every register (block RAM output latches
 // excepted); a reset mid-block leaves the core idle without a key.
@@ -50,12 +50,28 @@
 // Byte order: FIPS-197 (docs/core-contract.md).
 //
 // Parameters:
-//   TagWidth  width of in_tag_i/out_tag_o (>= 1).
+//   TagWidth    width of in_tag_i/out_tag_o (>= 1).
+//   Directions  directions built (docs/core-contract.md, "Configurations"; 1..3,
+//               checked): 1 encryption only, 2 decryption only, 3 both (default).
+//               A block of a direction not built is never accepted (in_ready_o low
+//               while it is offered, so ready depends on the offered in_decrypt_i).
+//               With one direction the stage's ROMs hold that direction's tables
+//               only (ak_ttable_stage EncTables/DecTables), the key RAM that
+//               direction's bank only, an encrypt-only ak_rk_fill leaves out the
+//               decryption round keys (InvMixColumns), and the ring's direction bit
+//               and column-order multiplexers are constants.
+//   KeySizes    mask of the key sizes built (1..7, checked; bit 0 128, bit 1 192,
+//               bit 2 256; default 7). A key of another size completes the handshake
+//               and leaves the core keyless, as key_len_i = 3 does; ak_rk_fill leaves
+//               out the key words and schedule steps of the sizes not built. The
+//               cycle counts of a built size do not change.
 
 `default_nettype none
 
 module ak_ttable_round #(
-  parameter int TagWidth = 1
+  parameter int TagWidth   = 1,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -88,6 +104,24 @@ module ak_ttable_round #(
 `endif
   end
 
+  if (Directions < 1 || Directions > 3) begin : g_bad_directions
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_round: Directions must be 1..3, got %0d", Directions);
+`else
+    $fatal(1, "ak_ttable_round: Directions must be 1..3, got %0d", Directions);
+`endif
+  end
+  if (KeySizes < 1 || KeySizes > 7) begin : g_bad_key_sizes
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_ttable_round: KeySizes must be 1..7, got %0d", KeySizes);
+`else
+    $fatal(1, "ak_ttable_round: KeySizes must be 1..7, got %0d", KeySizes);
+`endif
+  end
+
+  localparam bit Enc = Directions[0];   // encryption built
+  localparam bit Dec = Directions[1];   // decryption built
+
   // ------------------------------------------------------------------------------
   // Declarations
   // ------------------------------------------------------------------------------
@@ -114,7 +148,14 @@ module ak_ttable_round #(
 
   logic         in_fire, key_fire, ob_space, ob_empty;
   logic         lv_dec;                    // the slot leaving the stage
+  logic         dec_in;                    // in_decrypt_i as built
+  logic         dir_ok;                    // the offered block's direction is built
   logic [127:0] ark, stage_out;
+
+  // a direction bit as built: a constant with one direction
+  function automatic logic dsel(input logic d);
+    return (Enc && Dec) ? d : Dec;
+  endfunction
 
   function automatic logic [127:0] order(input logic [127:0] k, input logic dec);
     return dec ? {k[127:96], k[31:0], k[63:32], k[95:64]} : k;
@@ -124,7 +165,9 @@ module ak_ttable_round #(
   // Round keys: read in the cycle of ctl_q[2], registered for ctl_q[4]
   // ------------------------------------------------------------------------------
   ak_rk_ram #(
-    .Distributed(1'b1)   // LUT RAM: the key word comes from flip-flops, not a RAM latch
+    .Distributed(1'b1),  // LUT RAM: the key word comes from flip-flops, not a RAM latch
+    .Directions (Directions),
+    .KeySizes   (KeySizes)
   ) u_keys (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
@@ -139,19 +182,19 @@ module ak_ttable_round #(
     .sw_round_i (4'd0),
     .sw_key_i   (128'h0),
     .rd_en_i    (1'b1),
-    .rd_dec_i   (ctl_q[2][DecB]),
+    .rd_dec_i   (dsel(ctl_q[2][DecB])),
     .rd_round_i (ctl_q[2][DecB-1 -: 4]),
     .rd_key_o   (rd_key),
     .enc_key0_o (enc_key0),
     .dec_key0_o (dec_key0)
   );
 
-  assign kq_d = order(rd_key, ctl_q[3][DecB]);
+  assign kq_d = order(rd_key, dsel(ctl_q[3][DecB]));
 
   // ------------------------------------------------------------------------------
   // Handshakes and control
   // ------------------------------------------------------------------------------
-  assign lv_dec  = ctl_q[7][DecB];
+  assign lv_dec  = dsel(ctl_q[7][DecB]);
 
   // the ring moves every cycle, so the slot at ctl_q[7] next cycle is ctl_q[6] now:
   // its "finished", "free" and "in round Nr-1" flags and its next round number are
@@ -171,19 +214,21 @@ module ak_ttable_round #(
 
   assign key_ready_o = keys_key_ready && ob_empty;
   assign key_fire    = key_valid_i && key_ready_o;
-  assign in_ready_o  = keys_ready && !key_valid_i && ob_space && free_q;
+  assign dec_in      = dsel(in_decrypt_i);
+  assign dir_ok      = in_decrypt_i ? Dec : Enc;
+  assign in_ready_o  = keys_ready && !key_valid_i && dir_ok && ob_space && free_q;
   assign in_fire     = in_valid_i && in_ready_o;
 
-  assign ark = in_data_i ^ (in_decrypt_i ? dec_key0 : enc_key0);
+  assign ark = in_data_i ^ (dec_in ? dec_key0 : enc_key0);
 
   // what enters the stage: the leaving state for another round, or a new block
   always_comb begin : ring_next
     if (!free_q) begin
       st_d   = stage_out;
-      ctl_d0 = {ctl_q[7][BusyB -: 2], inc_q, ctl_q[7][TagWidth-1:0]};
+      ctl_d0 = {ctl_q[7][BusyB], lv_dec, inc_q, ctl_q[7][TagWidth-1:0]};
     end else begin
-      st_d   = order(ark, in_decrypt_i);
-      ctl_d0 = {in_fire, in_decrypt_i, 4'd1, in_tag_i};
+      st_d   = order(ark, dec_in);
+      ctl_d0 = {in_fire, dec_in, 4'd1, in_tag_i};
     end
   end
 
@@ -191,16 +236,20 @@ module ak_ttable_round #(
   // The round
   // ------------------------------------------------------------------------------
   ak_ttable_stage #(
-    .EncTables (1'b1),
-    .DecTables (1'b1),
+    .EncTables (Enc),
+    .DecTables (Dec),
     .MidTables (1'b1),
-    .LastTables(1'b1)
+    .LastTables(1'b1),
+    // encryption only: packed ROM words, the last round taken from them (one DP16KD
+    // a ROM instead of two; the packed cascade adds the key alone)
+    .Packed    (Directions == 1),
+    .SplitKey  (Directions == 1)
   ) u_stage (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
     .en_i  (1'b1),
     .in_i  (st_q),
-    .dec_i (ctl_q[0][DecB]),
+    .dec_i (dsel(ctl_q[0][DecB])),
     .last_i(last_q),
     .key_i (kq_q),
     .out_o (stage_out)

@@ -20,8 +20,9 @@
 // Byte order: FIPS-197 within each slot (row 0 in [31:24] of the slot).
 // Parameters: EncTables/DecTables/MidTables/LastTables as ak_ttable_ram (a stage
 //   that only ever computes middle rounds needs no last-round tables); Packed as
-//   ak_ttable_lane (packed 17-bit ROM words, middle-round stages only); SplitKey as
-//   ak_ttable_lane (the key added alone, then one four-input XOR).
+//   ak_ttable_lane (packed 17-bit ROM words: middle-round stages, or encryption
+//   tables only with the last round); SplitKey as ak_ttable_lane (the key added
+//   alone, then one four-input XOR).
 
 `default_nettype none
 

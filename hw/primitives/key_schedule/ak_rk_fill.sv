@@ -62,15 +62,28 @@
 //   of round i in this cycle) are flip-flops, so a store's per-entry clock enables
 //   start at a register.
 // Illegal key_len_i = 3: the handshake completes, ready_o goes low and stays low
-// until a legal key has been loaded. After reset: no key, ready_o low; every
-// register is reset.
+// until a legal key has been loaded. So does a key of a size KeySizes does not
+// build. After reset: no key, ready_o low; every register is reset.
 // Byte order: key_i as in the core contract (key byte 0 in [255:248], 128/192-bit
 //   keys left-aligned); round keys as FIPS-197 (byte 0 in [127:120]).
-// Parameters: none.
+// Parameters:
+//   Directions  the round-key forms the store needs (docs/core-contract.md,
+//               "Configurations"): 1 encryption only (the decryption form, its
+//               InvMixColumns stage and dec_* outputs are constant zero and left
+//               out), 2 or 3 both forms (decryption keys are derived from the
+//               encryption schedule, so a decrypt-only store still runs it). Default 3.
+//   KeySizes    mask of the key sizes accepted (1..7; bit 0 128, bit 1 192, bit 2
+//               256; default 7). A key of another size is refused like key_len_i =
+//               3; the key length is held as a constant with one size built (one bit
+//               with two), so the key words and schedule steps of the sizes not
+//               built (words 4 .. 6 of a 128-bit-only build) are left out.
 
 `default_nettype none
 
-module ak_rk_fill (
+module ak_rk_fill #(
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
+) (
   input  logic         clk_i,
   input  logic         rst_ni,
   input  logic         key_valid_i,
@@ -89,6 +102,39 @@ module ak_rk_fill (
   output logic [14:0]  dec_we_round_o,  // one-hot: dec_we_o && dec_round_o == i
   output logic [127:0] dec_key_o     //   its key
 );
+
+  if (Directions < 1 || Directions > 3) begin : g_bad_directions
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_rk_fill: Directions must be 1..3, got %0d", Directions);
+`else
+    $fatal(1, "ak_rk_fill: Directions must be 1..3, got %0d", Directions);
+`endif
+  end
+  if (KeySizes < 1 || KeySizes > 7) begin : g_bad_key_sizes
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_rk_fill: KeySizes must be 1..7, got %0d", KeySizes);
+`else
+    $fatal(1, "ak_rk_fill: KeySizes must be 1..7, got %0d", KeySizes);
+`endif
+  end
+
+  // the build: the key length as it can be held (a constant with one size, one bit
+  // with two), the key_len_i codes accepted, whether decryption keys are emitted
+  localparam bit       DecKeys  = Directions[1];
+  localparam bit [2:0] Sizes    = KeySizes[2:0];
+  localparam bit [3:0] KeyBuilt = {1'b0, Sizes};
+  function automatic logic [1:0] klen_fix(input logic [1:0] k);
+    unique case (Sizes)
+      3'b001:  return 2'd0;
+      3'b010:  return 2'd1;
+      3'b100:  return 2'd2;
+      3'b011:  return {1'b0, k[0]};
+      3'b101:  return {k[1], 1'b0};
+      3'b110:  return {k[1], !k[1]};
+      default: return k;
+    endcase
+  endfunction
+  localparam logic [1:0] KlenReset = klen_fix(2'd0);
 
   // ---- state ----------------------------------------------------------------------
   logic         ready_q, ready_d;    // all round keys of a legal key written
@@ -156,6 +202,7 @@ module ak_rk_fill (
 
   // ---- combinational ---------------------------------------------------------------
   logic         key_fire, legal;
+  logic [1:0]   klen_in;             // key_len_i as the build holds it
   logic         end_blk, rot_blk;
   logic [31:0]  t, w_new, sub_word, imc_word, pre_sr0, pre_sr1, pre_sr2;
   logic [3:0][3:0][7:0] mid_d;
@@ -164,7 +211,8 @@ module ak_rk_fill (
   assign nr_o        = 4'd10 + {1'b0, klen_q, 1'b0};
   assign key_ready_o = kr_q;
   assign key_fire    = key_valid_i && key_ready_o;
-  assign legal       = (key_len_i != 2'd3);
+  assign legal       = KeyBuilt[key_len_i];
+  assign klen_in     = klen_fix(key_len_i);
   assign ready_o     = ready_q;
   assign load_o      = key_fire;
 
@@ -227,7 +275,7 @@ module ak_rk_fill (
       klast_q <= '0;
     end else if (kr_q) begin
       for (int k = 0; k < 7; k++) kcap_q[k] <= key_i[255-32*k -: 32];
-      unique case (key_len_i)
+      unique case (klen_in)
         2'd1:    klast_q <= key_i[95:64];    // w[5]
         2'd2:    klast_q <= key_i[31:0];     // w[7]
         default: klast_q <= key_i[159:128];  // w[3]
@@ -411,9 +459,9 @@ module ak_rk_fill (
       kr_d    = !legal;
       loadc_d = legal;
       if (legal) begin
-        klen_d = key_len_i;
-        k6_d   = (key_len_i == 2'd1);
-        k8_d   = (key_len_i == 2'd2);
+        klen_d = klen_in;
+        k6_d   = (klen_in == 2'd1);
+        k8_d   = (klen_in == 2'd2);
       end
     end
     subc_d  = act_d && blk_d && ring_d[0];
@@ -427,19 +475,29 @@ module ak_rk_fill (
   assign we_o           = we_q;
   assign round_o        = round_q;
   assign we_round_o     = we_oh_q;
-  assign dec_we_o       = dwe_q;
-  assign dec_round_o    = dec_round_q;
-  assign dec_we_round_o = dwe_oh_q;
-  assign enc_key_o   = enc_key_q;
-  assign dec_key_o   = wplain_q ? enc_key_q : dec_key_q;
+  assign enc_key_o      = enc_key_q;
+  if (DecKeys) begin : g_dec_out
+    assign dec_we_o       = dwe_q;
+    assign dec_round_o    = dec_round_q;
+    assign dec_we_round_o = dwe_oh_q;
+    assign dec_key_o      = wplain_q ? enc_key_q : dec_key_q;
+  end else begin : g_no_dec_out
+    // encryption only: no decryption form (its registers have no load and go)
+    assign dec_we_o       = 1'b0;
+    assign dec_round_o    = 4'd0;
+    assign dec_we_round_o = '0;
+    assign dec_key_o      = '0;
+    logic unused_dec;
+    assign unused_dec = ^{dwe_q, dec_round_q, dwe_oh_q, wplain_q, dec_key_q};
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : fill_regs
     if (!rst_ni) begin
       ready_q     <= 1'b0;
       kr_q        <= 1'b1;
-      klen_q      <= 2'd0;
-      k6_q        <= 1'b0;
-      k8_q        <= 1'b0;
+      klen_q      <= KlenReset;
+      k6_q        <= (KlenReset == 2'd1);
+      k8_q        <= (KlenReset == 2'd2);
       loadc_q     <= 1'b0;
       act_q       <= 1'b0;
       blk_q       <= 1'b0;

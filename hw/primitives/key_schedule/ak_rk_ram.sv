@@ -39,11 +39,19 @@
 // Byte order: as ak_rk_store.
 // Parameters:
 //   Distributed  0: block RAM (paper 003's mapping, the default); 1: LUT RAM.
+//   Directions   the banks built (docs/core-contract.md, "Configurations"): 1 the
+//                encryption bank only, 2 the decryption bank only, 3 both (default).
+//                A bank not built reads as zero (rd_key_o is the built bank's word,
+//                whatever rd_dec_i), and so does its round-0 key.
+//   KeySizes     mask of the key sizes accepted (1..7, default 7), passed to
+//                ak_rk_fill: a key of another size is refused like key_len_i = 3.
 
 `default_nettype none
 
 module ak_rk_ram #(
-  parameter bit Distributed = 1'b0
+  parameter bit Distributed = 1'b0,
+  parameter int Directions  = 3,
+  parameter int KeySizes    = 7
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -84,7 +92,13 @@ module ak_rk_ram #(
   logic [127:0] rd_enc_q, rd_dec_q;   // the two banks' read registers
   logic         rd_sel_q;             // bank of the last read
 
-  ak_rk_fill u_fill (
+  localparam bit Enc = Directions[0];   // encryption bank built
+  localparam bit Dec = Directions[1];   // decryption bank built
+
+  ak_rk_fill #(
+    .Directions(Directions),
+    .KeySizes  (KeySizes)
+  ) u_fill (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .key_valid_i(key_valid_i),
@@ -106,24 +120,38 @@ module ak_rk_ram #(
 
   // Two banks of 16 x 128 bits, one per direction, each with one write and one read
   // port: the fill writes an encryption and a decryption key in the same cycle.
-  (* ram_style = Distributed ? "distributed" : "block" *) logic [127:0] enc_mem [16];
-  (* ram_style = Distributed ? "distributed" : "block" *) logic [127:0] dec_mem [16];
+  if (Enc) begin : g_enc_bank
+    (* ram_style = Distributed ? "distributed" : "block" *) logic [127:0] enc_mem [16];
 
-  always_ff @(posedge clk_i) begin : enc_bank_write
-    if (we)                        enc_mem[round] <= enc_key;
-    else if (sw_we_i && !sw_dec_i) enc_mem[sw_round_i] <= sw_key_i;
-  end
-
-  always_ff @(posedge clk_i) begin : dec_bank_write
-    if (dwe)                       dec_mem[dec_round] <= dec_key;
-    else if (sw_we_i && sw_dec_i)  dec_mem[sw_round_i] <= sw_key_i;
-  end
-
-  always_ff @(posedge clk_i) begin : bank_read
-    if (rd_en_i) begin
-      rd_enc_q <= enc_mem[rd_round_i];
-      rd_dec_q <= dec_mem[rd_round_i];
+    always_ff @(posedge clk_i) begin : enc_bank_write
+      if (we)                        enc_mem[round] <= enc_key;
+      else if (sw_we_i && !sw_dec_i) enc_mem[sw_round_i] <= sw_key_i;
     end
+
+    always_ff @(posedge clk_i) begin : enc_bank_read
+      if (rd_en_i) rd_enc_q <= enc_mem[rd_round_i];
+    end
+  end else begin : g_no_enc_bank
+    assign rd_enc_q = '0;
+    logic unused_enc_wr;
+    assign unused_enc_wr = ^{we, round, enc_key};
+  end
+
+  if (Dec) begin : g_dec_bank
+    (* ram_style = Distributed ? "distributed" : "block" *) logic [127:0] dec_mem [16];
+
+    always_ff @(posedge clk_i) begin : dec_bank_write
+      if (dwe)                       dec_mem[dec_round] <= dec_key;
+      else if (sw_we_i && sw_dec_i)  dec_mem[sw_round_i] <= sw_key_i;
+    end
+
+    always_ff @(posedge clk_i) begin : dec_bank_read
+      if (rd_en_i) rd_dec_q <= dec_mem[rd_round_i];
+    end
+  end else begin : g_no_dec_bank
+    assign rd_dec_q = '0;
+    logic unused_dec_wr;
+    assign unused_dec_wr = ^{dwe, dec_round, dec_key};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : read_sel_reg
@@ -131,7 +159,13 @@ module ak_rk_ram #(
     else if (rd_en_i) rd_sel_q <= rd_dec_i;
   end
 
-  assign rd_key_o = rd_sel_q ? rd_dec_q : rd_enc_q;
+  if (Enc && Dec) begin : g_rd_both
+    assign rd_key_o = rd_sel_q ? rd_dec_q : rd_enc_q;
+  end else begin : g_rd_one
+    assign rd_key_o = Dec ? rd_dec_q : rd_enc_q;
+    logic unused_sel;
+    assign unused_sel = rd_sel_q;
+  end
 
   // the fill's enables of rounds above 0 address the RAM banks through round/dec_round
   logic unused_round;
@@ -173,8 +207,9 @@ module ak_rk_ram #(
     end
   end
 
-  assign enc_key0_o = key0_enc_q;
-  assign dec_key0_o = key0_dec_q;
+  // a round-0 key of a bank not built is zero (its register has no load and goes)
+  assign enc_key0_o = Enc ? key0_enc_q : '0;
+  assign dec_key0_o = Dec ? key0_dec_q : '0;
 
 endmodule
 

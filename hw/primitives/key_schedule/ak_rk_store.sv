@@ -51,12 +51,19 @@
 //          accepted (every pipelined core: one round at least one cycle) never sees
 //          a stale key, so its key setup does not change. Software writes land
 //          r / G edges later too.
+//   Directions  the outputs built (docs/core-contract.md, "Configurations"): 1
+//          enc_keys_o only, 2 dec_keys_o only, 3 both (default); the other output is
+//          constant zero and its flip-flops are left out.
+//   KeySizes  mask of the key sizes accepted (1..7, default 7), passed to
+//          ak_rk_fill: a key of another size is refused like key_len_i = 3.
 
 `default_nettype none
 
 module ak_rk_store #(
-  parameter int NrMax = 14,
-  parameter int Group = 0
+  parameter int NrMax      = 14,
+  parameter int Group      = 0,
+  parameter int Directions = 3,
+  parameter int KeySizes   = 7
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -102,7 +109,13 @@ module ak_rk_store #(
   logic [127:0] enc_key;
   logic [127:0] dec_key;
 
-  ak_rk_fill u_fill (
+  localparam bit Enc = Directions[0];   // enc_keys_o built
+  localparam bit Dec = Directions[1];   // dec_keys_o built
+
+  ak_rk_fill #(
+    .Directions(Directions),
+    .KeySizes  (KeySizes)
+  ) u_fill (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
     .key_valid_i(key_valid_i),
@@ -258,8 +271,9 @@ module ak_rk_store #(
         end
       end
 
-      assign enc_keys_o[r*128 +: 128] = enc_q;
-      assign dec_keys_o[r*128 +: 128] = dec_q;
+      // an output not built is zero: its flip-flops have no load and go
+      assign enc_keys_o[r*128 +: 128] = Enc ? enc_q : '0;
+      assign dec_keys_o[r*128 +: 128] = Dec ? dec_q : '0;
     end else begin : g_zero
       logic unused_we;
       assign unused_we = we_round[r] ^ dwe_round[r];

@@ -1,11 +1,12 @@
 """The memory-based cores of paper 003 (Chaves et al., "Reconfigurable Memory Based
 AES Co-Processor"): T-box block RAMs (S-box x MixColumns coefficients, both
-directions in one RAM), folded and unfolded (hw/cores/tbox)."""
+directions in one RAM), folded and unfolded (hw/cores/tbox), and their configurations
+(docs/core-contract.md, "Configurations")."""
 
 from __future__ import annotations
 
 from aeskit.hw.catalog.memory_primitives import RK_FILL_SETUP
-from aeskit.hw.registry import CoreSpec
+from aeskit.hw.registry import CoreSpec, configuration
 
 ORDER = 30
 
@@ -73,4 +74,15 @@ CORES += (
         in_flight=32,
         ram_rows=(22, 46, 70, 82),
     ),
+)
+
+#: configurations (docs/core-contract.md, "Configurations"): encrypt-only AES-128 of
+#: each core (one direction: packed T-box words, one DP16KD a RAM instead of two; no
+#: decryption round keys), and the folded core with both directions, AES-128 only
+_BY_NAME = {c.name: c for c in CORES}
+CORES += (
+    configuration(_BY_NAME["tbox_folded"], key_sizes=(128,), decrypt=False),
+    configuration(_BY_NAME["tbox_folded"], key_sizes=(128,)),
+    configuration(_BY_NAME["tbox_unfolded"], key_sizes=(128,), decrypt=False),
+    configuration(_BY_NAME["tbox_unfolded_pp"], key_sizes=(128,), decrypt=False),
 )

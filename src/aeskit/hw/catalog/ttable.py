@@ -5,7 +5,7 @@ unrolled pipeline. See docs/cores/ttable.md."""
 from __future__ import annotations
 
 from aeskit.hw.catalog.memory_primitives import RK_FILL_SETUP
-from aeskit.hw.registry import CoreSpec
+from aeskit.hw.registry import CoreSpec, configuration
 
 ORDER = 40
 
@@ -110,4 +110,12 @@ CORES = CORES + (
     # the encrypt-only AES-128 configuration (docs/core-contract.md "Configurations"):
     # KeyLen fixes the key size already; Directions = 1 halves the middle stages' RAMs
     _unrolled("ttable_unrolled_e128", 0, decrypt=False),
+)
+
+#: configurations of the iterative cores (docs/core-contract.md, "Configurations"):
+#: encrypt-only AES-128 and both directions with AES-128 only
+_BY_NAME = {c.name: c for c in CORES}
+CORES += tuple(
+    configuration(_BY_NAME[base], key_sizes=(128,), decrypt=dec)
+    for base in ("ttable_col", "ttable_round") for dec in (False, True)
 )

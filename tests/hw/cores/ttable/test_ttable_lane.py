@@ -3,10 +3,14 @@
 The lane's behaviour (both cascades, packed and 32-bit words) is checked through the
 cores that build it: ``ttable_col`` and ``ttable_round`` (default cascade, 32-bit
 words), ``ttable_unrolled`` (split-key cascade, 32-bit words) and
-``ttable_unrolled_256`` (split-key cascade, two packed stages), each against NIST
-vectors and the golden model in its own test file. Here (Verilator lint elaborates):
+``ttable_unrolled_256`` (split-key cascade, two packed stages), and the encrypt-only
+``ttable_col_e128`` / ``ttable_round_e128`` (packed words with the last round, make
+test-full), each against NIST vectors and the golden model (their own test files or
+tests/hw/cores/test_cores_bulk.py). Here (Verilator lint elaborates):
 
-* a packed lane without the split-key cascade is refused with the module's message;
+* a packed lane without the split-key cascade is refused with the module's message,
+  and so is a packed lane with last-round tables that are not encryption tables only;
+  with encryption tables only it elaborates lint-clean;
 * ``PackedStages`` outside 0 .. Nr-1 is refused, and its ends (0 and Nr-1, the packed
   pipeline) elaborate lint-clean;
 * the registry's block-RAM count per key size is the DP16KD arithmetic of the
@@ -38,6 +42,17 @@ def test_packed_lane_needs_split_key() -> None:
                                    "SplitKey": 0})
     out = res.stdout + res.stderr
     assert res.returncode != 0 and "Packed = 1 needs SplitKey = 1" in out, out
+
+
+@pytest.mark.parametrize("enc,dec,ok", [(1, 1, False), (0, 1, False), (1, 0, True)])
+def test_packed_lane_with_last_round(enc: int, dec: int, ok: bool) -> None:
+    res = _lint("ak_ttable_lane", {"EncTables": enc, "DecTables": dec, "MidTables": 1,
+                                   "LastTables": 1, "Packed": 1, "SplitKey": 1})
+    out = res.stdout + res.stderr
+    if ok:
+        assert res.returncode == 0 and "%Warning" not in out, out
+    else:
+        assert res.returncode != 0 and "Packed with LastTables needs EncTables only" in out, out
 
 
 @pytest.mark.parametrize("key_len,packed", [(0, -1), (0, 10), (2, 14)])
