@@ -7,7 +7,8 @@ against it.
 
 * every ``<h2>`` title of :func:`expected_layout` (the fixed ones, then one per entry
   of ``report["sections"]``) is in the DOM;
-* every named element (``data-aeskit`` attribute: the results table, the ECP5
+* every named element (``data-aeskit`` attribute: the "Pick by need" table, the
+  results table, the ECP5
   throughput-vs-area plot, the Fmax-over-seeds plot, and per device of
   ``report["family_rows"]`` its table and its plot) is in the DOM and laid out with a
   non-zero width and height;
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aeskit.report import families
+from aeskit.report.pick import PICK_TABLE, PICK_TITLE
 
 RESULTS_TITLE = "Results"
 THROUGHPUT_TITLE = "Throughput against area"
@@ -58,9 +60,9 @@ def expected_layout(report: Mapping[str, Any]) -> Layout:
     devices = [d for _, d in families.devices(report)]
     sections = list(report.get("sections", []))
     lay = Layout(
-        titles=[RESULTS_TITLE, THROUGHPUT_TITLE, SEEDS_TITLE, families.TITLE,
+        titles=[PICK_TITLE, RESULTS_TITLE, THROUGHPUT_TITLE, SEEDS_TITLE, families.TITLE,
                 *(str(s["title"]) for s in sections)],
-        tables=[RESULTS_TABLE, *(families.table_id(d) for d in devices)],
+        tables=[PICK_TABLE, RESULTS_TABLE, *(families.table_id(d) for d in devices)],
         plots=[THROUGHPUT_PLOT, SEEDS_PLOT, *(families.plot_id(d) for d in devices)])
     section_tables = sum(is_table(b) for s in sections
                          for b in markdown_blocks(str(s.get("markdown", ""))))

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from aeskit.report import families, layout, seeds
+from aeskit.report import families, layout, pick, seeds
 from aeskit.report.provenance import measured
 from aeskit.report.svgplot import Point, throughput_area_svg
 from aeskit.synth.fit import Misfit
@@ -89,7 +89,9 @@ def write_markdown(report: dict[str, Any], path: Path) -> None:
              f"Flow: {report['flow']['device']}. {report['flow']['throughput']}.", "",
              "Latency: cycles from the accepting edge to the first edge with `out_valid_o`; "
              "interval: cycles between accepted blocks of a continuous, unstalled stream. "
-             "Checks: NIST ECB KAT/MMT + random stalled blocks through the compiled harness.", ""]
+             "Checks: NIST ECB KAT/MMT + random stalled blocks through the compiled harness.", "",
+             f"## {pick.PICK_TITLE}", "", pick.picks_markdown(report), "",
+             f"## {layout.RESULTS_TITLE}", ""]
     hdr = [h for _, h, _ in COLUMNS] + ["checks"]
     lines.append("| " + " | ".join(hdr) + " |")
     lines.append("|" + "---|" * len(hdr))
@@ -162,6 +164,10 @@ def write_html(report: dict[str, Any], path: Path) -> None:
         cls = "" if (r["tests_ok"] and not r["errors"]) else ' class="fail"'
         cells = "".join(f"<td>{html.escape(_cell(r, k, f))}</td>" for k, _, f in COLUMNS)
         body.append(f"<tr{cls}>{cells}<td>{html.escape(_status(r))}</td></tr>")
+    pick_head = "".join(f"<th>{html.escape(h)}</th>" for h in pick.HEADER)
+    pick_body = "\n".join("<tr>" + "".join(
+        f"<td>{html.escape(c.strip('`'))}</td>" for c in cells) + "</tr>"
+        for cells in pick.pick_cells(report))
     sections = "\n".join(f"<h2>{html.escape(sec['title'])}</h2>\n{markdown_to_html(sec['markdown'])}"
                          for sec in report.get("sections", []))
     doc = f"""<!doctype html>
@@ -173,6 +179,10 @@ tr.misfit td{{background:#fff4d6}}svg{{display:block;margin:1em 0}}</style>
 <h1>aeskit report</h1>
 <p>Generated {html.escape(report['generated'])} by aeskit {html.escape(report['aeskit_version'])}.
 Flow: {html.escape(report['flow']['device'])}. {html.escape(report['flow']['throughput'])}.</p>
+<h2>{pick.PICK_TITLE}</h2>
+<table data-aeskit="{pick.PICK_TABLE}"><tr>{pick_head}</tr>
+{pick_body}
+</table>
 <h2>{layout.RESULTS_TITLE}</h2>
 <table data-aeskit="{layout.RESULTS_TABLE}"><tr>{head}</tr>
 {chr(10).join(body)}

@@ -46,10 +46,12 @@ def test_report_page_in_chromium(tmp_path: Path, fixture_report: dict[str, Any])
     data = shot.read_bytes()
     assert len(data) > 1000 and png_size(data) == VIEWPORT == check.screenshot_size
     lay = layout.expected_layout(fixture_report)
-    # the fixture: results table + 4 device tables + 3 section tables; 2 + 4 plots
-    assert (lay.table_count, lay.plot_count) == (8, 6)
+    # the fixture: "Pick by need" + results table + 4 device tables + 3 section
+    # tables; 2 + 4 plots
+    assert (lay.table_count, lay.plot_count) == (9, 6)
     assert check.missing == [], check.summary()
-    assert (check.tables, check.plots) == (8, 6)
+    assert (check.tables, check.plots) == (9, 6)
+    assert check.section_titles[:2] == ["Pick by need", "Results"]
     assert check.section_titles == lay.titles
     assert set(check.elements) == set(lay.tables + lay.plots)
     assert check.failed_loads == [] and check.console_errors == []
@@ -99,7 +101,7 @@ def test_cli_report_check_browser(tmp_path: Path, fixture_report: dict[str, Any]
     out = tmp_path / "rep"
     assert main(["report", "--cores", "round", "--out", str(out), "--check-browser"]) == 0
     text = capsys.readouterr().out
-    assert ": OK" in text and "8 tables, 6 SVG plots" in text
+    assert ": OK" in text and "9 tables, 6 SVG plots" in text
     assert png_size((out / "screenshot.png").read_bytes()) == VIEWPORT
     broken["on"] = True
     assert main(["report", "--cores", "round", "--out", str(out), "--check-browser"]) == 1

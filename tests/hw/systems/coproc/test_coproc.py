@@ -498,7 +498,7 @@ async def cocotb_key_clear(dut) -> None:
         assert await tb.rd(f"KEY{i}") == 0
     assert await tb.rd("IV0") == int.from_bytes(iv[:4], "little")
     ram = dut.u_core.u_rk_ram
-    before = {int(ram.enc_mem[r].value) for r in range(15)}
+    before = {int(ram.g_enc_bank.enc_mem[r].value) for r in range(15)}
     assert int.from_bytes(key[:16], "big") in before
     assert int(dut.u_coproc.reg_key.value) != 0 and int(dut.u_coproc.key_q.value) != 0
     await tb.wr("CTRL", RM.value(CTRL__CLEAR=1))
@@ -516,9 +516,9 @@ async def cocotb_key_clear(dut) -> None:
     assert int(c.u_rd.acc_q.value) == 0 and int(c.u_wr.acc_q.value) == 0
     # the write FIFO's RAM (ak_fifo, no reset): every entry rewritten with zero
     assert [int(c.u_wr.u_fifo.mem_q[i].value) for i in range(16)] == [0] * 16
-    after = {int(ram.enc_mem[r].value) for r in range(11)}
-    after |= {int(ram.dec_mem[r].value) for r in range(11)}
-    assert int(ram.enc_mem[0].value) == 0, "round key 0 of the zero key is 0"
+    after = {int(ram.g_enc_bank.enc_mem[r].value) for r in range(11)}
+    after |= {int(ram.g_dec_bank.dec_mem[r].value) for r in range(11)}
+    assert int(ram.g_enc_bank.enc_mem[0].value) == 0, "round key 0 of the zero key is 0"
     assert not (after & (before - {0})), "a round key of the old key survived CLEAR"
     assert int(ram.key0_enc_q.value) == 0
     # and nowhere else: all internal state of the system (every signal and memory
@@ -545,7 +545,7 @@ async def cocotb_key_clear(dut) -> None:
             break
     assert int(c.reg_key.value) == 0 and int(c.reg_iv.value) == 0
     assert int(c.key_q.value) == 0 and int(c.iv_q.value) == 0
-    assert int(ram.enc_mem[0].value) == 0
+    assert int(ram.g_enc_bank.enc_mem[0].value) == 0
 
 
 @cocotb.test()
