@@ -80,6 +80,7 @@ def loopback_cluster(tmp_path: Path) -> Any:
             p.wait()
 
 
+@pytest.mark.slow  # 120 s: two workers and a scheduler on loopback (make test-full)
 def test_dask_loopback_same_results_and_a_killed_worker_loses_nothing(
         loopback_cluster: Any) -> None:
     from distributed import Client
