@@ -1,7 +1,7 @@
 """How the ADAM cocotb benches build ``ak_adam`` (``tests/hw/systems/adam/test_adam*.py``
 share one cached Verilator build per width).
 
-* ``-CFLAGS -O0`` (:data:`aeskit.asbus.run.ADAM_BUILD_ARGS`): the generated C++ of the
+* ``-CFLAGS -O0`` (:data:`ADAM_BUILD_ARGS`, also the build of :func:`aeskit.asbus.run.measure`): the generated C++ of the
   unrolled engines is large and compiles several times faster without optimisation;
   the benches spend their time in Python.
 * ``--no-public-flat-rw`` with the bench manifest's configuration
@@ -20,10 +20,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from aeskit.asbus.cases import STREAM_MEM_BYTES
-from aeskit.asbus.run import ADAM_BUILD_ARGS
 from aeskit.hw import manifest
 
-__all__ = ["ADAM_BENCH", "ADAM_BENCH_ARGS", "ADAM_BENCH_SOURCES", "stream_parameters"]
+__all__ = ["ADAM_BENCH", "ADAM_BENCH_ARGS", "ADAM_BENCH_SOURCES", "ADAM_BUILD_ARGS",
+           "stream_parameters"]
+
+#: Verilator build arguments of every ADAM and XDAM bench and of
+#: :func:`aeskit.asbus.run.measure` (both buses). The model's C++ is large (20 unrolled
+#: engine rounds at 128 bits); compiled with -O0 it builds about 5x faster than with
+#: Verilator's default -Os and the benches, which spend their time in Python, run
+#: barely slower.
+ADAM_BUILD_ARGS = ("-CFLAGS", "-O0")
 
 #: the bench manifest: ak_adam plus the Verilator configuration of the signals the
 #: benches reach

@@ -195,7 +195,7 @@ def simulate(bus: str, width: int, *, seed: int = 0, force: bool = False,
     if not force and not want_vcd:
         from aeskit.store import load_file
 
-        data = load_file(cache, _store_parts(bus, width, key), lambda d: d.get("key") == key)
+        data = load_file(cache, _store_parts(bus, width, key))
         if data is not None:
             say(f"{bus} {width}-bit: cached simulation {cache}")
             return [CycleRecord(**r) for r in data["records"]]
@@ -232,8 +232,7 @@ def cached_evaluation(widths: Iterable[int] = WIDTHS,
             from aeskit.store import load_file
 
             key = _sim_key(bus, width, 0)
-            data = load_file(RUNS_DIR / f"{bus}-{width}.json", _store_parts(bus, width, key),
-                             lambda d, key=key: d.get("key") == key)
+            data = load_file(RUNS_DIR / f"{bus}-{width}.json", _store_parts(bus, width, key))
             if data is None:
                 return None
             for r in data["records"]:

@@ -31,6 +31,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from aeskit.asbus.cases import CycleRecord
+from aeskit.asbus.bench_build import (ADAM_BENCH_ARGS, ADAM_BENCH_SOURCES, ADAM_BUILD_ARGS,
+                                      stream_parameters)
 from aeskit.hw import manifest
 
 __all__ = ["ADAM_BUILD_ARGS", "ADAM_SOURCES", "ENGINE_SOURCES", "TRACE_ARGS", "XDAM_SOURCES",
@@ -44,11 +46,6 @@ TRACE_ARGS = ("--trace-max-width", "1000000", "--trace-max-array", "1000000")
 ENGINE_SOURCES: list[Path] = manifest.sources_of_module("ak_dam_aes_engine")
 #: sources of ak_adam in compile order
 ADAM_SOURCES: list[Path] = manifest.sources("aeskit:system:adam")
-#: Verilator build arguments of every ADAM and XDAM bench and of :func:`measure` (both
-#: buses). The model's C++ is large (20 unrolled engine rounds at 128 bits); compiled
-#: with -O0 it builds about 5x faster than with Verilator's default -Os and the benches,
-#: which spend their time in Python, run barely slower.
-ADAM_BUILD_ARGS = ("-CFLAGS", "-O0")
 #: sources of ak_xdam in compile order
 XDAM_SOURCES: list[Path] = manifest.sources("aeskit:system:xdam")
 
@@ -125,7 +122,6 @@ def stream_build(width: int) -> tuple[list[Path], dict[str, int], tuple[str, ...
     """``(sources, parameters, build arguments)`` of the ADAM build that runs the
     stream tests at ``width``: the bench build of :mod:`aeskit.asbus.bench_build` with
     the larger memory (the one ``test_adam.py`` builds, so the two share it)."""
-    from aeskit.asbus.bench_build import ADAM_BENCH_ARGS, ADAM_BENCH_SOURCES, stream_parameters
 
     return list(ADAM_BENCH_SOURCES), stream_parameters(width), ADAM_BENCH_ARGS
 

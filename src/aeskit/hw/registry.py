@@ -128,25 +128,10 @@ class CoreSpec:
                 f".CoreKeySizes(3'b{key_sizes_mask(self.key_sizes):03b})")
 
     def source_hash(self) -> str:
-        """Hash of everything that defines the built hardware (files, top, params)."""
-        h = hashlib.sha256()
-        h.update(self.top.encode())
-        h.update(repr(sorted(self.parameters.items())).encode())
-        if self.router is not None:
-            h.update(f"router={self.router}".encode())
-        if self.placer is not None:
-            h.update(f"placer={self.placer}".encode())
-        if self.ram_rows is not None:
-            h.update(f"ram_rows={tuple(self.ram_rows)}".encode())
-        for p in self.file_paths():
-            h.update(p.name.encode())
-            h.update(p.read_bytes())
-        for d in self.include_paths():
-            for f in sorted(d.rglob("*")):
-                if f.is_file():
-                    h.update(str(f.relative_to(d)).encode())
-                    h.update(f.read_bytes())
-        return h.hexdigest()[:16]
+        """Hash of everything that defines the built hardware (:func:`aeskit.sources.source_hash`)."""
+        from aeskit.sources import source_hash
+
+        return source_hash(self)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -76,9 +76,9 @@ class JobOutput:
 def _run(job: Job, progress: Progress | None) -> Any:
     say = progress or (lambda _m: None)
     if job.kind == "sim":
-        import aeskit.report as report
+        from aeskit.report import measure
 
-        return report.measure_core(job.target, _build_root() / "cache" / job.target.name,
+        return measure.measure_core(job.target, _build_root() / "cache" / job.target.name,
                                    force=job.force, progress=say)
     if job.kind == "synth":
         from aeskit.synth.seeds import synthesize_seeds

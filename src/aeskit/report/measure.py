@@ -125,6 +125,5 @@ def measure_core(core: CoreSpec, cache_dir: Path, *, force: bool = False,
                 result["per_key"][str(ks)] = entry
         return result
 
-    data = cached_file(cache_dir / "sim.json", measure_parts(core),
-                       lambda d: d.get("cache_key") == key, compute, force=force)
+    data = cached_file(cache_dir / "sim.json", measure_parts(core), compute, force=force)
     return data

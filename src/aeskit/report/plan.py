@@ -3,13 +3,12 @@ simulation and synthesis; a section's steps check their own caches as they run).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from aeskit import BUILD_ROOT
 from aeskit.hw.registry import CoreSpec
-from aeskit.store import Store, digest, ident_of
+from aeskit.store import Store, file_key, ident_of, is_current
 
 __all__ = ["Plan", "plan"]
 
@@ -31,18 +30,11 @@ class Plan:
         return "; ".join(parts) + (f"; to measure: {shown}" if todo else "; nothing to measure")
 
 
-def _local_key(path: Any) -> Any:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-
-
 def plan(cores: list[CoreSpec], *, seeds: tuple[int, ...], device: str,
          families: tuple[str, ...], store: Store | None, skip_synth: bool) -> Plan:
     """Which core-row results are current (in the local cache or the store) for this
     checkout, and which the report will measure."""
-    from aeskit.report.measure import measure_key, measure_parts
+    from aeskit.report.measure import measure_parts
     from aeskit.synth import stored, synth_dir
     from aeskit.synth.devices import get_device
     from aeskit.synth.flow import flow_version, tool_versions
@@ -58,13 +50,11 @@ def plan(cores: list[CoreSpec], *, seeds: tuple[int, ...], device: str,
     def in_store(ident: str | None, parts: dict[str, Any]) -> bool:
         if store is None or ident is None:
             return False
-        rec = store.read(ident)
-        return rec is not None and rec.key == digest(parts)
+        return store.get(ident, parts) is not None
 
     for core in cores:
         sim = BUILD_ROOT / "cache" / core.name / "sim.json"
-        local = _local_key(sim)
-        note("sim", (isinstance(local, dict) and local.get("cache_key") == measure_key(core))
+        note("sim", is_current(file_key(sim), measure_parts(core))
              or in_store(ident_of(sim), measure_parts(core)), core.name)
         if skip_synth:
             continue
@@ -75,10 +65,8 @@ def plan(cores: list[CoreSpec], *, seeds: tuple[int, ...], device: str,
                 out = synth_dir(core.name, dev_name, seed=seed)
                 parts = stored.parts_of(core.source_hash(), flow_version(family), seed,
                                         dev_name, versions)
-                d = _local_key(out / "synth.json")
-                ok = (isinstance(d, dict) and all(d.get(k) == parts[k] for k in (
-                    "source_hash", "flow_version", "seed", "device", "tool_versions"))
-                      ) or in_store(ident_of(out), parts)
+                ok = (stored.current(out, parts) is not None
+                      or in_store(ident_of(out), parts))
                 note("synth" if dev_name == device else f"synth@{dev_name}", ok,
                      f"{core.name}@{dev_name}~{seed}" if dev_name != device
                      else f"{core.name}~{seed}")

@@ -168,7 +168,6 @@ def measure(v: Variant, *, progress: Progress | None = None, force: bool = False
     inst = Design(f"{v.name}_x16", w.stem, (*v.files, w))
     parts = _row_parts(v, inst)
     return dict(cached_file(OUT / v.name / "row.json", parts,
-                            lambda d: d.get("parts") == parts,
                             lambda: {"parts": parts, "row": _measure(v, inst, progress, force)},
                             force=force)["row"])
 

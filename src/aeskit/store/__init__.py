@@ -15,8 +15,11 @@ cycle table) as a small JSON file ``results/<ident>.json``:
   (e.g. Yosys's longest-path report).
 
 A result is looked up in two places, in this order: the local cache below ``build/``
-(fast, machine-local, as before the store) and the store. A store record is *current*
-when its key equals the key computed from the checkout; a current record is reused
+(fast, machine-local, as before the store) and the store. One rule decides whether
+either is *current* (:func:`is_current`): the key it carries equals the key computed
+from the checkout's parts. A local cache file carries its key in :data:`KEY_FIELD`
+(written with the data by :func:`save_file`, or by the synthesis flow into
+``synth.json``); a record carries it as ``key``. A current record is reused
 and the report marks the figure "reused <commit>"; anything else is measured again,
 written to both places, and marked "measured now". The store keeps one record per
 ident: a new measurement replaces the old file (git keeps the history).
@@ -42,8 +45,12 @@ from typing import Any
 
 from aeskit import BUILD_ROOT, REPO_ROOT
 
-__all__ = ["RESULTS_ROOT", "Provenance", "Record", "Store", "activate", "active",
-           "cached_file", "digest", "load_file", "lookup", "record", "save_file", "ident_of", "current_commit"]
+__all__ = ["KEY_FIELD", "RESULTS_ROOT", "Provenance", "Record", "Store", "activate", "active",
+           "cached_file", "digest", "file_key", "is_current", "load_file", "lookup", "record",
+           "save_file", "ident_of", "current_commit"]
+
+#: the field of a local cache file (and of ``synth.json``) that holds its key
+KEY_FIELD = "store_key"
 
 #: the repository's store
 RESULTS_ROOT = REPO_ROOT / "results"
@@ -60,6 +67,24 @@ def digest(parts: Mapping[str, Any]) -> str:
     text = json.dumps({"record_version": RECORD_VERSION, **parts}, sort_keys=True,
                       separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def is_current(key: str | None, parts: Mapping[str, Any]) -> bool:
+    """THE rule for every stored or cached result: it is current when the key it
+    carries (a record's ``key``, a cache file's :data:`KEY_FIELD`) is the digest of the
+    parts computed from the checkout now. Every reader asks this and nothing else."""
+    return key is not None and key == digest(parts)
+
+
+def file_key(path: Path) -> str | None:
+    """The key a local cache file carries (None: no file, unreadable, or written
+    before cache files carried their key)."""
+    try:
+        d = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return None
+    k = d.get(KEY_FIELD) if isinstance(d, dict) else None
+    return k if isinstance(k, str) else None
 
 
 def ident_of(path: Path) -> str | None:
@@ -164,10 +189,10 @@ class Store:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def get(self, ident: str, key: str) -> Record | None:
-        """The record of ``ident`` if it is current (its key is ``key``)."""
+    def get(self, ident: str, parts: Mapping[str, Any]) -> Record | None:
+        """The record of ``ident`` if it is current for ``parts`` (:func:`is_current`)."""
         rec = self.read(ident)
-        return rec if rec is not None and rec.key == key else None
+        return rec if rec is not None and is_current(rec.key, parts) else None
 
     def put(self, ident: str, parts: Mapping[str, Any], data: Any,
             files: Mapping[str, str] | None = None, *, commit: str | None = None) -> Record:
@@ -252,7 +277,7 @@ def lookup(ident: str | None, parts: Mapping[str, Any]) -> Record | None:
     st = active()
     if st is None or ident is None:
         return None
-    rec = st.get(ident, digest(parts))
+    rec = st.get(ident, parts)
     if rec is not None:
         st.note(ident, "reused", rec.commit)
     return rec
@@ -266,53 +291,50 @@ def record(ident: str | None, parts: Mapping[str, Any], data: Any,
     st = active()
     if st is None or ident is None:
         return
-    key = digest(parts)
     if measured_now:
         rec = st.put(ident, parts, data, files)
         st.note(ident, "measured", rec.commit)
         return
-    old = st.get(ident, key)
+    old = st.get(ident, parts)
     if old is None:
         old = st.put(ident, parts, data, files)
     st.note(ident, "reused", old.commit)
 
 
-def load_file(path: Path, parts: Mapping[str, Any],
-              is_current: Callable[[Any], bool]) -> Any | None:
-    """The current content of the local cache file ``path`` (``is_current``: the
-    caller's own key check), else the active store's current record for it (written
-    back to ``path``), else None. ``parts`` must hold every input ``is_current``
-    checks: they key the store record."""
+def load_file(path: Path, parts: Mapping[str, Any]) -> Any | None:
+    """The content of the local cache file ``path`` if it is current for ``parts``
+    (:func:`is_current` on the key it carries), else the active store's current record
+    for it (written back to ``path``), else None. ``parts`` are every input the result
+    depends on: they key both places."""
     path = Path(path)
     ident = ident_of(path)
     try:
         local = json.loads(path.read_text())
-        if is_current(local):
-            record(ident, parts, local, measured_now=False)
-            return local
+        if isinstance(local, dict) and is_current(local.get(KEY_FIELD), parts):
+            record(ident, parts, local["data"], measured_now=False)
+            return local["data"]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass
     rec = lookup(ident, parts)
-    if rec is not None and is_current(rec.data):
-        _write_file(path, rec.data)
+    if rec is not None:
+        _write_file(path, rec.data, parts)
         return rec.data
     return None
 
 
 def save_file(path: Path, parts: Mapping[str, Any], data: Any) -> None:
-    """Write a freshly measured ``data`` to the local cache file ``path`` and to the
-    active store."""
-    _write_file(Path(path), data)
+    """Write a freshly measured ``data`` to the local cache file ``path`` (with its
+    key) and to the active store."""
+    _write_file(Path(path), data, parts)
     record(ident_of(Path(path)), parts, data)
 
 
-def cached_file(path: Path, parts: Mapping[str, Any], is_current: Callable[[Any], bool],
-                compute: Callable[[], Any], *, force: bool = False) -> Any:
-    """A result kept in a local cache file of the caller's own format and in the
-    store: :func:`load_file` unless ``force``, else ``compute()`` (then
-    :func:`save_file`)."""
+def cached_file(path: Path, parts: Mapping[str, Any], compute: Callable[[], Any], *,
+                force: bool = False) -> Any:
+    """A result kept in a local cache file and in the store, keyed by ``parts``:
+    :func:`load_file` unless ``force``, else ``compute()`` (then :func:`save_file`)."""
     if not force:
-        data = load_file(path, parts, is_current)
+        data = load_file(path, parts)
         if data is not None:
             return data
     data = compute()
@@ -320,8 +342,8 @@ def cached_file(path: Path, parts: Mapping[str, Any], is_current: Callable[[Any]
     return data
 
 
-def _write_file(path: Path, data: Any) -> None:
+def _write_file(path: Path, data: Any, parts: Mapping[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(json.dumps(data, default=str))
+    tmp.write_text(json.dumps({KEY_FIELD: digest(parts), "data": data}, default=str))
     os.replace(tmp, path)

@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from aeskit import BUILD_ROOT
+from aeskit.sources import HDL_SUFFIXES, source_hash
 from aeskit.toolchain import paths as tools
 from aeskit.synth.critical import PACKED_SUFFIXES, critical_path, lut_levels
 from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES, Device, get_device
@@ -230,7 +231,7 @@ class SynthTarget(Protocol):
 
 
 #: files of an include folder that are hashed and copied
-_HDL_SUFFIXES = (".sv", ".svh", ".v", ".vh")
+_HDL_SUFFIXES = HDL_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -263,24 +264,7 @@ class Design:
         return [Path(d) for d in self.include_dirs]
 
     def source_hash(self) -> str:
-        h = hashlib.sha256()
-        h.update(self.top.encode())
-        h.update(repr(sorted(self.parameters.items())).encode())
-        if self.router is not None:
-            h.update(f"router={self.router}".encode())
-        if self.placer is not None:
-            h.update(f"placer={self.placer}".encode())
-        if self.ram_rows is not None:
-            h.update(f"ram_rows={tuple(self.ram_rows)}".encode())
-        for p in self.file_paths():
-            h.update(p.name.encode())
-            h.update(p.read_bytes())
-        for d in self.include_paths():
-            for p in sorted(d.rglob("*")):
-                if p.is_file() and p.suffix in _HDL_SUFFIXES:
-                    h.update(str(p.relative_to(d)).encode())
-                    h.update(p.read_bytes())
-        return h.hexdigest()[:16]
+        return source_hash(self)
 
 
 # --------------------------------------------------------------------------------
@@ -717,20 +701,15 @@ def synth_dir(name: str, device: str = DEVICE, root: Path | None = None,
 
 def _load_cached(out_dir: Path, source_hash: str, seed: int,
                  versions: Mapping[str, str], device: str = DEVICE) -> SynthResult | None:
-    """The stored result if it was made from the same sources, flow version, seed,
-    tool versions and device. A stored Yosys-stage misfit is only reused while the
-    device table still rejects its cell counts the same way."""
-    path = out_dir / "synth.json"
-    if not path.is_file():
+    """The result in ``out_dir`` if it is current (:func:`aeskit.synth.stored.current`:
+    the same sources, flow version, seed, tool versions and device). A stored
+    Yosys-stage misfit is only reused while the device table still rejects its cell
+    counts the same way."""
+    data = stored.current(out_dir, stored.parts_of(
+        source_hash, flow_version(get_device(device).family), seed, device, versions))
+    if data is None:
         return None
     try:
-        data = json.loads(path.read_text())
-        if (data.get("source_hash") != source_hash
-                or data.get("flow_version") != flow_version(get_device(device).family)
-                or data.get("seed") != seed
-                or data.get("device") != device
-                or data.get("tool_versions") != dict(versions)):
-            return None
         result = SynthResult.from_json(data, out_dir)
         if not result.fits and not _misfit_still_holds(result, device):
             return None
@@ -753,9 +732,7 @@ def _misfit_still_holds(result: SynthResult, device: str) -> bool:
 
 def _write_result(result: SynthResult) -> None:
     """Write ``synth.json`` and record the result in the active results store."""
-    tmp = result.out_dir / "synth.json.tmp"
-    tmp.write_text(json.dumps(result.to_json(), indent=2) + "\n")
-    os.replace(tmp, result.out_dir / "synth.json")
+    stored.write(result)
     stored.save(result)
 
 

@@ -186,7 +186,7 @@ def test_report_keeps_going_past_a_misfit(tmp_path: Path,
         raise DoesNotFit(SynthResult.from_json(
             _misfit_synth("round", device, 2600, 700, 60, 56)))
 
-    monkeypatch.setattr(aeskit.report, "measure_core", _fake_sim)
+    monkeypatch.setattr(aeskit.report.measure, "measure_core", _fake_sim)
     monkeypatch.setattr(aeskit.synth, "synthesize", misfit)
     assert run_report([core], tmp_path, jobs=1, sections=[], device="LFE5U-25F")
     assert calls == [(synth_dir("round", "LFE5U-25F"), "LFE5U-25F")]
@@ -320,7 +320,7 @@ def test_three_seeds_give_median_fmax_spread_and_critical_paths(
                                   "total_ns": 3.0}}
         return type("R", (), {"to_json": lambda self: data})()
 
-    monkeypatch.setattr(aeskit.report, "measure_core", _fake_sim)
+    monkeypatch.setattr(aeskit.report.measure, "measure_core", _fake_sim)
     monkeypatch.setattr(aeskit.synth, "synthesize", fake)
     assert run_report([get_core("round")], tmp_path, jobs=1, sections=[], seeds=(1, 2, 3))
     assert calls == [(synth_dir("round", seed=s), s) for s in (1, 2, 3)]

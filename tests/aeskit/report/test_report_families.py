@@ -45,7 +45,7 @@ def test_every_core_gets_a_row_per_family_device(tmp_path: Path,
         fmax = {"LFE5U-85F": 60.0 + seed, "LIFCL-40": 50.0}[device]
         return SynthResult.from_json(_fits("round", device, fmax, 12000))
 
-    monkeypatch.setattr(aeskit.report, "measure_core", _fake_sim)
+    monkeypatch.setattr(aeskit.report.measure, "measure_core", _fake_sim)
     monkeypatch.setattr(aeskit.synth, "synthesize", fake)
     core = get_core("round")
     assert run_report([core], tmp_path, jobs=1, sections=[], seeds=(1, 2, 3),
@@ -75,7 +75,7 @@ def test_report_without_families_has_no_family_rows(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     import aeskit.report
 
-    monkeypatch.setattr(aeskit.report, "measure_core", _fake_sim)
+    monkeypatch.setattr(aeskit.report.measure, "measure_core", _fake_sim)
     assert run_report([get_core("round")], tmp_path, jobs=1, sections=[], skip_synth=True)
     assert json.loads((tmp_path / "report.json").read_text())["family_rows"] == []
 

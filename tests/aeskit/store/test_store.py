@@ -24,8 +24,8 @@ def _store(tmp_path: Path) -> Store:
 def test_record_round_trip_and_one_file_per_ident(tmp_path: Path) -> None:
     st = _store(tmp_path)
     a = st.put("synth/x", {"kind": "synth", "h": "1"}, {"fmax_mhz": 10.0}, {"f.txt": "t"})
-    assert st.get("synth/x", digest({"kind": "synth", "h": "1"})) == a
-    assert st.get("synth/x", digest({"kind": "synth", "h": "2"})) is None
+    assert st.get("synth/x", {"kind": "synth", "h": "1"}) == a
+    assert st.get("synth/x", {"kind": "synth", "h": "2"}) is None
     b = st.put("synth/x", {"kind": "synth", "h": "2"}, {"fmax_mhz": 11.0})
     assert [p.name for p in (tmp_path / "results" / "synth").iterdir()] == ["x.json"]
     assert st.read("synth/x") == b and b.data == {"fmax_mhz": 11.0}
@@ -61,26 +61,22 @@ def test_cached_file_reuses_the_store_when_the_local_cache_is_gone(tmp_path: Pat
         calls.append(1)
         return {"key": "k1", "value": 42}
 
-    def current(d: Any) -> bool:
-        return d.get("key") == "k1"
-
     parts = {"kind": "t", "key": "k1"}
     with activate(st):
-        assert cached_file(local, parts, current, compute)["value"] == 42
+        assert cached_file(local, parts, compute)["value"] == 42
         assert st.provenance(ident_of(local)).status == "measured"  # type: ignore[union-attr]
         local.unlink()  # a fresh clone: no build folder, the store only
         fresh = Store(st.root, writable=True)
         with activate(fresh):
-            assert cached_file(local, parts, current, compute)["value"] == 42
+            assert cached_file(local, parts, compute)["value"] == 42
             prov = fresh.provenance(ident_of(local))
             assert prov is not None and prov.status == "reused"
-        assert calls == [1] and json.loads(local.read_text())["value"] == 42
+        assert calls == [1] and json.loads(local.read_text())["data"]["value"] == 42
         # a changed input: the record is stale, measured again
         parts2 = {"kind": "t", "key": "k2"}
         local.unlink()
-        assert load_file(local, parts2, lambda d: d.get("key") == "k2") is None
-        assert cached_file(local, parts2, lambda d: d.get("key") == "k2",
-                           lambda: {"key": "k2", "value": 7})["value"] == 7
+        assert load_file(local, parts2) is None
+        assert cached_file(local, parts2, lambda: {"key": "k2", "value": 7})["value"] == 7
         assert st.read(ident_of(local)).data["value"] == 7  # type: ignore[union-attr]
 
 
@@ -183,6 +179,75 @@ def test_synthesize_restores_a_current_record_without_running_a_tool(
         synthesize(design, out)
 
 
+def _fake_synth_json(design: Any, **changes: Any) -> dict[str, Any]:
+    from aeskit.synth import DEVICE, FLOW_VERSION, tool_versions
+
+    return {"core": design.name, "top": design.top, "parameters": {},
+            "source_hash": design.source_hash(), "flow_version": FLOW_VERSION, "seed": 1,
+            "device": DEVICE, "package": "CABGA381", "speed_grade": 6,
+            "freq_target_mhz": 200.0, "lut4": 12, "lut4_synth": 12, "ff": 3, "ebr": 0,
+            "dsp": 0, "fmax_mhz": 321.5, "clocks": {}, "ge": 30.0, "depth": 2,
+            "gate_cells": {}, "ecp5_cells": {}, "utilization": {},
+            "tool_versions": tool_versions(), "times_s": {}, "commands": {}, "files": {},
+            "fits": True, "misfit": None, "outreg": {}, "critical_path": None,
+            "lut_levels": 1.0, **changes}
+
+
+@pytest.mark.parametrize("stale", [{"flow_version": "aeskit-synth/0+00000000"},
+                                   {"device": "LFE5U-25F"}, {"seed": 2},
+                                   {"tool_versions": {"yosys": "Yosys 0.0"}},
+                                   {"store_key": "0" * 20}])
+def test_a_stale_synth_json_in_build_never_replaces_the_current_record(
+        tmp_path: Path, stale: dict[str, Any]) -> None:
+    """Issue 51's defect: a ``synth.json`` an older flow (or another device, seed, tool
+    version; or one whose carried key is another's) left in ``build/`` was taken as
+    current by the AEAD section's reader, which then wrote it over the current record
+    in the store. Every reader asks :func:`aeskit.store.is_current` now: the stale file
+    is not current, the store's record is restored over it and stays as it was."""
+    from aeskit.report.sections.modes_aead import _stored_synth
+    from aeskit.synth import DEVICE, FLOW_VERSION, Design, tool_versions
+
+    src = tmp_path / "ak_t.sv"
+    src.write_text("module ak_t(input logic clk_i, output logic q_o); endmodule\n")
+    design = Design("t", "ak_t", (src,))
+    out = BUILD_ROOT / "tests" / "store" / uuid.uuid4().hex[:8] / "t"
+    out.mkdir(parents=True)
+    st = _store(tmp_path)
+    parts = stored.parts_of(design.source_hash(), FLOW_VERSION, 1, DEVICE, tool_versions())
+    st.put(ident_of(out) or "", parts, _fake_synth_json(design), commit="abc1234567")
+    (out / "synth.json").write_text(json.dumps(_fake_synth_json(design, lut4=99, **stale)))
+    assert stored.current(out, parts) is None
+    with activate(st):
+        got = _stored_synth(out, design.source_hash())
+    assert got["lut4"] == 12  # the record's, restored over the stale file
+    rec = st.read(ident_of(out) or "")
+    assert rec is not None and rec.data["lut4"] == 12 and rec.commit == "abc1234567"
+    assert json.loads((out / "synth.json").read_text())["lut4"] == 12
+    # the current file (the record's, restored with its key) is current for the flow too
+    assert stored.current(out, parts) is not None
+
+
+def test_one_rule_decides_currency_for_cache_files_and_records(tmp_path: Path) -> None:
+    """A local cache file is current exactly when the key it carries is the digest of
+    the parts (no caller's own check): one written before cache files carried their key
+    is not, and the store's record (same rule) is written back in its place."""
+    from aeskit.store import KEY_FIELD, file_key, is_current
+
+    st = _store(tmp_path)
+    local = BUILD_ROOT / "tests" / "store" / uuid.uuid4().hex[:8] / "old.json"
+    local.parent.mkdir(parents=True)
+    parts = {"kind": "t", "hash": "h1"}
+    local.write_text(json.dumps({"hash": "h1", "value": 5}))  # the old format: no key
+    assert file_key(local) is None and load_file(local, parts) is None
+    st.put(ident_of(local) or "", parts, {"hash": "h1", "value": 6})
+    with activate(st):
+        assert load_file(local, parts) == {"hash": "h1", "value": 6}
+    assert is_current(file_key(local), parts)
+    assert json.loads(local.read_text())[KEY_FIELD] == digest(parts)
+    assert not is_current(file_key(local), {"kind": "t", "hash": "h2"})
+    assert not is_current(None, parts)
+
+
 def test_report_marks_reused_and_measured_rows(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Two reports over one store: the first measures (its sim and synth records are
@@ -208,8 +273,7 @@ def test_report_marks_reused_and_measured_rows(tmp_path: Path,
                                      "tests_total": 1}} for ks in core.key_sizes}
             return {"cache_key": "k", "per_key": per}
 
-        return cached_file(cache_dir / "sim.json", {"kind": "sim", "k": "k"},
-                           lambda d: d.get("cache_key") == "k", compute)
+        return cached_file(cache_dir / "sim.json", {"kind": "sim", "k": "k"}, compute)
 
     def fake_synth(design: Any, out_dir: Path, *, seed: int = 1, device: str = "",
                    **_k: object) -> SynthResult:
@@ -220,10 +284,10 @@ def test_report_marks_reused_and_measured_rows(tmp_path: Path,
         # the file beside the output folder: the record's ident is the folder's, as the
         # flow's records are (aeskit.synth.stored)
         d = cached_file(out_dir.with_name(out_dir.name + ".json"), {"kind": "fake", "seed": seed},
-                        lambda d: "fmax_mhz" in d, compute)
+                        compute)
         return SynthResult.from_json({**_base_result(), **d}, out_dir)
 
-    monkeypatch.setattr(aeskit.report, "measure_core", fake_sim)
+    monkeypatch.setattr(aeskit.report.measure, "measure_core", fake_sim)
     monkeypatch.setattr(aeskit.synth, "synthesize", fake_synth)
     st = _store(tmp_path)
     assert run_report([core], tmp_path / "r1", jobs=1, sections=[], seeds=(1, 2, 3), store=st)

@@ -120,6 +120,11 @@ def test_registered_xor_record(reg_xor_run: tuple[SynthResult, list[str]]) -> No
     assert set(r.logs) == {"yosys_log", "nextpnr_log", "gates_log"}
     assert "--out-of-context" in r.commands["nextpnr"]
     on_disk = json.loads(r.path("result").read_text())
+    # synth.json is the result and the key it carries (aeskit.store.is_current)
+    from aeskit.store import KEY_FIELD, digest
+    from aeskit.synth import stored
+    assert on_disk.pop(KEY_FIELD) == digest(stored.parts_of(
+        r.source_hash, r.flow_version, r.seed, r.device, r.tool_versions))
     assert on_disk == r.to_json()
     assert SynthResult.from_json(on_disk).to_json() == r.to_json()
     # progress names each tool
@@ -236,6 +241,8 @@ def test_cache_key_fields(reg_xor_run: tuple[SynthResult, list[str]], tmp_path: 
                                  other) is None
         assert load(device=other) is None
     assert load(tool_versions={**versions, "yosys": "Yosys 0.0"}) is None
+    # the key the file carries decides (store.is_current), not its fields
+    assert load(store_key="0" * 20) is None
     (tmp_path / "synth.json").write_text("{not json")
     assert flow._load_cached(tmp_path, first.source_hash, first.seed, versions) is None
 
@@ -406,7 +413,7 @@ def test_oversized_ram_does_not_fit_before_nextpnr(tmp_path: Path) -> None:
     assert r.fmax_mhz is None and r.ge is None and r.depth is None
     on_disk = json.loads((out / "synth.json").read_text())
     assert on_disk["fits"] is False and on_disk["misfit"]["over"] == ["DP16KD"]
-    assert on_disk == r.to_json()
+    assert {k: v for k, v in on_disk.items() if k != "store_key"} == r.to_json()
     # a second call learns it from the cache, without Yosys
     before = (out / "yosys_ecp5.log").stat().st_mtime_ns
     messages.clear()

@@ -134,21 +134,11 @@ def _stored_synth(out_dir: Path, source_hash: str) -> dict[str, Any]:
     from aeskit.synth import stored
 
     parts = stored.parts_of(source_hash, FLOW_VERSION, 1, DEVICE, tool_versions())
-
-    def read() -> dict[str, Any]:
-        try:
-            s = json.loads((out_dir / "synth.json").read_text())
-        except (OSError, ValueError):
-            return {}
-        current = (s.get("source_hash") == source_hash and s.get("seed") == 1
-                   and s.get("tool_versions") == parts["tool_versions"])
-        return s if current else {}
-
-    s = read()
-    if s:
+    s = stored.current(out_dir, parts)
+    if s is not None:
         stored.save(SynthResult.from_json(s, out_dir), measured_now=False)
         return s
-    return read() if stored.restore(out_dir, parts) else {}
+    return (stored.current(out_dir, parts) or {}) if stored.restore(out_dir, parts) else {}
 
 
 def ghash_rows() -> tuple[list[dict[str, Any]], list[str]]:
@@ -218,14 +208,10 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
             return {"hash": h, "version": CACHE_VERSION, "key_sizes": sizes,
                     **measure_aead(core, sizes)}
 
-        def current(d: Any, h: str = h, sizes: list[int] = sizes) -> bool:
-            return bool(d.get("hash") == h and d.get("version") == CACHE_VERSION
-                        and set(sizes) <= set(d.get("key_sizes", [])))
-
         data = cached_file(CACHE_DIR / f"{core.name}_aead.json",
                            {"kind": "modes_aead", "core": core.name, "hash": h,
                             "version": CACHE_VERSION, "key_sizes": sorted(sizes)},
-                           current, compute, force=force)
+                           compute, force=force)
         if core.name == TARGET_CORE:
             from aeskit.report.design_synth import synth_json
 

@@ -159,7 +159,7 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
 
         data = cached_file(CACHE_DIR / f"{core.name}_modes.json",
                            {"kind": "paper001_modes", "core": core.name, "hash": h},
-                           lambda d, h=h: d.get("hash") == h, compute, force=force)
+                           compute, force=force)
         out[core.name] = data["modes"]
         if core.name == "pipe2":
             out["synth"]["mode_sys_pipe2"] = _synth_json(engine_design(core), device, force,

@@ -161,7 +161,7 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
 
         data = cached_file(DP_DIR / "cache" / f"{core.name}_cbc.json",
                            {"kind": "paper002_cbc", "core": core.name, "source_hash": h},
-                           lambda d, h=h: d.get("source_hash") == h, compute, force=force)
+                           compute, force=force)
         out["cbc"][core.name] = data["cbc"]
         say(f"{core.name}: datapath synthesis (key step stubbed)")
         out["dp"][core.name] = _dp_synth(core, device, force, say, seeds)
@@ -215,7 +215,7 @@ def linear_evidence(force: bool = False) -> dict[str, Any]:
 
     data = cached_file(DP_DIR / "cache" / "linear.json",
                        {"kind": "paper002_linear", "key": key, "flow_version": FLOW_VERSION},
-                       lambda d: d.get("key") == key, compute, force=force)
+                       compute, force=force)
     return dict(data["maps"])
 
 
