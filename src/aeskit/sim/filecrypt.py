@@ -193,6 +193,10 @@ def _check_xts(core: CoreSpec, key: bytes, iv: bytes | None, decrypt: bool, leng
         raise CryptInputError("XTS data units must be shorter than 16 MiB")
     if decrypt and not core.decrypt:
         raise CryptInputError(f"core {core.name} cannot decrypt; XTS decryption needs it")
+    half = len(key) // 2
+    if key[:half] == key[half:]:
+        raise CryptInputError("XTS key halves K1 and K2 are equal: IEEE 1619 use wants two "
+                              "different keys")
 
 
 def _xts_units(data: bytes, tweak: bytes | None, data_unit: int | None,
