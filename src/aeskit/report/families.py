@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from aeskit.report.numbers import num
+
 from aeskit.report.provenance import measured
 from aeskit.report.svgplot import Point, throughput_area_svg
 
@@ -60,9 +62,7 @@ def devices(report: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def _n(v: Any, f: str = ",d") -> str:
-    if v is None:
-        return "–"
-    return format(int(round(v)), f) if f == ",d" else format(v, f)
+    return num(v, f, missing="–")
 
 
 def utilisation_text(util: Mapping[str, Any] | None) -> str:

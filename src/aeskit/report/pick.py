@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from aeskit.report.numbers import num
+
 __all__ = ["PICK_TABLE", "PICK_TITLE", "Pick", "picks", "picks_markdown"]
 
 PICK_TITLE = "Pick by need"
@@ -71,18 +73,14 @@ def picks(report: Mapping[str, Any]) -> list[Pick]:
     ]
 
 
-def _num(v: Any, fmt: str) -> str:
-    return "-" if v is None else format(v, fmt)
-
-
 def _cells(p: Pick) -> list[str]:
     if p.row is None:
         return [p.need, p.none_text] + ["-"] * (len(HEADER) - 2)
     r = p.row
     nxt = "-" if p.runner_up is None else f"`{p.runner_up['core']}`"
-    return [p.need, f"`{r['core']}`", str(r.get("key_size", "-")), _num(r.get("lut4"), ","),
-            _num(r.get("ebr"), "d"), _num(r.get("fmax_mhz"), ".1f"), _num(r.get("mbps"), ",.0f"),
-            _num(r.get("mbps_per_lut"), ".3f"), nxt]
+    return [p.need, f"`{r['core']}`", str(r.get("key_size", "-")), num(r.get("lut4"), ","),
+            num(r.get("ebr"), "d"), num(r.get("fmax_mhz"), ".1f"), num(r.get("mbps"), ",.0f"),
+            num(r.get("mbps_per_lut"), ".3f"), nxt]
 
 
 def pick_cells(report: Mapping[str, Any]) -> list[list[str]]:

@@ -7,10 +7,11 @@ no external resources; its tables and plots carry ``data-aeskit`` names that
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from aeskit.report.numbers import num
 
 from aeskit.report import families, layout, pick, seeds
 from aeskit.report.provenance import measured
@@ -63,15 +64,7 @@ def _cell(r: Mapping[str, Any], key: str, f: str) -> str:
 
 
 def _fmt(v: Any, f: str) -> str:
-    if v is None:
-        return "–"
-    if isinstance(v, float) and math.isnan(v):
-        return "–"
-    if f == "s":
-        return str(v)
-    if f == "d":
-        return str(int(round(v)))
-    return format(v, f)
+    return num(v, f, missing="–")
 
 
 def _status(r: dict[str, Any]) -> str:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from aeskit.report.numbers import num
+
 __all__ = ["CYCLES_KEY_SIZE", "SystemConfig", "core_row", "engine_table", "registry_system",
            "system_entry"]
 
@@ -94,10 +96,6 @@ def system_entry(cfg: SystemConfig, synth: Mapping[str, Any] | None,
     }
 
 
-def _n(v: Any) -> str:
-    return "-" if v is None else f"{v:,}"
-
-
 def _mode_list(modes: list[str]) -> str:
     from aeskit.hw.codes import MODE_LABEL, Mode
 
@@ -119,7 +117,7 @@ def engine_table(entries: list[dict[str, Any]], rows: list[dict[str, Any]]) -> l
     for e in entries:
         crow = core_row(rows, e["core"])
         out.append(f"| `{e['name']}` | {_mode_list(e['modes'])} | {e['streams']} | "
-                   f"{e['core']} | {_n(e['lut4'])} | {_n(e['ff'])} | {_n(e['ebr'])} | "
-                   f"{system_fmax_cell(e)} | {_n(e['core_lut4'])} | "
-                   f"{system_fmax_cell(crow) if crow else '-'} | {_n(e['engine_lut4'])} |")
+                   f"{e['core']} | {num(e['lut4'], ',')} | {num(e['ff'], ',')} | {num(e['ebr'], ',')} | "
+                   f"{system_fmax_cell(e)} | {num(e['core_lut4'], ',')} | "
+                   f"{system_fmax_cell(crow) if crow else '-'} | {num(e['engine_lut4'], ',')} |")
     return out

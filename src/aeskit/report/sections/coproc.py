@@ -20,6 +20,8 @@ import hashlib
 import json
 from typing import Any, Callable
 
+from aeskit.report.numbers import num
+
 from aeskit import BUILD_ROOT
 from aeskit.synth.devices import DEFAULT_DEVICE
 
@@ -120,14 +122,6 @@ def systems(rows: list[dict[str, Any]], data: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _fmt(v: Any, nd: int = 0) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:,.{nd}f}"
-    return f"{v:,}" if isinstance(v, int) else str(v)
-
-
 def render(rows: list[dict[str, Any]], data: Any) -> str:
     from aeskit.hw.registry import get_system
     from aeskit.report.design_synth import system_fmax_cell
@@ -161,9 +155,9 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         c = cycles.get(size)
         pcop = pc * PAPER_COPROC_MHZ / PAPER_CPU_MHZ
         mbps = size * 8 * fmax / c if (c and fmax) else None
-        out.append(f"| {label} | {pc:,} | {pcop:,.0f} | {pmbps:,.0f} | {_fmt(c)} | "
-                   f"{_fmt(c / pcop if c else None, 2)} | "
-                   f"{_fmt(c / (size // 16) if c else None, 1)} | {_fmt(mbps)} |")
+        out.append(f"| {label} | {pc:,} | {pcop:,.0f} | {pmbps:,.0f} | {num(c)} | "
+                   f"{num(c / pcop if c else None, 2)} | "
+                   f"{num(c / (size // 16) if c else None, 1)} | {num(mbps)} |")
     c1, cbig = cycles.get(16), cycles.get(16384)
     if c1 and cbig:
         out += [
@@ -187,7 +181,7 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
     for name in SYSTEMS:
         s = syn.get(name) or {}
         core = get_system(name).default_core
-        out.append(f"| `{name}` ({get_system(name).top}) | {core} | {_fmt(s.get('lut4'))} | "
-                   f"{_fmt(s.get('ff'))} | {_fmt(s.get('ebr'))} | "
+        out.append(f"| `{name}` ({get_system(name).top}) | {core} | {num(s.get('lut4'))} | "
+                   f"{num(s.get('ff'))} | {num(s.get('ebr'))} | "
                    f"{system_fmax_cell(s)} |")
     return "\n".join(out)

@@ -31,7 +31,8 @@ from aeskit import BUILD_ROOT
 from aeskit.hw.catalog.gf128 import MUL_VARIANTS, cycles_per_product, mul_name
 from aeskit.hw.codes import MODE_LABEL, Mode
 from aeskit.report.render import misfit_note
-from aeskit.report.sections.paper001 import _fmt, _g, _hash
+from aeskit.report.numbers import num
+from aeskit.report.sections.paper001 import _g, _hash
 from aeskit.synth.devices import DEFAULT_DEVICE
 
 TITLE = "GCM, GMAC, XTS and CMAC on the mode engine"
@@ -305,10 +306,10 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
             cost = MSG_COST[mode]
             if m.get("cbc") is not None and m["cbc"] != m["ctr"]:
                 cost += (f"; CBC-MAC chains its blocks: CBC encryption of the same bytes "
-                         f"takes {_fmt(m['cbc'])} (+{_fmt(m['cbc'] - m['ctr'])} of the "
+                         f"takes {num(m['cbc'])} (+{num(m['cbc'] - m['ctr'])} of the "
                          "overhead)")
-            msg_lines.append(f"| `{name}` | {MODE_NAME[mode]} | {what} | {_fmt(m['cycles'])} | "
-                             f"{_fmt(m['ctr'])} | {_fmt(m['cycles'] - m['ctr'])} | {cost} |")
+            msg_lines.append(f"| `{name}` | {MODE_NAME[mode]} | {what} | {num(m['cycles'])} | "
+                             f"{num(m['ctr'])} | {num(m['cycles'] - m['ctr'])} | {cost} |")
     if msg_lines:
         out += ["", f"**Cycles per message** (AES-{MSG_KEY_SIZE}, one stream, command to "
                 "status, the second of two identical runs so key setup is not counted), "
@@ -328,19 +329,19 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         note = misfit_note(r)
         gcm_lines.append(
             f"| `{name}` | {_g(two) if two is not None else '-'} | "
-            f"{note or _fmt(fmax, 1)} | {_fmt(gbps(fmax, two), 2)} | "
-            f"{_fmt(gbps(fmax, bound), 2)} | {_fmt(gbps(fmax, OPENTITAN_GHASH_CYCLES), 2)} |")
+            f"{note or num(fmax, 1)} | {num(gbps(fmax, two), 2)} | "
+            f"{num(gbps(fmax, bound), 2)} | {num(gbps(fmax, OPENTITAN_GHASH_CYCLES), 2)} |")
     pipe = data.get("gcm_pipe") or {}
     if pipe:
         from aeskit.report.design_synth import system_fmax_cell
 
         pf = pipe.get("fmax_mhz")
         gcm_lines.append(
-            f"| `ak_gcm_pipe` on `{TARGET_CORE}` (docs/gcm_pipe.md; {_fmt(pipe.get('lut4'))} "
-            f"LUT4, {_fmt(pipe.get('ff'))} FF, {_fmt(pipe.get('ebr'))} EBR) | 1 | "
-            f"{system_fmax_cell(pipe)} | {_fmt(gbps(pf, 1.0), 2)} | "
-            f"{_fmt(gbps(pf, 1.0), 2)} (aggregated, pipelined) | "
-            f"{_fmt(gbps(pf, OPENTITAN_GHASH_CYCLES), 2)} |")
+            f"| `ak_gcm_pipe` on `{TARGET_CORE}` (docs/gcm_pipe.md; {num(pipe.get('lut4'))} "
+            f"LUT4, {num(pipe.get('ff'))} FF, {num(pipe.get('ebr'))} EBR) | 1 | "
+            f"{system_fmax_cell(pipe)} | {num(gbps(pf, 1.0), 2)} | "
+            f"{num(gbps(pf, 1.0), 2)} (aggregated, pipelined) | "
+            f"{num(gbps(pf, OPENTITAN_GHASH_CYCLES), 2)} |")
     if gcm_lines:
         out += ["", "**GCM throughput at the core's Fmax** (AES-128, two streams, "
                 "Gbit/s = 128 x Fmax / cycles per block / 1000; the core's own Fmax from "

@@ -18,6 +18,8 @@ import hashlib
 import json
 from typing import Any, Callable
 
+from aeskit.report.numbers import num
+
 from aeskit import BUILD_ROOT
 from aeskit.hw.codes import MODE_LABEL, Mode
 from aeskit.report.render import misfit_note
@@ -175,21 +177,13 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
     return out
 
 
-def _fmt(v: Any, nd: int = 0) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:,.{nd}f}"
-    return f"{v:,}" if isinstance(v, int) else str(v)
-
-
 def _fmax_text(synth: dict[str, Any]) -> str:
     """``Fmax 71.2 MHz`` (the median seed's, each seed's beside it), or ``does not fit
     (needs N of M X)`` (Yosys figures then)."""
     from aeskit.report.design_synth import seeds_text
 
     per = seeds_text(synth)
-    return misfit_note(synth) or (f"Fmax {_fmt(synth.get('fmax_mhz'), 1)} MHz"
+    return misfit_note(synth) or (f"Fmax {num(synth.get('fmax_mhz'), 1)} MHz"
                                   + (f" (median; {per})" if per else ""))
 
 
@@ -317,10 +311,10 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         cbc = ((data.get("pipe2") or {}).get("cbc-enc") or {}).get(str(ks))
         single = 128.0 * fmax / cbc[0] if (cbc and fmax) else None
         out.append(f"| {ks} | {PAPER_GBPS[ks]:.2f} | {paper_cycles(ks):.1f} | "
-                   f"{_fmt(r.get('latency'))} | {_fmt(itv, 1)} | {_fmt(r.get('lut4'))} | "
-                   f"{_fmt(r.get('ff'))} | {_fmt(r.get('ebr'))} | "
-                   f"{misfit_note(r) or _fmt(fmax, 1)} | "
-                   f"{_fmt(mbps)} | {_fmt(single)} |")
+                   f"{num(r.get('latency'))} | {num(itv, 1)} | {num(r.get('lut4'))} | "
+                   f"{num(r.get('ff'))} | {num(r.get('ebr'))} | "
+                   f"{misfit_note(r) or num(fmax, 1)} | "
+                   f"{num(mbps)} | {num(single)} |")
     out += ["",
             f"The paper's AES core is {PAPER_GATES_CORE:,} gates (0.13 um), the whole cipher",
             f"{PAPER_GATES_CIPHER:,}; gate counts and clock rates are not comparable with",
@@ -330,16 +324,16 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
     if eng:
         out += ["", "The mode engine (two streams; ECB/CBC/CTR/CFB/OFB/CCM and GCM/GMAC/XTS/CMAC,",
                 "tags compared in hardware) with `pipe2` under it (`ak_mode_sys`): "
-                f"{_fmt(eng.get('lut4'))} LUT4, {_fmt(eng.get('ff'))} FF, "
-                f"{_fmt(eng.get('ebr'))} EBR, " + _fmax_text(eng) + _pnr_text(eng) + "."
+                f"{num(eng.get('lut4'))} LUT4, {num(eng.get('ff'))} FF, "
+                f"{num(eng.get('ebr'))} EBR, " + _fmax_text(eng) + _pnr_text(eng) + "."
                 + _crit_text(eng)]
     out += _engine_table_text(rows, data)
     top = (data.get("synth") or {}).get("cipher_ahb")
     if top:
         out += ["", "The whole cipher `cipher_ahb` (docs/cipher_ahb.md: AHB-Lite slave, "
                 "registers generated from SystemRDL, two-block FIFOs per stream, the mode",
-                f"engine and `pipe2`): {_fmt(top.get('lut4'))} LUT4, {_fmt(top.get('ff'))} FF, "
-                f"{_fmt(top.get('ebr'))} EBR, " + _fmax_text(top) + _pnr_text(top)
+                f"engine and `pipe2`): {num(top.get('lut4'))} LUT4, {num(top.get('ff'))} FF, "
+                f"{num(top.get('ebr'))} EBR, " + _fmax_text(top) + _pnr_text(top)
                 + "; the core rows above: router1, HeAP." + _crit_text(top),
                 "", _target_text(top)]
     for core in CORES:

@@ -26,6 +26,8 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from aeskit.report.numbers import num
+
 from aeskit import BUILD_ROOT
 from aeskit.report.render import misfit_note
 from aeskit.synth.devices import DEFAULT_DEVICE
@@ -222,14 +224,6 @@ def linear_evidence(force: bool = False) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------
 # rendering
 # ------------------------------------------------------------------------------------
-def _fmt(v: Any, nd: int = 0) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:,.{nd}f}"
-    return f"{v:,}" if isinstance(v, int) else str(v)
-
-
 def _pct(a: float | None, b: float | None) -> float | None:
     return 100.0 * (a / b - 1.0) if (a and b) else None
 
@@ -333,12 +327,12 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
                 continue
             m, k = meas[c], meas[c][kind]
             out.append(
-                f"| {PAPER_NAME[c]} | {_fmt(m['ecb_enc'])} / {_fmt(m['ecb_dec'])} | "
-                f"{_fmt(m['cbc_enc'])} / {_fmt(m['cbc_dec'])} | {_fmt(k['lut4'])} | "
-                f"{_fmt(k['ff'])} | {k['misfit'] or _fmt(k['fmax'], 1)} | {_fmt(k['ge'], 0)} | "
-                f"{_fmt(k['depth'])} | {_fmt(k['ns'], 1)} | {_fmt(k['mbps'], 0)} | "
-                f"{_fmt(k['per_lut'], 3)} | {_fmt(k['per_kge'], 1)} | "
-                f"{_fmt(k['per_kge_depth'], 3)} |")
+                f"| {PAPER_NAME[c]} | {num(m['ecb_enc'])} / {num(m['ecb_dec'])} | "
+                f"{num(m['cbc_enc'])} / {num(m['cbc_dec'])} | {num(k['lut4'])} | "
+                f"{num(k['ff'])} | {k['misfit'] or num(k['fmax'], 1)} | {num(k['ge'], 0)} | "
+                f"{num(k['depth'])} | {num(k['ns'], 1)} | {num(k['mbps'], 0)} | "
+                f"{num(k['per_lut'], 3)} | {num(k['per_kge'], 1)} | "
+                f"{num(k['per_kge_depth'], 3)} |")
         out.append("")
     out += ["The last column is the paper's own metric (throughput per gate, clock = 1 / "
             "critical path) with the critical path counted in gate levels of the generic "
@@ -382,7 +376,7 @@ def _why(meas: dict[str, dict[str, Any]], data: dict[str, Any]) -> list[str]:
     ltp = data.get("ltp") or {}
     full = [f"{c} {v['full']['length']} gates from `{v['full']['from']}` to "
             f"`{v['full']['to']}`" for c, v in ltp.items() if v.get("full")]
-    gains = [f"{c} {_fmt(m['full']['fmax'], 1)} -> {_fmt(m['dp']['fmax'], 1)} MHz"
+    gains = [f"{c} {num(m['full']['fmax'], 1)} -> {num(m['dp']['fmax'], 1)} MHz"
              for c, m in meas.items() if m["full"]["fmax"] and m["dp"]["fmax"]]
     dpl = [f"{c} {v['dp']['length']} (`{v['dp']['from']}` -> `{v['dp']['to']}`)"
            for c, v in ltp.items() if v.get("dp")]
@@ -428,8 +422,8 @@ def _why(meas: dict[str, dict[str, Any]], data: dict[str, Any]) -> list[str]:
         parts = []
         for kind, what in (("full", "full core"), ("dp", "datapath")):
             if u[kind]["lut4"] and um[kind]["lut4"]:
-                parts.append(f"{what} {_fmt(u[kind]['lut4'])} vs {_fmt(um[kind]['lut4'])} LUT4, "
-                             f"{_fmt(u[kind]['fmax'], 1)} vs {_fmt(um[kind]['fmax'], 1)} MHz")
+                parts.append(f"{what} {num(u[kind]['lut4'])} vs {num(um[kind]['lut4'])} LUT4, "
+                             f"{num(u[kind]['fmax'], 1)} vs {num(um[kind]['fmax'], 1)} MHz")
         if parts:
             out.append("   The demultiplexer is not what costs LUTs: ueno (demultiplexer, "
                        "bit-parallel XOR) vs ueno_mux (output multiplexers): "
@@ -462,10 +456,10 @@ def _sentences(meas: dict[str, dict[str, Any]]) -> list[str]:
         if c not in meas:
             continue
         m = meas[c]
-        cyc = (f"{_fmt(m['ecb_enc'], 0)}/{_fmt(m['ecb_dec'], 0)} cycles per block in ECB and "
+        cyc = (f"{num(m['ecb_enc'], 0)}/{num(m['ecb_dec'], 0)} cycles per block in ECB and "
                f"{m['cbc_enc']}/{m['cbc_dec']} in CBC (enc/dec), as the paper counts "
                f"({m['claimed']})" if m["cbc_enc"] else
-               f"{_fmt(m['ecb_enc'], 0)}/{_fmt(m['ecb_dec'], 0)} cycles per block in ECB "
+               f"{num(m['ecb_enc'], 0)}/{num(m['ecb_dec'], 0)} cycles per block in ECB "
                f"(CBC not measured)")
         if c in ("ueno", "ueno_mux"):
             parts = [f"- **{PAPER_NAME[c]}**: {cyc}."]
@@ -489,13 +483,13 @@ def _sentences(meas: dict[str, dict[str, Any]]) -> list[str]:
                 bd, bdv = _best(meas, kind, "per_kge_depth")
                 gd = _pct(k["per_kge_depth"], bdv)
                 parts.append(
-                    f"{what}: depth model {_fmt(gd, 0)} % vs the best conventional ({bd}) "
+                    f"{what}: depth model {num(gd, 0)} % vs the best conventional ({bd}) "
                     f"({'inside' if gd is not None and CLAIM_LO <= gd <= CLAIM_HI else 'above' if gd is not None and gd > CLAIM_HI else 'below'} "
-                    f"53-72 %); {_fmt(k['per_lut'], 3)} Mbit/s per LUT4 is "
-                    f"{_fmt(gl, 0)} % vs the best conventional ({bl}, {_fmt(bv, 3)}), "
-                    f"{verdict} the claimed 53-72 %; per kGE {_fmt(gg, 0)} % vs {bg}; "
+                    f"53-72 %); {num(k['per_lut'], 3)} Mbit/s per LUT4 is "
+                    f"{num(gl, 0)} % vs the best conventional ({bl}, {num(bv, 3)}), "
+                    f"{verdict} the claimed 53-72 %; per kGE {num(gg, 0)} % vs {bg}; "
                     f"critical path: {'highest' if fastest == c else 'not the highest'} Fmax "
-                    f"({_fmt(k['fmax'], 1)} MHz, best {fastest}) and "
+                    f"({num(k['fmax'], 1)} MHz, best {fastest}) and "
                     f"{'the smallest' if shallow == c else 'not the smallest'} gate depth "
                     f"({k['depth']}, smallest {shallow}).")
             out.append(" ".join(parts))
@@ -514,9 +508,9 @@ def _sentences(meas: dict[str, dict[str, Any]]) -> list[str]:
                     continue
                 g = _pct(u[kind]["per_lut"], k["per_lut"])
                 gk = _pct(u[kind]["per_kge"], k["per_kge"])
-                parts.append(f"Ours, {what}: ueno {_fmt(g, 0)} % per LUT4, {_fmt(gk, 0)} % "
-                             f"per kGE; its Fmax {_fmt(k['fmax'], 1)} MHz vs ueno "
-                             f"{_fmt(u[kind]['fmax'], 1)}, depth {k['depth']} vs "
+                parts.append(f"Ours, {what}: ueno {num(g, 0)} % per LUT4, {num(gk, 0)} % "
+                             f"per kGE; its Fmax {num(k['fmax'], 1)} MHz vs ueno "
+                             f"{num(u[kind]['fmax'], 1)}, depth {k['depth']} vs "
                              f"{u[kind]['depth']}.")
             out.append(" ".join(parts))
     u = meas.get("ueno", {}).get("full", {})

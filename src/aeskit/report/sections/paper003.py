@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from aeskit.report.numbers import num
+
 from aeskit.report.render import misfit_note
 
 TITLE = "Paper 003: memory-based AES (Chaves et al.)"
@@ -40,14 +42,6 @@ PAPER: dict[str, tuple[str, str, int, int, int, int, float, float]] = {
 TARGET_PP_MBPS = 25_000.0
 TARGET_PP_LUT4 = 6_000
 TARGET_FOLDED_MBPS_PER_LUT = 1.0
-
-
-def _fmt(v: Any, nd: int = 0) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:,.{nd}f}"
-    return f"{v:,}" if isinstance(v, int) else str(v)
 
 
 def _find(rows: list[dict[str, Any]], core: str, ks: int = 128) -> dict[str, Any] | None:
@@ -85,10 +79,10 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         per_ebr = mbps / ebr if (mbps and ebr) else None
         out.append(
             f"| {r['core']} | {r['key_size']} | {row} ({tables}) | {cyc} | {lat} | "
-            f"{slices:,} | {bram} | {mhz:.0f} | {gbps:.2f} | {_fmt(r.get('latency'))} | "
-            f"{_fmt(r.get('interval'), 1)} | {_fmt(r.get('lut4'))} | {_fmt(r.get('ff'))} | "
-            f"{_fmt(ebr)} | {misfit_note(r) or _fmt(r.get('fmax_mhz'), 1)} | {_fmt(mbps)} | "
-            f"{_fmt(r.get('mbps_per_lut'), 2)} | {_fmt(per_ebr, 1)} |")
+            f"{slices:,} | {bram} | {mhz:.0f} | {gbps:.2f} | {num(r.get('latency'))} | "
+            f"{num(r.get('interval'), 1)} | {num(r.get('lut4'))} | {num(r.get('ff'))} | "
+            f"{num(ebr)} | {misfit_note(r) or num(r.get('fmax_mhz'), 1)} | {num(mbps)} | "
+            f"{num(r.get('mbps_per_lut'), 2)} | {num(per_ebr, 1)} |")
     out += [
         "",
         "Cycle counts match the paper: the folded core takes Nr cycles per block (10/12/14)",
@@ -110,7 +104,7 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         out += ["", f"Target (benchmark, not a test): AES-128 `tbox_unfolded_pp` at "
                 f"{TARGET_PP_MBPS / 1000:.0f} Gbit/s or more with at most "
                 f"{TARGET_PP_LUT4:,} LUT4 plus block RAM: measured {pp['mbps']:,.0f} Mbit/s "
-                f"with {pp['lut4']:,} LUT4 and {_fmt(pp.get('ebr'))} EBR -- "
+                f"with {pp['lut4']:,} LUT4 and {num(pp.get('ebr'))} EBR -- "
                 f"{'met' if ok else 'not met'}."]
     fo = _find(rows, "tbox_folded")
     if fo and misfit_note(fo):

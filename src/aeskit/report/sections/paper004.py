@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from aeskit.report.numbers import num
+
 from aeskit.report.render import misfit_note
 
 TITLE = "Paper 004: T-tables in block RAM (Deshpande & Leelavathi / Drimer et al.)"
@@ -33,14 +35,6 @@ PAPER = {
 
 TARGET_MBPS = 25_000.0
 TARGET_LUT4 = 6_000
-
-
-def _fmt(v: Any, nd: int = 0) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:,.{nd}f}"
-    return f"{v:,}" if isinstance(v, int) else str(v)
 
 
 def render(rows: list[dict[str, Any]], data: Any) -> str:
@@ -74,11 +68,11 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         mbps = r.get("mbps")
         per_ebr = mbps / ebr if (mbps and ebr) else None
         out.append(
-            f"| {r['core']} | {r['key_size']} | {struct} | {cyc} | {_fmt(r.get('latency'))} | "
-            f"{_fmt(r.get('interval'), 1)} | {_fmt(_inf)} | {_fmt(r.get('lut4'))} | "
-            f"{_fmt(r.get('ff'))} | {_fmt(ebr)} | "
-            f"{misfit_note(r) or _fmt(r.get('fmax_mhz'), 1)} | "
-            f"{_fmt(mbps)} | {_fmt(r.get('mbps_per_lut'), 2)} | {_fmt(per_ebr, 1)} |")
+            f"| {r['core']} | {r['key_size']} | {struct} | {cyc} | {num(r.get('latency'))} | "
+            f"{num(r.get('interval'), 1)} | {num(_inf)} | {num(r.get('lut4'))} | "
+            f"{num(r.get('ff'))} | {num(ebr)} | "
+            f"{misfit_note(r) or num(r.get('fmax_mhz'), 1)} | "
+            f"{num(mbps)} | {num(r.get('mbps_per_lut'), 2)} | {num(per_ebr, 1)} |")
     out.append("")
     out.append("Paper rates: 1.76 Gbit/s (abstract) and 1.92 / 1.89 / 1.73 Gbit/s for 128-, "
                "176- and 192-bit inputs (basic module, Spartan-6), over 55 Gbit/s unrolled "

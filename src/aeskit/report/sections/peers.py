@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from aeskit.report.numbers import num
+
 __all__ = ["CLASSES", "PEERS", "Peer", "render"]
 
 TITLE = "Against the open peers (issue 48)"
@@ -89,17 +91,13 @@ def _build(core: str) -> str:
         "/".join(str(k) for k in spec.key_sizes)
 
 
-def _n(v: Any, fmt: str = ",") -> str:
-    return "-" if v is None else format(v, fmt)
-
-
 def _line(name: str, what: str, row: dict[str, Any]) -> str:
     f = row.get("fmax_mhz")
     spread = row.get("fmax_spread")
     fmax = "-" if f is None else f"{f:.1f}" + (f" ({spread})" if spread else "")
-    return (f"| {name} | {what} | {_n(row.get('interval'))} | {_n(row.get('lut4'))} | "
-            f"{_n(row.get('ff'))} | {_n(row.get('ebr'))} | {fmax} | "
-            f"{_n(row.get('mbps'), ',.0f')} | {_n(row.get('mbps_per_lut'), '.3f')} |")
+    return (f"| {name} | {what} | {num(row.get('interval'), ',')} | {num(row.get('lut4'), ',')} | "
+            f"{num(row.get('ff'), ',')} | {num(row.get('ebr'), ',')} | {fmax} | "
+            f"{num(row.get('mbps'), ',.0f')} | {num(row.get('mbps_per_lut'), '.3f')} |")
 
 
 def _verdicts(rows: list[dict[str, Any]]) -> list[str]:
@@ -124,7 +122,7 @@ def _verdicts(rows: list[dict[str, Any]]) -> list[str]:
     if r and r.get("fmax_mhz"):
         ok = r["fmax_mhz"] >= 160.0 and (r.get("ebr") or 0) <= 80 and (r.get("lut4") or 0) <= 5000
         out.append(f"- `ttable_unrolled_e128` >= 160 MHz with <= 80 DP16KD and <= 5,000 LUT4: "
-                   f"{r['fmax_mhz']:.1f} MHz, {r.get('ebr')} DP16KD, {_n(r.get('lut4'))} LUT4: "
+                   f"{r['fmax_mhz']:.1f} MHz, {r.get('ebr')} DP16KD, {num(r.get('lut4'), ',')} LUT4: "
                    f"{'**met**' if ok else 'not met'}.")
     return out
 
