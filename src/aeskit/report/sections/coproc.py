@@ -85,9 +85,11 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
     say = progress or (lambda _m: None)
     out: dict[str, Any] = {"cycles": measure(force, say), "synth": {}}
     for name in SYSTEMS:
+        # the folders (and store idents) of `aeskit synth <system>`: the CLI and the
+        # report keep one result of a system on its default core, not two
         design = system_design(name, out_dir=CACHE_DIR / "src" / name)
         out["synth"][name] = {"core": design.name, **synth_json(
-            design, device, force, say, CACHE_DIR / "synth", seeds)}
+            design, device, force, say, BUILD_ROOT / "synth", seeds)}
     return out
 
 
