@@ -57,7 +57,8 @@ module ak_coproc
   parameter int MaxWrites = 4,
   parameter int InFlight  = 4,
   parameter logic [1:0] CoreDirections = 2'b11,
-  parameter logic [2:0] CoreKeySizes   = 3'b111
+  parameter logic [2:0] CoreKeySizes   = 3'b111,
+  parameter logic [8:0] Modes          = 9'h1ff
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -140,15 +141,15 @@ module ak_coproc
   end
 
   // ------------------------------------------------------------------------------
-  // Register block; an address outside the 128-byte map goes to an unmapped offset
-  // (0x7C), so it gets SLVERR instead of aliasing a register
+  // Register block; an address outside the 256-byte map goes to an unmapped offset
+  // (0xFC), so it gets SLVERR instead of aliasing a register
   // ------------------------------------------------------------------------------
   ak_coproc_regs_pkg::ak_coproc_regs__in_t  hwif_in;
   ak_coproc_regs_pkg::ak_coproc_regs__out_t hwif_out;
-  logic [6:0] rb_awaddr, rb_araddr;
+  logic [7:0] rb_awaddr, rb_araddr;
 
-  assign rb_awaddr = (|s_axil_awaddr[AddrWidth-1:7]) ? 7'h7c : s_axil_awaddr[6:0];
-  assign rb_araddr = (|s_axil_araddr[AddrWidth-1:7]) ? 7'h7c : s_axil_araddr[6:0];
+  assign rb_awaddr = (|s_axil_awaddr[AddrWidth-1:8]) ? 8'hfc : s_axil_awaddr[7:0];
+  assign rb_araddr = (|s_axil_araddr[AddrWidth-1:8]) ? 8'hfc : s_axil_araddr[7:0];
 
   ak_coproc_regs u_regs (
     .clk            (clk_i),
@@ -177,12 +178,13 @@ module ak_coproc
   );
 
   // key and IV in engine byte order (byte 0 of KEY[0] = key byte 0 -> [255:248])
-  logic [255:0] reg_key;
+  logic [255:0] reg_key, reg_key2;
   logic [127:0] reg_iv;
   always_comb begin : key_iv
     for (int i = 0; i < 8; i++) begin
       for (int b = 0; b < 4; b++) begin
-        reg_key[255 - 32*i - 8*b -: 8] = hwif_out.KEY[i].W.value[8*b +: 8];
+        reg_key[255 - 32*i - 8*b -: 8]  = hwif_out.KEY[i].W.value[8*b +: 8];
+        reg_key2[255 - 32*i - 8*b -: 8] = hwif_out.TWEAK_KEY[i].W.value[8*b +: 8];
       end
     end
     for (int i = 0; i < 4; i++) begin
@@ -204,14 +206,16 @@ module ak_coproc
   } state_e;
 
   state_e      state_q, state_d;
-  logic [2:0]  mode_q, mode_d;
+  logic [3:0]  mode_q, mode_d;       // a mode code: {MODE_HI, MODE}
   logic        dec_q, dec_d;
   logic [1:0]  klen_q, klen_d;
   logic [3:0]  nlen_q, nlen_d;
   logic [4:0]  tlen_q, tlen_d;
   logic [31:0] len_q, len_d, alen_q, alen_d;
   logic [31:0] src_q, src_d, dst_q, dst_d, aad_q, aad_d;
-  logic [255:0] key_q, key_d;         // KEY and IV of the running job (engine order)
+  logic [255:0] key_q, key_d;         // KEY, TWEAK_KEY and IV of the running job (engine order)
+  logic [255:0] key2_q, key2_d;
+  logic [127:0] tag_q, tag_d;         // the last tag the engine output (TAG)
   logic [127:0] iv_q, iv_d;
   logic        wpass_q, wpass_d;      // this pass writes (0: CCM verify pass)
   logic        sts_seen_q, sts_seen_d;
@@ -225,7 +229,10 @@ module ak_coproc
   logic        eng_rst_nq, eng_rst_nd;
   logic [31:0] cyc_q, cyc_d, cycles_q, cycles_d;
   logic        set_done, set_error, wipe;
-  logic        ccm;
+  logic        ccm, gcm, cmac, xts;
+  logic        aad_mode;   // CCM, GCM: AAD read from AAD_ADDR first
+  logic        has_tag;     // CCM, GCM, CMAC: a tag (TAG_LEN bytes) written or read
+  logic        two_pass;   // CCM, GCM decryption: verify first, then write
   logic [3:0]  check_code;
 
   // engine ports
@@ -248,10 +255,18 @@ module ak_coproc
   logic [31:0]  wr_len;
   logic [4:0]   pay_bytes;
 
-  assign ccm = (4'(mode_q) == ModeCcm);
+  assign ccm      = (mode_q == ModeCcm);
+  assign gcm      = (mode_q == ModeGcm);
+  assign cmac     = (mode_q == ModeCmac);
+  assign xts      = (mode_q == ModeXts);
+  assign aad_mode = ccm || gcm;
+  assign has_tag   = ccm || gcm || cmac;
+  assign two_pass = aad_mode && dec_q;
 
   // the key lengths the core takes (code 3: none), and CLEAR's: the largest
   localparam logic [3:0] KeysBuilt   = {1'b0, CoreKeySizes};
+  // the modes this build offers (codes 9..15: none)
+  localparam logic [15:0] ModesBuilt = {7'd0, Modes};
   localparam logic [1:0] ClearKeyLen = CoreKeySizes[2] ? 2'd2 : CoreKeySizes[1] ? 2'd1 : 2'd0;
 
   // parameter check of a started job (priority: illegal, zero, align, wrap)
@@ -259,23 +274,28 @@ module ak_coproc
     logic illegal, q_small, wrap;
     logic [33:0] src_end, dst_end, aad_end;
     logic [4:0]  t;
-    t       = ccm ? tlen_q : 5'd0;
+    t       = has_tag ? tlen_q : 5'd0;
     q_small = (nlen_q == 4'd13 && len_q[31:16] != '0) || (nlen_q == 4'd12 && len_q[31:24] != '0);
-    illegal = 4'(mode_q) > ModeCcm || !KeysBuilt[klen_q]
+    illegal = !ModesBuilt[mode_q] || !KeysBuilt[klen_q]
               || (dec_q && !CoreDirections[1]
-                  && (4'(mode_q) == ModeEcb || 4'(mode_q) == ModeCbc))
+                  && (mode_q == ModeEcb || mode_q == ModeCbc || xts))
               || (ccm && (nlen_q < 4'd7 || nlen_q > 4'd13 || tlen_q < 5'd4 || tlen_q > 5'd16
-                          || tlen_q[0] || q_small));
+                          || tlen_q[0] || q_small))
+              || ((gcm || cmac) && (tlen_q < 5'd4 || tlen_q > 5'd16))
+              // XTS: AES-128/256 keys; a data unit of 16 bytes or more whose bit count
+              // fits 32 bits (LEN = 0 is LEN_ZERO)
+              || (xts && (klen_q == 2'd1 || (len_q != '0 && len_q < 32'd16)
+                          || len_q[31:29] != '0));
     src_end = {2'b00, src_q} + {2'b00, len_q} + (dec_q ? 34'(t) : 34'd0);
-    dst_end = {2'b00, dst_q} + {2'b00, len_q} + (dec_q ? 34'd0 : 34'(t));
-    aad_end = ccm ? {2'b00, aad_q} + {2'b00, alen_q} : 34'd0;
+    dst_end = {2'b00, dst_q} + (cmac ? 34'd0 : {2'b00, len_q}) + (dec_q ? 34'd0 : 34'(t));
+    aad_end = aad_mode ? {2'b00, aad_q} + {2'b00, alen_q} : 34'd0;
     wrap    = src_end > 34'h1_0000_0000 || dst_end > 34'h1_0000_0000
               || aad_end > 34'h1_0000_0000;
     if (illegal) begin
       check_code = CoprocErrIllegal;
-    end else if (!ccm && len_q == '0) begin
+    end else if (!has_tag && len_q == '0) begin
       check_code = CoprocErrLenZero;
-    end else if ((4'(mode_q) == ModeEcb || 4'(mode_q) == ModeCbc) && len_q[3:0] != '0) begin
+    end else if ((mode_q == ModeEcb || mode_q == ModeCbc) && len_q[3:0] != '0) begin
       check_code = CoprocErrLenAlign;
     end else if (wrap) begin
       check_code = CoprocErrAddrWrap;
@@ -286,8 +306,10 @@ module ak_coproc
 
   // bytes of the next payload beat
   assign pay_bytes = (left_q >= 32'd16) ? 5'd16 : left_q[4:0];
-  // writer range: nothing in the CCM verify pass; payload (+ tag for CCM encryption)
-  assign wr_len    = !wpass_q ? 32'd0 : len_q + ((ccm && !dec_q) ? 32'(tlen_q) : 32'd0);
+  // writer range: nothing in a verify pass; the payload (none for CMAC), + the tag for
+  // CCM/GCM encryption and CMAC generation
+  assign wr_len    = !wpass_q ? 32'd0 :
+                     (cmac ? 32'd0 : len_q) + ((has_tag && !dec_q) ? 32'(tlen_q) : 32'd0);
 
   always_comb begin : fsm
     state_d    = state_q;
@@ -302,6 +324,8 @@ module ak_coproc
     dst_d      = dst_q;
     aad_d      = aad_q;
     key_d      = key_q;
+    key2_d     = key2_q;
+    tag_d      = tag_q;
     iv_d       = iv_q;
     wpass_d    = wpass_q;
     sts_seen_d = sts_seen_q;
@@ -327,10 +351,10 @@ module ak_coproc
     e_key       = key_q;
     e_key_len   = klen_q;
     e_cmd_valid = 1'b0;
-    e_mode      = 4'(mode_q);
+    e_mode      = mode_q;
     e_dec       = dec_q;
-    e_msg_len   = len_q;
-    e_aad_len   = ccm ? alen_q : 32'd0;
+    e_msg_len   = xts ? {len_q[28:0], 3'b000} : len_q;  // XTS: the data unit in bits
+    e_aad_len   = aad_mode ? alen_q : 32'd0;
     e_sts_ready = 1'b0;
 
     unique case (state_q)
@@ -343,10 +367,10 @@ module ak_coproc
           rej_d      = 1'b0;
           mode_d = '0; dec_d = 1'b0; klen_d = '0; nlen_d = '0; tlen_d = '0;
           len_d  = '0; alen_d = '0; src_d = '0; dst_d = '0; aad_d = '0;
-          key_d  = '0; iv_d = '0;
+          key_d  = '0; key2_d = '0; tag_d = '0; iv_d = '0;
           state_d    = SClrKey;
         end else if (start_p) begin
-          mode_d     = hwif_out.CTRL.MODE.value;
+          mode_d     = {hwif_out.CTRL.MODE_HI.value, hwif_out.CTRL.MODE.value};
           dec_d      = hwif_out.CTRL.DECRYPT.value;
           klen_d     = hwif_out.CTRL.KEY_LEN.value;
           nlen_d     = hwif_out.CCM.NONCE_LEN.value;
@@ -357,6 +381,8 @@ module ak_coproc
           dst_d      = hwif_out.DST_ADDR.ADDR.value;
           aad_d      = hwif_out.AAD_ADDR.ADDR.value;
           key_d      = reg_key;
+          key2_d     = reg_key2;
+          tag_d      = '0;
           iv_d       = reg_iv;
           done_d     = 1'b0;
           rej_d      = 1'b0;
@@ -367,7 +393,7 @@ module ak_coproc
       end
       SCheck: begin
         code_d  = check_code;
-        wpass_d = !(ccm && dec_q);
+        wpass_d = !two_pass;
         state_d = (check_code != CoprocErrOk) ? SDone : SKey;
       end
       SKey: begin
@@ -396,6 +422,9 @@ module ak_coproc
         if (e_out_valid && e_out_ready && !e_out_tag) begin
           left_d = left_q - 32'(pay_bytes);
         end
+        if (e_out_valid && e_out_ready && e_out_tag) begin
+          tag_d = e_out_data;
+        end
         if (sts_seen_q && !rd_busy && !wr_busy) begin
           if (rd_err) begin
             code_d = CoprocErrDmaRead;
@@ -407,14 +436,14 @@ module ak_coproc
             code_d = CoprocErrTag;
           end
           if (!wpass_q) begin
-            // CCM verify pass: run again, writing, only if everything passed
+            // CCM/GCM verify pass: run again, writing, only if everything passed
             if (rd_err || !sts_pass_q || sts_err_q) begin
               state_d = SDone;
             end else begin
               wpass_d = 1'b1;
               state_d = SCmd;
             end
-          end else if (ccm && dec_q && (rd_err || !sts_pass_q || sts_err_q)) begin
+          end else if (two_pass && (rd_err || !sts_pass_q || sts_err_q)) begin
             // pass 2 failed after all: overwrite the plaintext written
             wr_start = 1'b1;
             left_d   = len_q;
@@ -518,7 +547,14 @@ module ak_coproc
       hwif_in.IV[i].W.hwclr = wipe;
     end
     for (int i = 0; i < 8; i++) begin
-      hwif_in.KEY[i].W.hwclr = wipe;
+      hwif_in.KEY[i].W.hwclr  = wipe;
+      hwif_in.TWEAK_KEY[i].W.hwclr = wipe;
+    end
+    // TAG[0] holds tag bytes 0..3 (byte 0 in [7:0])
+    for (int i = 0; i < 4; i++) begin
+      for (int b = 0; b < 4; b++) begin
+        hwif_in.TAG[i].W.next[8*b +: 8] = tag_q[127 - 32*i - 8*b -: 8];
+      end
     end
   end
 
@@ -531,8 +567,8 @@ module ak_coproc
   logic eng_rst_n;
   assign eng_rst_n = rst_ni && eng_rst_nq;
 
-  // modes 0..5 (the register map's): GCM/CMAC/XTS logic is not built
-  ak_mode_engine #(.Streams(1), .CoreTagWidth(1), .Modes(9'h03f),
+  // the modes of Modes; without GCM, CMAC and XTS their logic is not built
+  ak_mode_engine #(.Streams(1), .CoreTagWidth(1), .Modes(Modes), .AeadModes(|Modes[8:6]),
                    .CoreInReg(2), .InFlight(InFlight), .CoreDirections(CoreDirections),
                    .CoreKeySizes(CoreKeySizes)) u_engine (
     .clk_i            (clk_i),
@@ -540,11 +576,11 @@ module ak_coproc
     .key_valid_i      (e_key_valid),
     .key_ready_o      (e_key_ready),
     .key_i            (e_key),
-    .key2_i           ('0),  // XTS not offered here
+    .key2_i           (key2_q),
     .key_len_i        (e_key_len),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
-    .cmd_mode_i       ((e_mode > ModeCcm) ? '1 : e_mode),  // 6, 7: illegal (all ones), as before
+    .cmd_mode_i       (e_mode),
     .cmd_decrypt_i    (e_dec),
     .cmd_iv_i         (e_iv),
     .cmd_iv_len_i     (32'd12),
@@ -583,11 +619,11 @@ module ak_coproc
   // ------------------------------------------------------------------------------
   logic [2:0][31:0] seg_addr, seg_len;
   assign seg_addr[0] = aad_q;
-  assign seg_len[0]  = ccm ? alen_q : 32'd0;
+  assign seg_len[0]  = aad_mode ? alen_q : 32'd0;
   assign seg_addr[1] = src_q;
   assign seg_len[1]  = len_q;
   assign seg_addr[2] = src_q + len_q;
-  assign seg_len[2]  = (ccm && dec_q) ? 32'(tlen_q) : 32'd0;
+  assign seg_len[2]  = (has_tag && dec_q) ? 32'(tlen_q) : 32'd0;
 
   ak_coproc_rd #(.DataWidth(DataWidth), .IdWidth(IdWidth), .MaxReads(MaxReads)) u_rd (
     .clk_i        (clk_i),
@@ -668,6 +704,8 @@ module ak_coproc
       dst_q      <= '0;
       aad_q      <= '0;
       key_q      <= '0;
+      key2_q     <= '0;
+      tag_q      <= '0;
       iv_q       <= '0;
       wpass_q    <= 1'b0;
       sts_seen_q <= 1'b0;
@@ -697,6 +735,8 @@ module ak_coproc
       dst_q      <= dst_d;
       aad_q      <= aad_d;
       key_q      <= key_d;
+      key2_q     <= key2_d;
+      tag_q      <= tag_d;
       iv_q       <= iv_d;
       wpass_q    <= wpass_d;
       sts_seen_q <= sts_seen_d;

@@ -3,7 +3,7 @@ tbox_folded, Verilator) with the engine :mod:`aeskit.sim.axil_fuzz` (its docstri
 describes the driver, the model and the two phases).
 
 What is particular to this endpoint: any address with a bit at or above the map's
-width (bit 7) set goes to an unmapped offset (SLVERR); phase 2 fires START and CLEAR
+width (bit 8) set goes to an unmapped offset (SLVERR); phase 2 fires START and CLEAR
 with random job parameters, cocotbext-axi's AXI4 slave with random pauses as memory (as
 in test_coproc.py); at the end a CLEAR wipes KEY and IV.
 
@@ -49,7 +49,9 @@ class CoprocFuzz(AxilFuzz):
         return None if addr >> self.width else addr
 
     def key_vector(self) -> int:
-        return int(self.dut.u_coproc.reg_key.value)
+        # the write-only registers in address order: KEY, then TWEAK_KEY
+        c = self.dut.u_coproc
+        return int(c.reg_key.value) << 256 | int(c.reg_key2.value)
 
     async def start_phase2(self) -> None:
         from cocotbext.axi import AxiBus, AxiSlave
