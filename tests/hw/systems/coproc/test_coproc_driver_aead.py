@@ -71,7 +71,8 @@ def random_jobs(seed: int, n: int, hw: bool) -> list[tuple[dict[str, object], tu
             bad = dict(g, decrypt=True, data=_flip(ct, rng), tag=tag)
         jobs.append((bad, ("TAG", bytes([FILL]) * len(ct), b"")))
         # CMAC
-        key, msg, t = rng.randbytes((16, 24, 32)[(i + 1) % 3]), rng.randbytes(ln), rng.randint(4, 16)
+        key, msg = rng.randbytes((16, 24, 32)[(i + 1) % 3]), rng.randbytes(ln)
+        t = rng.randint(4, 16)
         tag = cmac(key, msg, t)
         c = dict(bus, mode="cmac", key=key, tag_len=t)
         jobs.append((dict(c, data=msg), ("OK", b"", tag)))
