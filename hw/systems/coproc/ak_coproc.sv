@@ -4,31 +4,40 @@
 // ak_coproc_regs) and START; the co-processor loads the key from the KEY registers into
 // the core (which expands it in hardware; the paper fetched a pre-expanded key from
 // memory), reads the source buffer through its AXI4 master (m_axi_*, ak_coproc_rd),
-// runs it through one stream of the mode engine (ECB, CBC, CTR, CFB-128, OFB, CCM) and
-// the core (core_* ports, the core contract's master side; ak_coproc_sys.sv.tpl wires a
+// runs it through one stream of the mode engine (ECB, CBC, CTR, CFB-128, OFB, CCM,
+// GCM/GMAC, CMAC, XTS: the mode code is CTRL.{MODE_HI, MODE}) and the core (core_* ports, the core contract's master side; ak_coproc_sys.sv.tpl wires a
 // registry core to them), writes the result to the destination buffer (ak_coproc_wr),
 // and ends with STATUS.DONE, STATUS.ERR_CODE and the interrupt.
 //
 // Job parameters: the accepted START copies every register a job uses (CTRL's DECRYPT,
-// MODE, KEY_LEN; KEY; IV; CCM; LEN; AAD_LEN; SRC_ADDR; DST_ADDR; AAD_ADDR) into job
+// MODE, MODE_HI, KEY_LEN; KEY; TWEAK_KEY; IV; CCM; LEN; AAD_LEN; SRC_ADDR; DST_ADDR;
+// AAD_ADDR) into job
 // registers (*_q below), and the job uses only those: software may write the next
 // job's registers while BUSY. CLEAR and reset zero them.
 // Job (state machine, see docs/coproc.md): CHECK the parameters (illegal mode/key
-// length/CCM parameters, zero length, ECB/CBC length, buffers crossing 2^32: the job
-// ends at once with the code, no bus access); KEY: load the key; CMD: the engine command;
+// length/CCM, GCM, CMAC, XTS parameters, zero length, ECB/CBC length, buffers crossing
+// 2^32: the job ends at once with the code, no bus access); KEY: load the key (XTS: KEY
+// is K1, TWEAK_KEY K2, the engine swaps them per data unit); CMD: the engine command;
 // RUN: the DMA and the engine until the engine's status and the last B response.
-// CCM decryption is verify-first: pass 1 reads AAD, payload and received tag and
+// The reader reads the AAD (CCM, GCM), the payload (CMAC: the message; XTS: the data
+// unit, LEN bytes = 8*LEN bits to the engine) and the received tag (CCM/GCM decryption,
+// CMAC verification; TAG_LEN bytes after the payload); the writer writes the payload
+// and the tag (CCM/GCM encryption; CMAC generation: the tag alone). The tag beat the
+// engine outputs is also kept in TAG (zeroed at START and CLEAR).
+// CCM and GCM decryption are verify-first: pass 1 reads AAD, payload and received tag and
 // writes nothing; only if the tag matched (and no read failed) pass 2 runs the message
 // again and writes the plaintext. If pass 2 fails anyway (memory changed between the
 // passes, read error) the written range is overwritten with zeros (ZERO) before DONE.
+// CMAC verification writes nothing: its result is the code (0 or TAG).
 // A START while BUSY is rejected (the job is not disturbed): STATUS.REJECTED, and the
 // job's code becomes 4 (BUSY) unless it has its own error. CLEAR (waits for the end of a
-// running job) resets the engine, zeroes KEY, IV, the DMA's buffers, loads a zero key
-// into the core and runs one zero block through it, so no key, round key or data is
-// left in a register or a round-key RAM.
+// running job) resets the engine, zeroes KEY, TWEAK_KEY, IV, TAG, the DMA's buffers,
+// loads a zero key into the core and runs one zero block through it, so no key, round
+// key or data is left in a register or a round-key RAM.
 //
 // Latency (tbox_folded, AES-128, ECB/CTR, memory answering without stalls): docs/coproc.md
-// gives the exact formula from START to DONE; CYCLES reports it per job.
+// gives the exact formula from START to DONE (and the measured cycles of GCM, CMAC and
+// XTS jobs); CYCLES reports it per job.
 // Byte order: FIPS-197; the byte at the lowest address (of a register group or a memory
 // buffer) is byte 0, in bits [7:0] of its 32-bit word; byte 0 is [127:120] / [255:248]
 // on the engine and core ports.
@@ -41,9 +50,11 @@
 // CoreDirections (2'b11: bit 0 the core encrypts, bit 1 it decrypts) and CoreKeySizes
 // (3'b111: bit k the core takes KEY_LEN = k): the core's configuration as the registry
 // declares it (docs/core-contract.md, "Configurations"; ak_coproc_sys sets both). A job
-// the core cannot run (a KEY_LEN it leaves out; ECB or CBC decryption on an
+// the core cannot run (a KEY_LEN it leaves out; ECB, CBC or XTS decryption on an
 // encrypt-only core) ends in CHECK with ERR_CODE ILLEGAL, like an illegal mode; CLEAR
-// loads its zero key at the largest key size the core builds.
+// loads its zero key at the largest key size the core builds. Modes (9'h1ff): the modes
+// built, bit m for mode code m (the engine's Modes; without GCM, CMAC and XTS their
+// logic is left out); a job in a mode left out ends in CHECK with ERR_CODE ILLEGAL.
 
 `default_nettype none
 
