@@ -136,6 +136,7 @@ static aeskit_status hw_checks(const aeskit_dev *dev, const aeskit_job *j) {
     if (q < 4u && (j->len >> (8u * q)) != 0) return AESKIT_ERR_ILLEGAL;
   }
   if ((gcm || cmac) && (j->tag_len < 4 || j->tag_len > 16)) return AESKIT_ERR_ILLEGAL;
+  if (gcm && (j->iv_len >> 29) != 0) return AESKIT_ERR_ILLEGAL;
   if (xts && (dev->key_code == 1u || (j->len != 0 && j->len < 16u) || (j->len >> 29) != 0)) {
     return AESKIT_ERR_ILLEGAL;
   }
@@ -149,6 +150,7 @@ static aeskit_status hw_checks(const aeskit_dev *dev, const aeskit_job *j) {
     uint64_t out = (cmac ? 0u : (uint64_t)j->len) + (j->dir == AESKIT_ENCRYPT ? tag : 0u);
     if (wraps(j->src, in) || wraps(j->dst, out)) return AESKIT_ERR_ADDR_WRAP;
     if ((ccm || gcm) && wraps(j->aad, j->aad_len)) return AESKIT_ERR_ADDR_WRAP;
+    if (gcm && j->iv_len != 12u && wraps(j->iv_addr, j->iv_len)) return AESKIT_ERR_ADDR_WRAP;
   }
   return AESKIT_OK;
 }
@@ -161,10 +163,12 @@ static aeskit_status arg_checks(const aeskit_dev *dev, const aeskit_job *j) {
   if (!dev->key_set) return AESKIT_ERR_NO_KEY;
   if (j->mode == AESKIT_XTS && !dev->xts_key_set) return AESKIT_ERR_NO_KEY;
   if (j->mode == AESKIT_CCM || j->mode == AESKIT_GCM) {
-    /* NONCE_LEN is 4 bits, TAG_LEN 5 bits; the nonce sits in the 16-byte IV; the
-     * co-processor takes GCM IVs of 12 bytes only */
-    if (j->iv == NULL || j->iv_len > 15u || j->tag_len > 31u) return AESKIT_ERR_ARG;
-    if (j->mode == AESKIT_GCM && j->iv_len != 12u) return AESKIT_ERR_ARG;
+    /* NONCE_LEN is 4 bits, TAG_LEN 5 bits; the nonce sits in the 16-byte IV; a GCM IV
+     * of 12 bytes too, one of another length is read from memory (iv_addr) */
+    int iv_mem = j->mode == AESKIT_GCM && j->iv_len != 12u;
+    if (j->tag_len > 31u) return AESKIT_ERR_ARG;
+    if (!iv_mem && (j->iv == NULL || j->iv_len > 15u)) return AESKIT_ERR_ARG;
+    if (iv_mem && j->iv_len == 0) return AESKIT_ERR_ARG;
     if (j->dir == AESKIT_DECRYPT && j->len != 0) {
       /* the co-processor reads the message twice (tag check, then decryption) */
       uint64_t s = j->src, d = j->dst;
@@ -180,7 +184,7 @@ static aeskit_status arg_checks(const aeskit_dev *dev, const aeskit_job *j) {
 
 static aeskit_status soft_run(aeskit_dev *dev, const aeskit_job *j) {
   aeskit_status st = hw_checks(dev, j);
-  const uint8_t *in, *aad = NULL;
+  const uint8_t *in, *aad = NULL, *ivp = j->iv;
   uint8_t *out;
   int ccm = j->mode == AESKIT_CCM, gcm = j->mode == AESKIT_GCM, cmac = j->mode == AESKIT_CMAC;
   int dec = j->dir == AESKIT_DECRYPT, has_tag = ccm || gcm || cmac;
@@ -190,6 +194,10 @@ static aeskit_status soft_run(aeskit_dev *dev, const aeskit_job *j) {
   if (st != AESKIT_OK) return st;
   in = (const uint8_t *)aeskit_port_mem(j->src, in_len);
   if (in_len != 0 && in == NULL) return AESKIT_ERR_DMA_READ;
+  if (gcm && j->iv_len != 12u) {
+    ivp = (const uint8_t *)aeskit_port_mem(j->iv_addr, j->iv_len);
+    if (ivp == NULL) return AESKIT_ERR_DMA_READ;
+  }
   if ((ccm || gcm) && j->aad_len != 0) {
     aad = (const uint8_t *)aeskit_port_mem(j->aad, j->aad_len);
     if (aad == NULL) return AESKIT_ERR_DMA_READ;
@@ -218,11 +226,11 @@ static aeskit_status soft_run(aeskit_dev *dev, const aeskit_job *j) {
       break;
     case AESKIT_GCM:
       if (!dec) {
-        rc = aes_soft_gcm_encrypt(&dev->soft, j->iv, j->iv_len, aad, j->aad_len, in, out,
+        rc = aes_soft_gcm_encrypt(&dev->soft, ivp, j->iv_len, aad, j->aad_len, in, out,
                                   j->len, out + j->len, j->tag_len);
       } else {
         /* aes_soft_gcm_decrypt checks the tag first: no plaintext unless it matches */
-        rc = aes_soft_gcm_decrypt(&dev->soft, j->iv, j->iv_len, aad, j->aad_len, in, out,
+        rc = aes_soft_gcm_decrypt(&dev->soft, ivp, j->iv_len, aad, j->aad_len, in, out,
                                   j->len, in + j->len, j->tag_len);
       }
       break;
@@ -249,7 +257,7 @@ static void hw_start(aeskit_dev *dev, const aeskit_job *j) {
   uint8_t iv[16];
   int ccm = j->mode == AESKIT_CCM, gcm = j->mode == AESKIT_GCM;
   memset(iv, 0, sizeof iv);
-  if (j->iv != NULL && j->mode != AESKIT_CMAC) {
+  if (j->iv != NULL && j->mode != AESKIT_CMAC && !(gcm && j->iv_len != 12u)) {
     memcpy(iv, j->iv, (ccm || gcm) ? j->iv_len : 16u);
   }
   write_words(dev, REG(IV), iv, 16);
@@ -257,6 +265,11 @@ static void hw_start(aeskit_dev *dev, const aeskit_job *j) {
     /* NONCE_LEN: CCM's; the others ignore it */
     wr(dev, REG(CCM), FIELD(CCM, NONCE_LEN, ccm ? j->iv_len : 13u) |
                           FIELD(CCM, TAG_LEN, j->tag_len));
+  }
+  if (gcm) {
+    /* IV_LEN 0: the IV is IV[0..2]; another length: read from IV_ADDR */
+    wr(dev, REG(IV_LEN), j->iv_len == 12u ? 0u : (uint32_t)j->iv_len);
+    wr(dev, REG(IV_ADDR), j->iv_addr);
   }
   if (ccm || gcm) {
     wr(dev, REG(AAD_LEN), j->aad_len);
@@ -410,6 +423,8 @@ static aeskit_status run_gcm(aeskit_dev *dev, aeskit_dir dir, const uint8_t *iv,
                              uint32_t dst, uint32_t len, size_t tag_len,
                              aeskit_wait_style style) {
   aeskit_job j;
+  /* the IV is a CPU pointer here: 12 bytes (another length: an aeskit_job, iv_addr) */
+  if (iv_len != 12u) return AESKIT_ERR_ARG;
   memset(&j, 0, sizeof j);
   j.mode = AESKIT_GCM;
   j.dir = dir;

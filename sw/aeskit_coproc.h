@@ -46,15 +46,17 @@ typedef struct {
   aeskit_mode mode;
   aeskit_dir dir;
   const uint8_t *iv; /* 16 bytes: IV (CBC/CFB/OFB), counter block (CTR), XTS tweak;
-                        CCM: the nonce (iv_len bytes); GCM: the IV (12 bytes);
-                        ECB, CMAC: unused (may be NULL) */
-  size_t iv_len;     /* 16, CCM: the nonce length 7..13, GCM: 12 */
+                        CCM: the nonce (iv_len bytes); GCM: the IV (12 bytes; another
+                        length: unused, see iv_addr); ECB, CMAC: unused (may be NULL) */
+  size_t iv_len;     /* 16, CCM: the nonce length 7..13, GCM: 12 or 1 .. 2^29 - 1 */
   uint32_t src;      /* bus address of the input */
   uint32_t dst;      /* bus address of the output */
   uint32_t len;      /* payload bytes (CMAC: the message) */
   uint32_t aad;      /* CCM, GCM: bus address of the associated data */
   uint32_t aad_len;  /* CCM, GCM: associated-data bytes */
   size_t tag_len;    /* CCM: 4, 6, ..., 16; GCM, CMAC: 4..16 */
+  uint32_t iv_addr;  /* GCM with iv_len != 12: bus address of the IV (the co-processor
+                        reads it from memory: IV_ADDR, IV_LEN) */
 } aeskit_job;
 
 /* Driver state of one co-processor (or of the software fallback). Treat as opaque. */
@@ -122,7 +124,8 @@ aeskit_status aeskit_ccm_decrypt(aeskit_dev *dev, const uint8_t *nonce, size_t n
                                  uint32_t aad, uint32_t aad_len, uint32_t src, uint32_t dst,
                                  uint32_t len, size_t tag_len, aeskit_wait_style style);
 
-/* GCM (SP 800-38D) with a 12-byte IV (another length: AESKIT_ERR_ARG), AAD at aad,
+/* GCM (SP 800-38D) with a 12-byte IV (another length: AESKIT_ERR_ARG here; an aeskit_job
+ * with iv_len != 12 and the IV in memory at iv_addr takes any length), AAD at aad,
  * tag_len 4..16 bytes; memory layout as CCM's (see aeskit_job). Decryption is
  * verify-first (no plaintext written on AESKIT_ERR_TAG); not in place. */
 aeskit_status aeskit_gcm_encrypt(aeskit_dev *dev, const uint8_t *iv, size_t iv_len,

@@ -15,7 +15,9 @@
 //                            start2=<NAME or -> initw=<n>"
 //     mode=ecb|cbc|ctr|cfb|ofb|ccm|gcm|cmac|xts  dir=enc|dec (CMAC: generate|verify)
 //     wait=poll|irq  key=<hex 16/24/32 B; XTS: K1 || K2, 32/48/64 B, aeskit_set_xts_key>
-//     iv=<hex> (16 B; CCM: the nonce; GCM: the IV; XTS: the tweak)  data=<hex>
+//     iv=<hex> (16 B; CCM: the nonce; GCM: the IV -- not 12 bytes: put in memory at
+//     ivaddr=<hex address>, default in the window, and read from there; XTS: the tweak)
+//     data=<hex>
 //     aad=<hex>  tag=<hex> (CCM/GCM dec, CMAC verify: the received tag, put after the
 //     data)  taglen=<n>
 //     api=1 (the job through the mode's own call -- aeskit_gcm_encrypt, aeskit_gmac
@@ -344,6 +346,7 @@ void run_job(const std::string& line) {
   uint32_t src = static_cast<uint32_t>(num(kv, "src", kMemBase + 0x01000, 16));
   uint32_t aad_addr = static_cast<uint32_t>(num(kv, "aadaddr", kMemBase + 0x40000, 16));
   uint32_t dst = static_cast<uint32_t>(num(kv, "dst", kMemBase + 0x80000, 16));
+  uint32_t iv_addr = static_cast<uint32_t>(num(kv, "ivaddr", kMemBase + 0x60000, 16));
   uint32_t len = static_cast<uint32_t>(num(kv, "len", data.size()));
   uint8_t fill = static_cast<uint8_t>(num(kv, "fill", 0xee, 16));
   bool aead = m->second == AESKIT_CCM || m->second == AESKIT_GCM;
@@ -366,6 +369,8 @@ void run_job(const std::string& line) {
   if ((aead || cmac) && dec) in.insert(in.end(), rtag.begin(), rtag.end());
   put(src, in);
   put(aad_addr, aad);
+  const bool iv_mem = m->second == AESKIT_GCM && iv.size() != 12;
+  if (iv_mem) put(iv_addr, iv);
 
   aeskit_dev dev;
   g_fake_id = kv.count("fakeid") != 0;
@@ -410,6 +415,7 @@ void run_job(const std::string& line) {
   job.aad = aad_addr;
   job.aad_len = static_cast<uint32_t>(num(kv, "aadlen", aad.size()));
   job.tag_len = taglen;
+  job.iv_addr = iv_addr;
 
   g_irqs = 0;
   uint64_t t0 = 0;

@@ -11,7 +11,7 @@
 //
 // Job parameters: the accepted START copies every register a job uses (CTRL's DECRYPT,
 // MODE, MODE_HI, KEY_LEN; KEY; TWEAK_KEY; IV; CCM; LEN; AAD_LEN; SRC_ADDR; DST_ADDR;
-// AAD_ADDR) into job
+// AAD_ADDR; IV_LEN; IV_ADDR) into job
 // registers (*_q below), and the job uses only those: software may write the next
 // job's registers while BUSY. CLEAR and reset zero them.
 // Job (state machine, see docs/coproc.md): CHECK the parameters (illegal mode/key
@@ -19,6 +19,8 @@
 // 2^32: the job ends at once with the code, no bus access); KEY: load the key (XTS: KEY
 // is K1, TWEAK_KEY K2, the engine swaps them per data unit); CMD: the engine command;
 // RUN: the DMA and the engine until the engine's status and the last B response.
+// GCM with IV_LEN not 0 or 12 reads the IV from IV_ADDR first, in a read of its own
+// (SIvRd; SIvGo starts the reader again for the rest); otherwise the 12-byte IV is IV.
 // The reader reads the AAD (CCM, GCM), the payload (CMAC: the message; XTS: the data
 // unit, LEN bytes = 8*LEN bits to the engine) and the received tag (CCM/GCM decryption,
 // CMAC verification; TAG_LEN bytes after the payload); the writer writes the payload
@@ -213,7 +215,8 @@ module ak_coproc
   // Job state
   // ------------------------------------------------------------------------------
   typedef enum logic [3:0] {
-    SIdle, SCheck, SKey, SCmd, SRun, SZero, SZeroWait, SDone, SClrKey, SClrCmd, SClrRun
+    SIdle, SCheck, SKey, SCmd, SRun, SZero, SZeroWait, SDone, SClrKey, SClrCmd, SClrRun,
+    SIvRd, SIvGo
   } state_e;
 
   state_e      state_q, state_d;
@@ -224,6 +227,9 @@ module ak_coproc
   logic [4:0]  tlen_q, tlen_d;
   logic [31:0] len_q, len_d, alen_q, alen_d;
   logic [31:0] src_q, src_d, dst_q, dst_d, aad_q, aad_d;
+  logic [31:0] ivlen_q, ivlen_d, ivaddr_q, ivaddr_d;  // GCM: IV_LEN, IV_ADDR
+  logic        ivph_q, ivph_d;        // the reader reads the GCM IV (SIvRd)
+  logic        iverr_q, iverr_d;      // a read of the IV failed (this pass)
   logic [255:0] key_q, key_d;         // KEY, TWEAK_KEY and IV of the running job (engine order)
   logic [255:0] key2_q, key2_d;
   logic [127:0] tag_q, tag_d;         // the last tag the engine output (TAG)
@@ -244,6 +250,8 @@ module ak_coproc
   logic        aad_mode;   // CCM, GCM: AAD read from AAD_ADDR first
   logic        has_tag;     // CCM, GCM, CMAC: a tag (TAG_LEN bytes) written or read
   logic        two_pass;   // CCM, GCM decryption: verify first, then write
+  logic        iv_mem;     // GCM: the IV is read from IV_ADDR (IV_LEN not 0 or 12)
+  logic        rd_err_any; // the reader failed in this pass (the IV read included)
   logic [3:0]  check_code;
 
   // engine ports
@@ -273,6 +281,8 @@ module ak_coproc
   assign aad_mode = ccm || gcm;
   assign has_tag   = ccm || gcm || cmac;
   assign two_pass = aad_mode && dec_q;
+  assign iv_mem   = gcm && ivlen_q != '0 && ivlen_q != 32'd12;
+  assign rd_err_any = rd_err || iverr_q;
 
   // the key lengths the core takes (code 3: none), and CLEAR's: the largest
   localparam logic [3:0] KeysBuilt   = {1'b0, CoreKeySizes};
@@ -283,7 +293,7 @@ module ak_coproc
   // parameter check of a started job (priority: illegal, zero, align, wrap)
   always_comb begin : check
     logic illegal, q_small, wrap;
-    logic [33:0] src_end, dst_end, aad_end;
+    logic [33:0] src_end, dst_end, aad_end, iv_end;
     logic [4:0]  t;
     t       = has_tag ? tlen_q : 5'd0;
     q_small = (nlen_q == 4'd13 && len_q[31:16] != '0) || (nlen_q == 4'd12 && len_q[31:24] != '0);
@@ -293,6 +303,7 @@ module ak_coproc
               || (ccm && (nlen_q < 4'd7 || nlen_q > 4'd13 || tlen_q < 5'd4 || tlen_q > 5'd16
                           || tlen_q[0] || q_small))
               || ((gcm || cmac) && (tlen_q < 5'd4 || tlen_q > 5'd16))
+              || (gcm && ivlen_q[31:29] != '0)
               // XTS: AES-128/256 keys; a data unit of 16 bytes or more whose bit count
               // fits 32 bits (LEN = 0 is LEN_ZERO)
               || (xts && (klen_q == 2'd1 || (len_q != '0 && len_q < 32'd16)
@@ -300,8 +311,9 @@ module ak_coproc
     src_end = {2'b00, src_q} + {2'b00, len_q} + (dec_q ? 34'(t) : 34'd0);
     dst_end = {2'b00, dst_q} + (cmac ? 34'd0 : {2'b00, len_q}) + (dec_q ? 34'd0 : 34'(t));
     aad_end = aad_mode ? {2'b00, aad_q} + {2'b00, alen_q} : 34'd0;
+    iv_end  = iv_mem ? {2'b00, ivaddr_q} + {2'b00, ivlen_q} : 34'd0;
     wrap    = src_end > 34'h1_0000_0000 || dst_end > 34'h1_0000_0000
-              || aad_end > 34'h1_0000_0000;
+              || aad_end > 34'h1_0000_0000 || iv_end > 34'h1_0000_0000;
     if (illegal) begin
       check_code = CoprocErrIllegal;
     end else if (!has_tag && len_q == '0) begin
@@ -334,6 +346,10 @@ module ak_coproc
     src_d      = src_q;
     dst_d      = dst_q;
     aad_d      = aad_q;
+    ivlen_d    = ivlen_q;
+    ivaddr_d   = ivaddr_q;
+    ivph_d     = ivph_q;
+    iverr_d    = iverr_q;
     key_d      = key_q;
     key2_d     = key2_q;
     tag_d      = tag_q;
@@ -378,6 +394,7 @@ module ak_coproc
           rej_d      = 1'b0;
           mode_d = '0; dec_d = 1'b0; klen_d = '0; nlen_d = '0; tlen_d = '0;
           len_d  = '0; alen_d = '0; src_d = '0; dst_d = '0; aad_d = '0;
+          ivlen_d = '0; ivaddr_d = '0;
           key_d  = '0; key2_d = '0; tag_d = '0; iv_d = '0;
           state_d    = SClrKey;
         end else if (start_p) begin
@@ -391,6 +408,8 @@ module ak_coproc
           src_d      = hwif_out.SRC_ADDR.ADDR.value;
           dst_d      = hwif_out.DST_ADDR.ADDR.value;
           aad_d      = hwif_out.AAD_ADDR.ADDR.value;
+          ivlen_d    = hwif_out.IV_LEN.LEN.value;
+          ivaddr_d   = hwif_out.IV_ADDR.ADDR.value;
           key_d      = reg_key;
           key2_d     = reg_key2;
           tag_d      = '0;
@@ -416,12 +435,28 @@ module ak_coproc
       SCmd: begin
         e_cmd_valid = 1'b1;
         if (e_cmd_ready) begin
+          // GCM with the IV in memory: the reader reads it first (SIvRd), then the
+          // AAD, payload and tag
           rd_start   = 1'b1;
           wr_start   = 1'b1;
           left_d     = len_q;
           sts_seen_d = 1'b0;
-          state_d    = SRun;
+          ivph_d     = iv_mem;
+          iverr_d    = 1'b0;
+          state_d    = iv_mem ? SIvRd : SRun;
         end
+      end
+      SIvRd: begin
+        // the IV's beats go to the engine; the reader's error flag restarts below
+        if (!rd_busy) begin
+          iverr_d = rd_err;
+          ivph_d  = 1'b0;
+          state_d = SIvGo;
+        end
+      end
+      SIvGo: begin
+        rd_start = 1'b1;
+        state_d  = SRun;
       end
       SRun: begin
         e_sts_ready = 1'b1;
@@ -437,7 +472,7 @@ module ak_coproc
           tag_d = e_out_data;
         end
         if (sts_seen_q && !rd_busy && !wr_busy) begin
-          if (rd_err) begin
+          if (rd_err_any) begin
             code_d = CoprocErrDmaRead;
           end else if (wr_err) begin
             code_d = CoprocErrDmaWrite;
@@ -448,13 +483,13 @@ module ak_coproc
           end
           if (!wpass_q) begin
             // CCM/GCM verify pass: run again, writing, only if everything passed
-            if (rd_err || !sts_pass_q || sts_err_q) begin
+            if (rd_err_any || !sts_pass_q || sts_err_q) begin
               state_d = SDone;
             end else begin
               wpass_d = 1'b1;
               state_d = SCmd;
             end
-          end else if (two_pass && (rd_err || !sts_pass_q || sts_err_q)) begin
+          end else if (two_pass && (rd_err_any || !sts_pass_q || sts_err_q)) begin
             // pass 2 failed after all: overwrite the plaintext written
             wr_start = 1'b1;
             left_d   = len_q;
@@ -594,7 +629,7 @@ module ak_coproc
     .cmd_mode_i       (e_mode),
     .cmd_decrypt_i    (e_dec),
     .cmd_iv_i         (e_iv),
-    .cmd_iv_len_i     (32'd12),
+    .cmd_iv_len_i     (iv_mem ? ivlen_q : 32'd12),
     .cmd_nonce_len_i  (nlen_q),
     .cmd_tag_len_i    (tlen_q),
     .cmd_aad_len_i    (e_aad_len),
@@ -629,12 +664,13 @@ module ak_coproc
   // DMA
   // ------------------------------------------------------------------------------
   logic [2:0][31:0] seg_addr, seg_len;
-  assign seg_addr[0] = aad_q;
-  assign seg_len[0]  = aad_mode ? alen_q : 32'd0;
+  // segments: AAD, payload, received tag; in SIvRd only the GCM IV (as segment 0)
+  assign seg_addr[0] = ivph_q ? ivaddr_q : aad_q;
+  assign seg_len[0]  = ivph_q ? ivlen_q : aad_mode ? alen_q : 32'd0;
   assign seg_addr[1] = src_q;
-  assign seg_len[1]  = len_q;
+  assign seg_len[1]  = ivph_q ? 32'd0 : len_q;
   assign seg_addr[2] = src_q + len_q;
-  assign seg_len[2]  = (has_tag && dec_q) ? 32'(tlen_q) : 32'd0;
+  assign seg_len[2]  = (has_tag && dec_q && !ivph_q) ? 32'(tlen_q) : 32'd0;
 
   ak_coproc_rd #(.DataWidth(DataWidth), .IdWidth(IdWidth), .MaxReads(MaxReads)) u_rd (
     .clk_i        (clk_i),
@@ -714,6 +750,10 @@ module ak_coproc
       src_q      <= '0;
       dst_q      <= '0;
       aad_q      <= '0;
+      ivlen_q    <= '0;
+      ivaddr_q   <= '0;
+      ivph_q     <= 1'b0;
+      iverr_q    <= 1'b0;
       key_q      <= '0;
       key2_q     <= '0;
       tag_q      <= '0;
@@ -745,6 +785,10 @@ module ak_coproc
       src_q      <= src_d;
       dst_q      <= dst_d;
       aad_q      <= aad_d;
+      ivlen_q    <= ivlen_d;
+      ivaddr_q   <= ivaddr_d;
+      ivph_q     <= ivph_d;
+      iverr_q    <= iverr_d;
       key_q      <= key_d;
       key2_q     <= key2_d;
       tag_q      <= tag_d;

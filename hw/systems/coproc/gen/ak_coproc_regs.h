@@ -141,6 +141,18 @@ extern "C" {
 #define AK_COPROC_REGS__TAG_R__W_bp 0
 #define AK_COPROC_REGS__TAG_R__W_bw 32
 
+// reg - ak_coproc_regs::IV_LEN
+#define AK_COPROC_REGS__IV_LEN__LEN_bm 0xffffffff
+#define AK_COPROC_REGS__IV_LEN__LEN_bp 0
+#define AK_COPROC_REGS__IV_LEN__LEN_bw 32
+#define AK_COPROC_REGS__IV_LEN__LEN_reset 0x0
+
+// reg - ak_coproc_regs::IV_ADDR
+#define AK_COPROC_REGS__IV_ADDR__ADDR_bm 0xffffffff
+#define AK_COPROC_REGS__IV_ADDR__ADDR_bp 0
+#define AK_COPROC_REGS__IV_ADDR__ADDR_bw 32
+#define AK_COPROC_REGS__IV_ADDR__ADDR_reset 0x0
+
 // reg - ak_coproc_regs::tkey_r
 #define AK_COPROC_REGS__TKEY_R__W_bm 0xffffffff
 #define AK_COPROC_REGS__TKEY_R__W_bp 0
@@ -165,7 +177,9 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t KEY[8];
     uint8_t RESERVED_60_7f[0x20];
     uint32_t TAG[4];
-    uint8_t RESERVED_90_9f[0x10];
+    uint32_t IV_LEN;
+    uint32_t IV_ADDR;
+    uint8_t RESERVED_98_9f[0x8];
     uint32_t TWEAK_KEY[8];
 } ak_coproc_regs_t;
 

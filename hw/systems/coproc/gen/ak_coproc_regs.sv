@@ -240,6 +240,8 @@ module ak_coproc_regs (
         logic IV[4];
         logic KEY[8];
         logic TAG[4];
+        logic IV_LEN;
+        logic IV_ADDR;
         logic TWEAK_KEY[8];
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
@@ -291,6 +293,10 @@ module ak_coproc_regs (
             decoded_reg_strb.TAG[i0] = cpuif_req_masked & (cpuif_addr == 8'h80 + (8)'(i0) * 8'h4) & !cpuif_req_is_wr;
             is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h80 + (8)'(i0) * 8'h4);
         end
+        decoded_reg_strb.IV_LEN = cpuif_req_masked & (cpuif_addr == 8'h90);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h90);
+        decoded_reg_strb.IV_ADDR = cpuif_req_masked & (cpuif_addr == 8'h94);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h94);
         for(int i0=0; i0<8; i0++) begin
             decoded_reg_strb.TWEAK_KEY[i0] = cpuif_req_masked & (cpuif_addr == 8'ha0 + (8)'(i0) * 8'h4) & cpuif_req_is_wr;
             is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'ha0 + (8)'(i0) * 8'h4);
@@ -405,6 +411,18 @@ module ak_coproc_regs (
             struct {
                 logic [31:0] next;
                 logic load_next;
+            } LEN;
+        } IV_LEN;
+        struct {
+            struct {
+                logic [31:0] next;
+                logic load_next;
+            } ADDR;
+        } IV_ADDR;
+        struct {
+            struct {
+                logic [31:0] next;
+                logic load_next;
             } W;
         } TWEAK_KEY[8];
     } field_combo_t;
@@ -485,6 +503,16 @@ module ak_coproc_regs (
                 logic [31:0] value;
             } W;
         } KEY[8];
+        struct {
+            struct {
+                logic [31:0] value;
+            } LEN;
+        } IV_LEN;
+        struct {
+            struct {
+                logic [31:0] value;
+            } ADDR;
+        } IV_ADDR;
         struct {
             struct {
                 logic [31:0] value;
@@ -929,6 +957,52 @@ module ak_coproc_regs (
         end
         assign hwif_out.KEY[i0].W.value = field_storage.KEY[i0].W.value;
     end
+    // Field: ak_coproc_regs.IV_LEN.LEN
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.IV_LEN.LEN.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.IV_LEN && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.IV_LEN.LEN.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.IV_LEN.LEN.next = next_c;
+        field_combo.IV_LEN.LEN.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.IV_LEN.LEN.value <= 32'h0;
+        end else begin
+            if(field_combo.IV_LEN.LEN.load_next) begin
+                field_storage.IV_LEN.LEN.value <= field_combo.IV_LEN.LEN.next;
+            end
+        end
+    end
+    assign hwif_out.IV_LEN.LEN.value = field_storage.IV_LEN.LEN.value;
+    // Field: ak_coproc_regs.IV_ADDR.ADDR
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.IV_ADDR.ADDR.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.IV_ADDR && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.IV_ADDR.ADDR.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.IV_ADDR.ADDR.next = next_c;
+        field_combo.IV_ADDR.ADDR.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.IV_ADDR.ADDR.value <= 32'h0;
+        end else begin
+            if(field_combo.IV_ADDR.ADDR.load_next) begin
+                field_storage.IV_ADDR.ADDR.value <= field_combo.IV_ADDR.ADDR.next;
+            end
+        end
+    end
+    assign hwif_out.IV_ADDR.ADDR.value = field_storage.IV_ADDR.ADDR.value;
     for(genvar i0=0; i0<8; i0++) begin
         // Field: ak_coproc_regs.TWEAK_KEY[].W
         always_comb begin
@@ -1033,6 +1107,12 @@ module ak_coproc_regs (
             if(rd_mux_addr == 8'h80 + (8)'(i0) * 8'h4) begin
                 readback_data_var[31:0] = hwif_in.TAG[i0].W.next;
             end
+        end
+        if(rd_mux_addr == 8'h90) begin
+            readback_data_var[31:0] = field_storage.IV_LEN.LEN.value;
+        end
+        if(rd_mux_addr == 8'h94) begin
+            readback_data_var[31:0] = field_storage.IV_ADDR.ADDR.value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

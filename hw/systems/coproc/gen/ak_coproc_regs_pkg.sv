@@ -215,6 +215,22 @@ package ak_coproc_regs_pkg;
 
     typedef struct {
         logic [31:0] value;
+    } ak_coproc_regs__IV_LEN__LEN__out_t;
+
+    typedef struct {
+        ak_coproc_regs__IV_LEN__LEN__out_t LEN;
+    } ak_coproc_regs__IV_LEN__out_t;
+
+    typedef struct {
+        logic [31:0] value;
+    } ak_coproc_regs__IV_ADDR__ADDR__out_t;
+
+    typedef struct {
+        ak_coproc_regs__IV_ADDR__ADDR__out_t ADDR;
+    } ak_coproc_regs__IV_ADDR__out_t;
+
+    typedef struct {
+        logic [31:0] value;
     } ak_coproc_regs__tkey_r__W__out_t;
 
     typedef struct {
@@ -232,6 +248,8 @@ package ak_coproc_regs_pkg;
         ak_coproc_regs__AAD_ADDR__out_t AAD_ADDR;
         ak_coproc_regs__iv_r__out_t IV[4];
         ak_coproc_regs__key_r__out_t KEY[8];
+        ak_coproc_regs__IV_LEN__out_t IV_LEN;
+        ak_coproc_regs__IV_ADDR__out_t IV_ADDR;
         ak_coproc_regs__tkey_r__out_t TWEAK_KEY[8];
     } ak_coproc_regs__out_t;
 endpackage

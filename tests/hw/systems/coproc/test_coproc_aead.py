@@ -2,7 +2,8 @@
 the bench of test_coproc.py: cocotbext-axi's AXI4-Lite master and AXI4 slave with random
 pauses on all five memory channels), end to end, against `cryptography` (OpenSSL):
 
-* GCM (12-byte IV in IV[0..2]) both directions, 128/192/256-bit keys, payloads of 0
+* GCM (12-byte IV in IV[0..2]; IVs of 8..128 bytes from memory: IV_LEN, IV_ADDR) both
+  directions, 128/192/256-bit keys, payloads of 0
   (GMAC), 1..65 random bytes, AAD of 0..40 bytes, tags of 4..16 bytes; the destination
   holds ciphertext + tag (encryption) or the plaintext, TAG holds the tag; guard bytes
   around the destination unchanged;
@@ -47,11 +48,13 @@ REDUCED_MODES = 0x03D
 # expected values: cryptography (OpenSSL)
 # ----------------------------------------------------------------------------------
 def gcm_encrypt(key: bytes, iv: bytes, pt: bytes, aad: bytes, t: int) -> tuple[bytes, bytes]:
-    """(ciphertext, tag truncated to t bytes)."""
-    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    """(ciphertext, tag truncated to t bytes); an IV of 8..128 bytes."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-    out = AESGCM(key).encrypt(iv, pt, aad or None)
-    return out[:-16], out[-16:][:t]
+    enc = Cipher(algorithms.AES(key), modes.GCM(iv)).encryptor()
+    enc.authenticate_additional_data(aad)
+    ct = enc.update(pt) + enc.finalize()
+    return ct, enc.tag[:t]
 
 
 def cmac_tag(key: bytes, msg: bytes, t: int) -> bytes:
@@ -77,18 +80,23 @@ def xts(dec: bool, k1: bytes, k2: bytes, tweak: bytes, data: bytes) -> bytes:
 async def run_job(tb, code: int, dec: bool, key: bytes, src_data: bytes, length: int,
                   out_len: int, *, iv: bytes = b"", aad: bytes = b"", tag_len: int = 16,
                   key2: bytes = b"", key_code: int | None = None,
-                  src: int | None = None) -> tuple[int, bytes, bytes]:
+                  src: int | None = None, iv_mem: bytes | None = None,
+                  iv_addr: int | None = None) -> tuple[int, bytes, bytes]:
     """Program and run one job of mode ``code``: ``src_data`` at SRC_ADDR (LEN =
     ``length``; a received tag after it), ``aad`` at AAD_ADDR; return (ERR_CODE, the
-    ``out_len`` bytes at DST_ADDR, TAG as 16 bytes). The destination is filled with
-    random bytes first; bytes around it must not change, and after an error the
-    destination must keep its old contents."""
+    ``out_len`` bytes at DST_ADDR, TAG as 16 bytes); ``iv_mem``: a GCM IV read from
+    memory (IV_LEN, IV_ADDR; else IV_LEN 0). The destination is filled with
+    random bytes first; bytes around it must not change, and after an error (but a
+    read error of an encryption) the destination must keep its old contents."""
     rng = tb.rng
     src = src if src is not None else 0x1000 + rng.randrange(64)
     aad_addr = 0x3_0000 + rng.randrange(64)
     dst = 0x4_0000 + rng.randrange(64)
     tb.mem.data[src:src + len(src_data)] = src_data
     tb.mem.data[aad_addr:aad_addr + len(aad)] = aad
+    iv_addr = iv_addr if iv_addr is not None else 0x2_0000 + rng.randrange(64)
+    if iv_mem is not None and iv_addr + len(iv_mem) <= len(tb.mem.data):
+        tb.mem.data[iv_addr:iv_addr + len(iv_mem)] = iv_mem
     guard = rng.randbytes(out_len + 64)
     tb.mem.data[dst - 32:dst - 32 + len(guard)] = guard
     await tb.set_key(key)
@@ -98,6 +106,7 @@ async def run_job(tb, code: int, dec: bool, key: bytes, src_data: bytes, length:
         await tb.wr(f"TWEAK_KEY{i}", int.from_bytes(k2[4 * i:4 * i + 4], "little"))
     for reg, v in (("SRC_ADDR", src), ("DST_ADDR", dst), ("LEN", length),
                    ("AAD_ADDR", aad_addr), ("AAD_LEN", len(aad)),
+                   ("IV_ADDR", iv_addr), ("IV_LEN", 0 if iv_mem is None else len(iv_mem)),
                    ("CCM", RM.value(CCM__NONCE_LEN=13, CCM__TAG_LEN=tag_len))):
         await tb.wr(reg, v)
     irqs = tb.irqs
@@ -108,7 +117,9 @@ async def run_job(tb, code: int, dec: bool, key: bytes, src_data: bytes, length:
     after = bytes(tb.mem.data[dst - 32:dst - 32 + len(guard)])
     assert after[:32] == guard[:32], "bytes before the destination changed"
     assert after[32 + out_len:] == guard[32 + out_len:], "bytes past the end changed"
-    if err:
+    # (a read error ends an encryption with DMA_READ after it ran: the destination is
+    # undefined then, as in every mode; a decryption's verify pass writes nothing)
+    if err and not (err == ERR["DMA_READ"] and not dec):
         assert after == guard, f"ERR_CODE {err}: the destination was written"
     tag = b""
     for i in range(4):
@@ -119,12 +130,14 @@ async def run_job(tb, code: int, dec: bool, key: bytes, src_data: bytes, length:
 async def gcm_job(tb, dec: bool, key: bytes, iv: bytes, data: bytes, aad: bytes, t: int,
                   *, tamper: str = "") -> None:
     """One GCM (GMAC when ``data`` is empty) job, checked; ``tamper`` ("ct", "aad",
-    "tag") flips one bit of the decryption's input: TAG, nothing written."""
+    "tag") flips one bit of the decryption's input: TAG, nothing written. An IV of
+    other than 12 bytes is read from memory (IV_LEN, IV_ADDR)."""
     rng = tb.rng
     ct, tag = gcm_encrypt(key, iv, data, aad, t)
+    ivk = dict(iv=iv) if len(iv) == 12 else dict(iv=rng.randbytes(16), iv_mem=iv)
     if not dec:
         err, got, treg = await run_job(tb, Mode.GCM, False, key, data, len(data),
-                                       len(data) + t, iv=iv, aad=aad, tag_len=t)
+                                       len(data) + t, aad=aad, tag_len=t, **ivk)
         assert err == 0, f"GCM encryption len={len(data)}: ERR_CODE {err}"
         assert got == ct + tag, f"GCM encryption len={len(data)} aad={len(aad)} t={t}"
         assert treg == tag.ljust(16, b"\0"), "TAG register"
@@ -137,7 +150,7 @@ async def gcm_job(tb, dec: bool, key: bytes, iv: bytes, data: bytes, aad: bytes,
     elif tamper:
         src[len(ct) + rng.randrange(t)] ^= 1 << rng.randrange(8)
     err, got, treg = await run_job(tb, Mode.GCM, True, key, bytes(src), len(ct), len(ct),
-                                   iv=iv, aad=bytes(a), tag_len=t)
+                                   aad=bytes(a), tag_len=t, **ivk)
     if tamper:
         assert err == ERR["TAG"], f"GCM tampered ({tamper}): ERR_CODE {err}"
     else:
@@ -200,6 +213,17 @@ async def cocotb_gcm(dut) -> None:
     data = rng.randbytes(1024)
     for what in ("ct", "aad", "tag"):
         await gcm_job(tb, True, key, iv, data, aad, 16, tamper=what)
+    # IVs of other than 12 bytes, from memory (IV_LEN, IV_ADDR), both ways; tampered
+    for i, n in enumerate((8, 13, 16, 17, 60, 64, 128)):
+        key, iv = rng.randbytes((16, 24, 32)[i % 3]), rng.randbytes(n)
+        data, aad = rng.randbytes(rng.choice((0, 5, 33))), rng.randbytes(rng.choice((0, 20)))
+        if not data and not aad:
+            aad = rng.randbytes(3)
+        t = rng.choice((12, 16))
+        await gcm_job(tb, False, key, iv, data, aad, t)
+        await gcm_job(tb, True, key, iv, data, aad, t)
+        if i % 3 == 0:
+            await gcm_job(tb, True, key, iv, data, aad, t, tamper="tag")
 
 
 @cocotb.test()
@@ -259,6 +283,22 @@ async def cocotb_aead_errors(dut) -> None:
         await expect("ILLEGAL", Mode.CMAC, tag_len=t, dec=bool(t & 1))
     for code in range(9, 16):
         await expect("ILLEGAL", code)
+    # a GCM IV in memory: in the SLVERR window (DMA_READ, nothing written), crossing
+    # 2^32 (ADDR_WRAP), IV_LEN 2^29 (ILLEGAL)
+    from test_coproc import BAD
+
+    for dec in (False, True):
+        err, _, _ = await run_job(tb, Mode.GCM, dec, key[:16], rng.randbytes(48), 32,
+                                  32 + 16 * (not dec), iv_mem=rng.randbytes(20),
+                                  iv_addr=BAD + 0x10, tag_len=16)
+        assert err == ERR["DMA_READ"], err
+    err, _, _ = await run_job(tb, Mode.GCM, False, key[:16], b"", 0, 16,
+                              iv_mem=rng.randbytes(20), iv_addr=0xFFFF_FFF0)
+    assert err == ERR["ADDR_WRAP"], err
+    await tb.wr("IV_LEN", 1 << 29)
+    irqs = tb.irqs
+    await tb.wr("CTRL", RM.value(CTRL__START=1, **mode_fields(Mode.GCM), CTRL__IRQ_EN=1))
+    assert (await tb.finish(irqs))[0] == ERR["ILLEGAL"]
     # a tag crossing 2^32: GCM encryption's destination, CMAC verification's source
     err, _, _ = await run_job(tb, Mode.CMAC, True, key[:16], b"", 16, 0,
                               src=0xFFFF_FFF0)

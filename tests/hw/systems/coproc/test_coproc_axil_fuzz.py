@@ -66,7 +66,7 @@ class CoprocFuzz(AxilFuzz):
                                 mem.write_if.b_channel)):
             ch.set_pause_generator(pauses(random.Random(self.seed * 8 + i), 20))
         # short jobs from here on: LEN, AAD_LEN and the buffers drawn by phase2_data
-        for name in ("LEN", "AAD_LEN", "SRC_ADDR", "DST_ADDR", "AAD_ADDR"):
+        for name in ("LEN", "AAD_LEN", "SRC_ADDR", "DST_ADDR", "AAD_ADDR", "IV_LEN", "IV_ADDR"):
             reg = self.by_name(name)
             await self.write(reg.addr, self.phase2_data(reg))
 
@@ -82,7 +82,7 @@ class CoprocFuzz(AxilFuzz):
         def pick(legal: Iterable[int], bits: int) -> int:
             return rng.choice(list(legal)) if rng.random() < 0.85 else rng.getrandbits(bits)
 
-        if reg.name in ("LEN", "AAD_LEN"):
+        if reg.name in ("LEN", "AAD_LEN", "IV_LEN"):
             return rng.choice((0, 16 * rng.randint(1, 32), 16 * rng.randint(1, 4),
                                rng.randrange(513)))
         if reg.name.endswith("_ADDR"):

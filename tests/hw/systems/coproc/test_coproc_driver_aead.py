@@ -25,8 +25,13 @@ FILL = 0xEE
 
 
 def gcm(key: bytes, iv: bytes, pt: bytes, aad: bytes, t: int) -> tuple[bytes, bytes]:
-    out = AESGCM(key).encrypt(iv, pt, aad or None)
-    return out[:-16], out[-16:][:t]
+    if len(iv) == 12:
+        out = AESGCM(key).encrypt(iv, pt, aad or None)
+        return out[:-16], out[-16:][:t]
+    enc = Cipher(algorithms.AES(key), modes.GCM(iv)).encryptor()  # IV of 8..128 bytes
+    enc.authenticate_additional_data(aad)
+    ct = enc.update(pt) + enc.finalize()
+    return ct, enc.tag[:t]
 
 
 def cmac(key: bytes, msg: bytes, t: int) -> bytes:
@@ -57,13 +62,18 @@ def random_jobs(seed: int, n: int, hw: bool) -> list[tuple[dict[str, object], tu
                    wait=rng.choice(("poll", "irq")), api=rng.random() < 0.7) if hw else \
             dict(api=rng.random() < 0.7)
         # GCM / GMAC
-        key, iv = rng.randbytes((16, 24, 32)[i % 3]), rng.randbytes(12)
+        # every third job an IV of another length, from memory (an aeskit_job with
+        # iv_addr; the named GCM calls take 12-byte IVs)
+        key, iv = rng.randbytes((16, 24, 32)[i % 3]), rng.randbytes(
+            12 if i % 3 else rng.choice((8, 16, 33, 60)))
         pt, aad = rng.randbytes(ln), rng.randbytes(rng.choice((0, 1, 20, 32)))
         if ln == 0 and not aad:
             aad = rng.randbytes(7)
         t = rng.choice((4, 8, 12, 15, 16))
         ct, tag = gcm(key, iv, pt, aad, t)
         g = dict(bus, mode="gcm", key=key, iv=iv, aad=aad, tag_len=t)
+        if len(iv) != 12:
+            g["api"] = False
         jobs.append((dict(g, data=pt), ("OK", ct, tag)))
         jobs.append((dict(g, decrypt=True, data=ct, tag=tag), ("OK", pt, b"")))
         bad = dict(g, decrypt=True, data=ct, tag=_flip(tag, rng))
@@ -103,8 +113,10 @@ def status_jobs() -> list[tuple[str, dict[str, object], str]]:
         ("gcm tag of 3 bytes", dict(mode="gcm", key=key, iv=iv, data=d, tag_len=3), "ILLEGAL"),
         ("gcm tag of 17 bytes", dict(mode="gcm", key=key, iv=iv, data=d, tag_len=17),
          "ILLEGAL"),
-        ("gcm iv of 16 bytes", dict(mode="gcm", key=key, iv=bytes(16), data=d, tag_len=16),
-         "ARG"),
+        ("gcm call with an iv of 16 bytes", dict(mode="gcm", key=key, iv=bytes(16), data=d,
+                                                 tag_len=16, api=True), "ARG"),
+        ("gcm iv in memory crossing 2^32", dict(mode="gcm", key=key, iv=bytes(20), data=d,
+                                                tag_len=16, ivaddr=0xFFFF_FFF0), "ADDR_WRAP"),
         ("gcm decryption in place", dict(mode="gcm", decrypt=True, key=key, iv=iv, data=d,
                                          tag=bytes(16), tag_len=16, dst=SRC_DEFAULT + 4),
          "ARG"),
