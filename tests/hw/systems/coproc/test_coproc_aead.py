@@ -11,6 +11,7 @@ pauses on all five memory channels), end to end, against `cryptography` (OpenSSL
   verification, messages of 0..65 bytes;
 * XTS (KEY = K1, TWEAK_KEY = K2, IV = tweak) both directions, AES-128 and AES-256,
   data units of 16..65 bytes (ciphertext stealing for non-multiples of 16);
+* in place (DST_ADDR = SRC_ADDR): XTS both ways, GCM encryption, CMAC generation;
 * a flipped bit in the ciphertext, the AAD or the tag: GCM decryption and CMAC
   verification end in TAG and the destination keeps its old contents (no plaintext);
 * the illegal requests: XTS with a 192-bit key or a data unit of 1..15 bytes, LEN 0 in
@@ -261,6 +262,56 @@ async def cocotb_xts(dut) -> None:
 
 
 @cocotb.test()
+async def cocotb_in_place(dut) -> None:
+    """In place (DST_ADDR = SRC_ADDR): XTS both ways (ciphertext stealing included), GCM
+    encryption (the tag right after the ciphertext), CMAC generation over its own
+    message; the bytes around the buffer unchanged."""
+    from test_coproc import start
+
+    tb = await start(dut, seed=68)
+    rng = tb.rng
+
+    async def job(code: int, dec: bool, key: bytes, data: bytes, out_len: int, *,
+                  iv: bytes = b"", key2: bytes = b"", aad: bytes = b"") -> bytes:
+        buf = 0x5_0000 + rng.randrange(64)
+        around = rng.randbytes(64)
+        tb.mem.data[buf - 32:buf] = around[:32]
+        tb.mem.data[buf:buf + len(data)] = data
+        tail = max(len(data), out_len)
+        tb.mem.data[buf + tail:buf + tail + 32] = around[32:]
+        tb.mem.data[0x3_0000:0x3_0000 + len(aad)] = aad
+        await tb.set_key(key)
+        await tb.set_iv(iv)
+        k2 = key2.ljust(32, b"\0")
+        for i in range(8):
+            await tb.wr(f"TWEAK_KEY{i}", int.from_bytes(k2[4 * i:4 * i + 4], "little"))
+        for reg, v in (("SRC_ADDR", buf), ("DST_ADDR", buf), ("LEN", len(data)),
+                       ("AAD_ADDR", 0x3_0000), ("AAD_LEN", len(aad)), ("IV_LEN", 0),
+                       ("CCM", RM.value(CCM__NONCE_LEN=13, CCM__TAG_LEN=16))):
+            await tb.wr(reg, v)
+        irqs = tb.irqs
+        await tb.wr("CTRL", RM.value(CTRL__START=1, CTRL__DECRYPT=int(dec), **mode_fields(code),
+                                     CTRL__KEY_LEN=KEY_LEN_CODE[len(key)], CTRL__IRQ_EN=1))
+        err, _ = await tb.finish(irqs)
+        assert err == 0, (code, dec, err)
+        assert bytes(tb.mem.data[buf - 32:buf]) == around[:32]
+        assert bytes(tb.mem.data[buf + tail:buf + tail + 32]) == around[32:]
+        return bytes(tb.mem.data[buf:buf + out_len])
+
+    for n in (16, 17, 31, 48, 65):
+        kl = rng.choice((16, 32))
+        k1, k2, tweak = rng.randbytes(kl), rng.randbytes(kl), rng.randbytes(16)
+        data = rng.randbytes(n)
+        ct = await job(Mode.XTS, False, k1, data, n, iv=tweak, key2=k2)
+        assert ct == xts(False, k1, k2, tweak, data), n
+        assert await job(Mode.XTS, True, k1, ct, n, iv=tweak, key2=k2) == data, n
+        key, iv, aad = rng.randbytes(16), rng.randbytes(12), rng.randbytes(9)
+        ct, tag = gcm_encrypt(key, iv, data, aad, 16)
+        assert await job(Mode.GCM, False, key, data, n + 16, iv=iv, aad=aad) == ct + tag, n
+        assert await job(Mode.CMAC, False, key, data, 16) == cmac_tag(key, data, 16), n
+
+
+@cocotb.test()
 async def cocotb_aead_errors(dut) -> None:
     """The new illegal requests end in CHECK with their code, nothing written."""
     from test_coproc import start
@@ -424,7 +475,7 @@ def _run(testcase: str | list[str], env: dict | None = None, core: str | None = 
 
 def test_coproc_aead() -> None:
     """GCM/GMAC, CMAC, XTS and their errors (the build of test_coproc.py)."""
-    _run(["cocotb_gcm", "cocotb_cmac", "cocotb_xts", "cocotb_aead_errors"])
+    _run(["cocotb_gcm", "cocotb_cmac", "cocotb_xts", "cocotb_in_place", "cocotb_aead_errors"])
 
 
 def test_coproc_aead_core_caps() -> None:
