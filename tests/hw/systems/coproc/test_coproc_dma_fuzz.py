@@ -8,10 +8,11 @@ Jobs. A random sequence of jobs, each programmed through the AXI4-Lite registers
 (cocotbext-axi's AxiLiteMaster) and started with CTRL.START:
 
 * legal jobs: every mode (ECB CBC CTR CFB OFB CCM two times in three; GCM with a
-  12-byte IV, CMAC, XTS the rest), both directions, 128/192/256-bit keys (XTS: 128/256,
-  K2 in TWEAK_KEY; junk in the unused KEY words), random lengths (1 byte to 4 KiB; CCM,
-  GCM, CMAC also 0; XTS at least 16; CCM and GCM with random AAD; in the slow run now and then an AAD of about 2^16 - 2^8 bytes,
-  where CCM's AAD length field grows to 6 bytes), IVs whose CTR counter carries across
+  12-byte IV, CMAC, XTS the rest), both directions, 128/192/256-bit keys (XTS:
+  128/256, K2 in TWEAK_KEY; junk in the unused KEY words), random lengths (1 byte to
+  4 KiB; CCM, GCM, CMAC also 0; XTS at least 16; CCM and GCM with random AAD; in the
+  slow run now and then an AAD of about 2^16 - 2^8 bytes, where CCM's AAD length field
+  grows to 6 bytes), IVs whose CTR counter carries across
   32/64 bits or wraps, buffers anywhere in the 32-bit space: across 4 KiB and 64-byte
   boundaries, at any alignment, up to the very top (a buffer ending at 2^32 is legal),
   in place (DST_ADDR = SRC_ADDR) except for CCM and GCM decryption; for the other modes the
