@@ -410,3 +410,245 @@ int aes_soft_ccm_check(const aes_soft_ctx *ctx, const uint8_t *nonce, size_t non
   ccm_tag(&m, ctr0, t);
   return aes_soft_ct_differ(t, tag, tag_len) ? AES_SOFT_EAUTH : AES_SOFT_OK;
 }
+
+/* ---- GCM (SP 800-38D) ------------------------------------------------------------ */
+
+/* x = x * h in GF(2^128), GCM's bit order (bit 0 = the MSB of byte 0; R = 0xe1 || 0^120):
+ * bit by bit, no table (slow and small; the co-processor is the fast path). */
+static void gf_mul(uint8_t x[16], const uint8_t h[16]) {
+  uint8_t z[16], v[16];
+  unsigned i, j;
+  memset(z, 0, 16);
+  memcpy(v, h, 16);
+  for (i = 0; i < 128; ++i) {
+    uint8_t lsb;
+    uint8_t bit = (uint8_t)((x[i / 8u] >> (7u - i % 8u)) & 1u);
+    uint8_t mask = (uint8_t)(0u - bit);
+    for (j = 0; j < 16; ++j) z[j] ^= (uint8_t)(v[j] & mask);
+    lsb = (uint8_t)(v[15] & 1u);
+    for (j = 15; j > 0; --j) v[j] = (uint8_t)((v[j] >> 1) | (v[j - 1u] << 7));
+    v[0] >>= 1;
+    v[0] ^= (uint8_t)(0xe1u & (0u - lsb));
+  }
+  memcpy(x, z, 16);
+}
+
+/* GHASH accumulator: bytes XORed into y; every full (or zero-padded) block multiplied
+ * by h */
+typedef struct {
+  uint8_t y[16], h[16];
+  unsigned pos;
+} ghash;
+
+static void ghash_bytes(ghash *g, const uint8_t *p, size_t n) {
+  size_t i;
+  for (i = 0; i < n; ++i) {
+    g->y[g->pos++] ^= p[i];
+    if (g->pos == 16) {
+      gf_mul(g->y, g->h);
+      g->pos = 0;
+    }
+  }
+}
+
+static void ghash_pad(ghash *g) {
+  if (g->pos != 0) {
+    gf_mul(g->y, g->h);
+    g->pos = 0;
+  }
+}
+
+static void put_be64(uint8_t *p, uint64_t v) {
+  unsigned i;
+  for (i = 0; i < 8; ++i) p[i] = (uint8_t)(v >> (56u - 8u * i));
+}
+
+/* H, J0 (IV of 12 bytes: IV || 0^31 || 1; else GHASH of the IV and its length) */
+static int gcm_start(const aes_soft_ctx *ctx, const uint8_t *iv, size_t iv_len,
+                     const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                     const uint8_t *out, size_t len, const void *tag, size_t tag_len,
+                     ghash *g, uint8_t j0[16]) {
+  if (!buffers_ok(ctx, in, out, len) || iv == NULL || iv_len == 0 || tag == NULL)
+    return AES_SOFT_EINVAL;
+  if (tag_len < 4 || tag_len > 16) return AES_SOFT_EINVAL;
+  if (aad_len != 0 && aad == NULL) return AES_SOFT_EINVAL;
+  memset(g, 0, sizeof *g);
+  aes_soft_encrypt_block(ctx, g->y, g->h);
+  if (iv_len == 12) {
+    memcpy(j0, iv, 12);
+    j0[12] = 0;
+    j0[13] = 0;
+    j0[14] = 0;
+    j0[15] = 1;
+  } else {
+    uint8_t lb[16];
+    ghash_bytes(g, iv, iv_len);
+    ghash_pad(g);
+    memset(lb, 0, 8);
+    put_be64(&lb[8], 8u * (uint64_t)iv_len);
+    ghash_bytes(g, lb, 16);
+    memcpy(j0, g->y, 16);
+    memset(g->y, 0, 16);
+  }
+  ghash_bytes(g, aad, aad_len);
+  ghash_pad(g);
+  return AES_SOFT_OK;
+}
+
+/* GCTR from inc32(J0) over the payload; GHASH absorbs the ciphertext (out NULL:
+ * nothing written) */
+static void gcm_payload(const aes_soft_ctx *ctx, ghash *g, const uint8_t j0[16], int decrypt,
+                        const uint8_t *in, uint8_t *out, size_t len) {
+  uint8_t c[16], ks[16];
+  size_t i;
+  memcpy(c, j0, 16);
+  for (i = 0; i < len; ++i) {
+    uint8_t x = in[i], y;
+    if (i % 16u == 0) {
+      ctr_inc(c, 4);
+      aes_soft_encrypt_block(ctx, c, ks);
+    }
+    y = (uint8_t)(x ^ ks[i % 16u]);
+    if (out != NULL) out[i] = y;
+    ghash_bytes(g, decrypt ? &x : &y, 1);
+  }
+  ghash_pad(g);
+}
+
+static void gcm_tag(const aes_soft_ctx *ctx, ghash *g, const uint8_t j0[16], size_t aad_len,
+                    size_t len, uint8_t t[16]) {
+  uint8_t lb[16];
+  unsigned i;
+  put_be64(lb, 8u * (uint64_t)aad_len);
+  put_be64(&lb[8], 8u * (uint64_t)len);
+  ghash_bytes(g, lb, 16);
+  aes_soft_encrypt_block(ctx, j0, t);
+  for (i = 0; i < 16; ++i) t[i] ^= g->y[i];
+}
+
+int aes_soft_gcm_encrypt(const aes_soft_ctx *ctx, const uint8_t *iv, size_t iv_len,
+                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                         uint8_t *out, size_t len, uint8_t *tag, size_t tag_len) {
+  ghash g;
+  uint8_t j0[16], t[16];
+  int rc = gcm_start(ctx, iv, iv_len, aad, aad_len, in, out, len, tag, tag_len, &g, j0);
+  if (rc != AES_SOFT_OK) return rc;
+  gcm_payload(ctx, &g, j0, 0, in, out, len);
+  gcm_tag(ctx, &g, j0, aad_len, len, t);
+  memcpy(tag, t, tag_len);
+  return AES_SOFT_OK;
+}
+
+int aes_soft_gcm_check(const aes_soft_ctx *ctx, const uint8_t *iv, size_t iv_len,
+                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                       const uint8_t *tag, size_t tag_len) {
+  ghash g;
+  uint8_t j0[16], t[16];
+  int rc = gcm_start(ctx, iv, iv_len, aad, aad_len, in, in, len, tag, tag_len, &g, j0);
+  if (rc != AES_SOFT_OK) return rc;
+  gcm_payload(ctx, &g, j0, 1, in, NULL, len);
+  gcm_tag(ctx, &g, j0, aad_len, len, t);
+  return aes_soft_ct_differ(t, tag, tag_len) ? AES_SOFT_EAUTH : AES_SOFT_OK;
+}
+
+int aes_soft_gcm_decrypt(const aes_soft_ctx *ctx, const uint8_t *iv, size_t iv_len,
+                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                         uint8_t *out, size_t len, const uint8_t *tag, size_t tag_len) {
+  int rc = aes_soft_gcm_check(ctx, iv, iv_len, aad, aad_len, in, len, tag, tag_len);
+  ghash g;
+  uint8_t j0[16];
+  if (rc != AES_SOFT_OK) return rc;
+  if (!buffers_ok(ctx, in, out, len)) return AES_SOFT_EINVAL;
+  rc = gcm_start(ctx, iv, iv_len, aad, aad_len, in, out, len, tag, tag_len, &g, j0);
+  if (rc == AES_SOFT_OK) gcm_payload(ctx, &g, j0, 1, in, out, len);
+  return rc;
+}
+
+/* ---- CMAC (SP 800-38B) ----------------------------------------------------------- */
+
+/* x = x * 2 in GF(2^128) (a left shift; R = 0^120 || 0x87) */
+static void dbl(uint8_t x[16]) {
+  uint8_t msb = (uint8_t)(x[0] >> 7);
+  unsigned i;
+  for (i = 0; i < 15; ++i) x[i] = (uint8_t)((x[i] << 1) | (x[i + 1u] >> 7));
+  x[15] = (uint8_t)((x[15] << 1) ^ (0x87u & (0u - msb)));
+}
+
+int aes_soft_cmac(const aes_soft_ctx *ctx, const uint8_t *msg, size_t len, uint8_t *tag,
+                  size_t tag_len) {
+  uint8_t k[16], y[16], last[16];
+  size_t n, i, full;
+  if (!ready(ctx) || tag == NULL || (len != 0 && msg == NULL)) return AES_SOFT_EINVAL;
+  if (tag_len < 4 || tag_len > 16) return AES_SOFT_EINVAL;
+  memset(k, 0, 16);
+  aes_soft_encrypt_block(ctx, k, k);
+  dbl(k); /* K1 */
+  n = len == 0 ? 1u : (len + 15u) / 16u;
+  full = len != 0 && len % 16u == 0;
+  if (!full) dbl(k); /* K2 */
+  memset(y, 0, 16);
+  for (i = 0; i + 1u < n; ++i) {
+    unsigned j;
+    for (j = 0; j < 16; ++j) y[j] ^= msg[16u * i + j];
+    aes_soft_encrypt_block(ctx, y, y);
+  }
+  memset(last, 0, 16);
+  if (len) memcpy(last, msg + 16u * (n - 1u), len - 16u * (n - 1u));
+  if (!full) last[len - 16u * (n - 1u)] = 0x80;
+  for (i = 0; i < 16; ++i) y[i] ^= (uint8_t)(last[i] ^ k[i]);
+  aes_soft_encrypt_block(ctx, y, y);
+  memcpy(tag, y, tag_len);
+  return AES_SOFT_OK;
+}
+
+/* ---- XTS (IEEE 1619, SP 800-38E) ------------------------------------------------- */
+
+/* t = t * alpha: GF(2^128) with byte 0 least significant (IEEE 1619, 5.2) */
+static void xts_mul_alpha(uint8_t t[16]) {
+  uint8_t carry = (uint8_t)(t[15] >> 7);
+  unsigned i;
+  for (i = 15; i > 0; --i) t[i] = (uint8_t)((t[i] << 1) | (t[i - 1u] >> 7));
+  t[0] = (uint8_t)((t[0] << 1) ^ (0x87u & (0u - carry)));
+}
+
+static void xts_block(const aes_soft_ctx *k1, int decrypt, const uint8_t t[16],
+                      const uint8_t in[16], uint8_t out[16]) {
+  uint8_t b[16];
+  unsigned i;
+  for (i = 0; i < 16; ++i) b[i] = (uint8_t)(in[i] ^ t[i]);
+  if (decrypt) {
+    aes_soft_decrypt_block(k1, b, b);
+  } else {
+    aes_soft_encrypt_block(k1, b, b);
+  }
+  for (i = 0; i < 16; ++i) out[i] = (uint8_t)(b[i] ^ t[i]);
+}
+
+int aes_soft_xts(const aes_soft_ctx *k1, const aes_soft_ctx *k2, int decrypt,
+                 const uint8_t tweak[16], const uint8_t *in, uint8_t *out, size_t len) {
+  uint8_t t[16], tn[16], cc[16], pp[16];
+  size_t m, r, i;
+  if (!buffers_ok(k1, in, out, len) || !ready(k2) || tweak == NULL || len < 16)
+    return AES_SOFT_EINVAL;
+  if (k1->nr != k2->nr || k1->nr == 12u) return AES_SOFT_EINVAL; /* XTS-AES-128/256 */
+  aes_soft_encrypt_block(k2, tweak, t);
+  m = len / 16u;
+  r = len % 16u;
+  /* the whole blocks before the last one (or two, with ciphertext stealing) */
+  for (i = 0; i + (r ? 1u : 0u) < m; ++i) {
+    xts_block(k1, decrypt, t, in + 16u * i, out + 16u * i);
+    xts_mul_alpha(t);
+  }
+  if (r == 0) return AES_SOFT_OK;
+  /* ciphertext stealing: block m-1 (t) and the partial block m (t * alpha) */
+  memcpy(tn, t, 16);
+  xts_mul_alpha(tn);
+  i = 16u * (m - 1u);
+  /* encryption: CC = E(P[m-1], t); decryption: PP = D(C[m-1], t * alpha) */
+  xts_block(k1, decrypt, decrypt ? tn : t, in + i, cc);
+  memcpy(pp, in + i + 16u, r);
+  memcpy(pp + r, cc + r, 16u - r);
+  memcpy(out + i + 16u, cc, r);
+  xts_block(k1, decrypt, decrypt ? t : tn, pp, out + i);
+  return AES_SOFT_OK;
+}

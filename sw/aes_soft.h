@@ -1,7 +1,8 @@
 /* aes_soft.h: plain C99 AES (FIPS-197: AES-128/192/256, encryption and decryption)
- * and the block-cipher modes of NIST SP 800-38A (ECB, CBC, CFB-128, OFB, CTR) and
- * SP 800-38C (CCM). It is the aeskit driver's software fallback when no co-processor
- * is present, and usable on its own: no OS, no allocation, only <stdint.h>,
+ * and the block-cipher modes of NIST SP 800-38A (ECB, CBC, CFB-128, OFB, CTR),
+ * SP 800-38C (CCM), SP 800-38D (GCM/GMAC), SP 800-38B (CMAC) and SP 800-38E (XTS).
+ * It is the aeskit driver's software fallback when no co-processor is present, and
+ * usable on its own: no OS, no allocation, only <stdint.h>,
  * <stddef.h> and <string.h>.
  *
  * Byte order: FIPS-197. Keys, IVs, counter blocks, nonces and data are byte strings;
@@ -12,8 +13,8 @@
  *
  * Every function works in place (in == out) too. The S-box is computed (multiplicative
  * inverse in GF(2^8) followed by the affine map) on first use; nothing is copied
- * from tables. Not hardened against cache-timing attacks (table look-ups); CCM's tag
- * check is constant time.
+ * from tables. Not hardened against cache-timing attacks (table look-ups); the CCM,
+ * GCM tag checks are constant time.
  */
 #ifndef AES_SOFT_H_
 #define AES_SOFT_H_
@@ -30,7 +31,7 @@ extern "C" {
 /* Return codes of the functions below. */
 #define AES_SOFT_OK 0
 #define AES_SOFT_EINVAL (-1) /* bad argument (key size, length, nonce or tag length) */
-#define AES_SOFT_EAUTH (-2)  /* CCM decryption: the tag does not match */
+#define AES_SOFT_EAUTH (-2)  /* CCM/GCM decryption: the tag does not match */
 
 /* Expanded key: encryption round keys (decryption uses them in reverse order). */
 typedef struct {
@@ -77,6 +78,34 @@ int aes_soft_ccm_decrypt(const aes_soft_ctx *ctx, const uint8_t *nonce, size_t n
 int aes_soft_ccm_check(const aes_soft_ctx *ctx, const uint8_t *nonce, size_t nonce_len,
                        const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
                        const uint8_t *tag, size_t tag_len);
+
+/* GCM (SP 800-38D): an IV of any length >= 1 byte (12: J0 = IV || 0^31 || 1; else
+ * from GHASH), a tag of 4..16 bytes (the leading bytes of the full tag), any AAD and
+ * payload length (GMAC: len 0). Encryption writes len bytes of ciphertext to out and
+ * tag_len bytes to tag. aes_soft_gcm_check compares the tag in constant time and
+ * writes nothing (AES_SOFT_EAUTH on a mismatch); aes_soft_gcm_decrypt checks first and
+ * writes the plaintext only when the tag matches. GHASH is computed bit by bit. */
+int aes_soft_gcm_encrypt(const aes_soft_ctx *ctx, const uint8_t *iv, size_t iv_len,
+                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                         uint8_t *out, size_t len, uint8_t *tag, size_t tag_len);
+int aes_soft_gcm_check(const aes_soft_ctx *ctx, const uint8_t *iv, size_t iv_len,
+                       const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len,
+                       const uint8_t *tag, size_t tag_len);
+int aes_soft_gcm_decrypt(const aes_soft_ctx *ctx, const uint8_t *iv, size_t iv_len,
+                         const uint8_t *aad, size_t aad_len, const uint8_t *in,
+                         uint8_t *out, size_t len, const uint8_t *tag, size_t tag_len);
+
+/* CMAC (SP 800-38B): the tag_len (4..16) leading bytes of the MAC of len bytes (0
+ * allowed). A verifier compares them with aes_soft_ct_differ. */
+int aes_soft_cmac(const aes_soft_ctx *ctx, const uint8_t *msg, size_t len, uint8_t *tag,
+                  size_t tag_len);
+
+/* XTS-AES (IEEE 1619, SP 800-38E): one data unit of len >= 16 bytes (a length that is
+ * not a multiple of 16 uses ciphertext stealing), data key k1, tweak key k2 (both
+ * AES-128 or both AES-256; AES-192 is AES_SOFT_EINVAL), the 16-byte tweak value i
+ * (byte 0 the least significant byte of the data unit sequence number). */
+int aes_soft_xts(const aes_soft_ctx *k1, const aes_soft_ctx *k2, int decrypt,
+                 const uint8_t tweak[16], const uint8_t *in, uint8_t *out, size_t len);
 
 /* Constant-time comparison of n bytes: 0 when equal, 1 otherwise. */
 int aes_soft_ct_differ(const uint8_t *a, const uint8_t *b, size_t n);

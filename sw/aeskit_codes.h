@@ -8,8 +8,9 @@
 
 typedef enum {
   /* Mode codes: 4 bits; 0..8 are modes, 9..15 are illegal (the mode engine ends such
-   * a message with sts_error). The systems' MODE fields are 3 bits (codes 0..7); each
-   * system's register map says which of the modes it runs. */
+   * a message with sts_error). The systems' MODE fields are 3 bits (codes 0..7; the
+   * co-processor's CTRL.MODE_HI adds bit 3 for XTS); each system's register map says
+   * which of the modes it runs. */
   AESKIT_ECB = 0, /* ECB: Electronic codebook (SP 800-38A). */
   AESKIT_CBC = 1, /* CBC: Cipher block chaining (SP 800-38A). */
   AESKIT_CTR = 2, /* CTR: Counter mode (SP 800-38A), a 128-bit counter block. */
@@ -25,17 +26,20 @@ typedef enum {
   /* STATUS.ERR_CODE of the co-processor (ak_coproc, coproc.rdl): the result of a job. */
   AESKIT_OK = 0, /* OK: The job ended correctly. */
   AESKIT_ERR_LEN_ALIGN = 1, /* LEN_ALIGN: LEN not a multiple of 16 in ECB/CBC. */
-  AESKIT_ERR_LEN_ZERO = 2, /* LEN_ZERO: LEN = 0 (legal in CCM: a message of only
-      associated data). */
-  AESKIT_ERR_ADDR_WRAP = 3, /* ADDR_WRAP: A source, destination or AAD buffer (the CCM
-      tag included) crosses the top of the 32-bit address space. */
+  AESKIT_ERR_LEN_ZERO = 2, /* LEN_ZERO: LEN = 0 (legal in CCM and GCM: a message of only
+      associated data, GMAC; and in CMAC: the empty message). */
+  AESKIT_ERR_ADDR_WRAP = 3, /* ADDR_WRAP: A source, destination or AAD buffer (the CCM,
+      GCM or CMAC tag included) crosses the top of the 32-bit address space. */
   AESKIT_ERR_BUSY = 4, /* BUSY: The job ran correctly, but a START written while it ran
       was rejected (driver: a job is running, nothing was written). */
   AESKIT_ERR_DMA_READ = 5, /* DMA_READ: A memory read answered SLVERR or DECERR. */
   AESKIT_ERR_DMA_WRITE = 6, /* DMA_WRITE: A memory write answered SLVERR or DECERR. */
-  AESKIT_ERR_TAG = 7, /* TAG: CCM decryption: tag mismatch; no plaintext written. */
-  AESKIT_ERR_ILLEGAL = 8, /* ILLEGAL: Illegal MODE, KEY_LEN, CCM nonce or tag length, or
-      a payload too long for the nonce. */
+  AESKIT_ERR_TAG = 7, /* TAG: CCM or GCM decryption, CMAC verification: tag mismatch; no
+      plaintext written. */
+  AESKIT_ERR_ILLEGAL = 8, /* ILLEGAL: Illegal MODE (or a mode the build leaves out),
+      KEY_LEN, CCM nonce or tag length, a payload too long for the nonce, a GCM/CMAC tag
+      length, an XTS key length or data unit, or a direction or key length the core
+      leaves out. */
   /* The C driver's own status codes (sw/aeskit_coproc.h), after the co-processor's:
    * no hardware returns them. */
   AESKIT_ERR_HW_UNKNOWN = 15, /* HW_UNKNOWN: An ERR_CODE this driver does not know (a

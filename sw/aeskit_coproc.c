@@ -80,6 +80,26 @@ aeskit_status aeskit_set_key(aeskit_dev *dev, const uint8_t *key, size_t key_len
     return AESKIT_ERR_ARG;
   }
   dev->key_set = 1;
+  dev->xts_key_set = 0;
+  return AESKIT_OK;
+}
+
+aeskit_status aeskit_set_xts_key(aeskit_dev *dev, const uint8_t *key, size_t key_len) {
+  size_t half = key_len / 2u;
+  if (dev == NULL || key == NULL) return AESKIT_ERR_ARG;
+  if (key_len != 32 && key_len != 48 && key_len != 64) return AESKIT_ERR_ARG;
+  if (dev->pending) return AESKIT_ERR_BUSY;
+  dev->key_code = (unsigned)(half / 8u - 2u);
+  if (dev->hw) {
+    wait_not_busy(dev);
+    write_words(dev, REG(KEY), key, half);
+    write_words(dev, REG(TWEAK_KEY), key + half, half);
+  } else if (aes_soft_set_key(&dev->soft, key, half) != AES_SOFT_OK ||
+             aes_soft_set_key(&dev->soft2, key + half, half) != AES_SOFT_OK) {
+    return AESKIT_ERR_ARG;
+  }
+  dev->key_set = 1;
+  dev->xts_key_set = 1;
   return AESKIT_OK;
 }
 
@@ -93,7 +113,9 @@ aeskit_status aeskit_clear(aeskit_dev *dev) {
                                  AK_COPROC_REGS__INTR_STATE__ERROR_bm);
   }
   aes_soft_wipe(&dev->soft);
+  aes_soft_wipe(&dev->soft2);
   dev->key_set = 0;
+  dev->xts_key_set = 0;
   dev->pending = 0;
   return AESKIT_OK;
 }
@@ -103,24 +125,32 @@ static int wraps(uint32_t a, uint64_t n) { return n != 0 && (uint64_t)a + n > 0x
 
 /* What the co-processor checks before it touches the bus (ERR_CODE 8, 2, 1, 3 in
  * this priority); the software path answers the same. */
-static aeskit_status hw_checks(const aeskit_job *j) {
-  int ccm = j->mode == AESKIT_CCM;
+static aeskit_status hw_checks(const aeskit_dev *dev, const aeskit_job *j) {
+  int ccm = j->mode == AESKIT_CCM, gcm = j->mode == AESKIT_GCM;
+  int cmac = j->mode == AESKIT_CMAC, xts = j->mode == AESKIT_XTS;
+  int has_tag = ccm || gcm || cmac;
   if (ccm) {
     unsigned q = 15u - (unsigned)j->iv_len;
     if (j->iv_len < 7 || j->iv_len > 13) return AESKIT_ERR_ILLEGAL;
     if (j->tag_len < 4 || j->tag_len > 16 || j->tag_len % 2u) return AESKIT_ERR_ILLEGAL;
     if (q < 4u && (j->len >> (8u * q)) != 0) return AESKIT_ERR_ILLEGAL;
   }
-  if (!ccm && j->len == 0) return AESKIT_ERR_LEN_ZERO;
+  if ((gcm || cmac) && (j->tag_len < 4 || j->tag_len > 16)) return AESKIT_ERR_ILLEGAL;
+  if (gcm && (j->iv_len >> 29) != 0) return AESKIT_ERR_ILLEGAL;
+  if (xts && (dev->key_code == 1u || (j->len != 0 && j->len < 16u) || (j->len >> 29) != 0)) {
+    return AESKIT_ERR_ILLEGAL;
+  }
+  if (!has_tag && j->len == 0) return AESKIT_ERR_LEN_ZERO;
   if ((j->mode == AESKIT_ECB || j->mode == AESKIT_CBC) && j->len % 16u) {
     return AESKIT_ERR_LEN_ALIGN;
   }
   {
-    uint64_t tag = ccm ? j->tag_len : 0u;
+    uint64_t tag = has_tag ? j->tag_len : 0u;
     uint64_t in = (uint64_t)j->len + (j->dir == AESKIT_DECRYPT ? tag : 0u);
-    uint64_t out = (uint64_t)j->len + (j->dir == AESKIT_ENCRYPT ? tag : 0u);
+    uint64_t out = (cmac ? 0u : (uint64_t)j->len) + (j->dir == AESKIT_ENCRYPT ? tag : 0u);
     if (wraps(j->src, in) || wraps(j->dst, out)) return AESKIT_ERR_ADDR_WRAP;
-    if (ccm && wraps(j->aad, j->aad_len)) return AESKIT_ERR_ADDR_WRAP;
+    if ((ccm || gcm) && wraps(j->aad, j->aad_len)) return AESKIT_ERR_ADDR_WRAP;
+    if (gcm && j->iv_len != 12u && wraps(j->iv_addr, j->iv_len)) return AESKIT_ERR_ADDR_WRAP;
   }
   return AESKIT_OK;
 }
@@ -128,17 +158,24 @@ static aeskit_status hw_checks(const aeskit_job *j) {
 /* What only the driver can check: arguments the registers cannot express. */
 static aeskit_status arg_checks(const aeskit_dev *dev, const aeskit_job *j) {
   if (j == NULL) return AESKIT_ERR_ARG;
-  if ((unsigned)j->mode > (unsigned)AESKIT_CCM) return AESKIT_ERR_ARG;
+  if ((unsigned)j->mode > (unsigned)AESKIT_XTS) return AESKIT_ERR_ARG;
   if (j->dir != AESKIT_ENCRYPT && j->dir != AESKIT_DECRYPT) return AESKIT_ERR_ARG;
   if (!dev->key_set) return AESKIT_ERR_NO_KEY;
-  if (j->mode == AESKIT_CCM) {
-    /* NONCE_LEN is 4 bits, TAG_LEN 5 bits; the nonce sits in the 16-byte IV */
-    if (j->iv == NULL || j->iv_len > 15u || j->tag_len > 31u) return AESKIT_ERR_ARG;
+  if (j->mode == AESKIT_XTS && !dev->xts_key_set) return AESKIT_ERR_NO_KEY;
+  if (j->mode == AESKIT_CCM || j->mode == AESKIT_GCM) {
+    /* NONCE_LEN is 4 bits, TAG_LEN 5 bits; the nonce sits in the 16-byte IV; a GCM IV
+     * of 12 bytes too, one of another length is read from memory (iv_addr) */
+    int iv_mem = j->mode == AESKIT_GCM && j->iv_len != 12u;
+    if (j->tag_len > 31u) return AESKIT_ERR_ARG;
+    if (!iv_mem && (j->iv == NULL || j->iv_len > 15u)) return AESKIT_ERR_ARG;
+    if (iv_mem && j->iv_len == 0) return AESKIT_ERR_ARG;
     if (j->dir == AESKIT_DECRYPT && j->len != 0) {
       /* the co-processor reads the message twice (tag check, then decryption) */
       uint64_t s = j->src, d = j->dst;
       if (s < d + j->len && d < s + j->len) return AESKIT_ERR_ARG;
     }
+  } else if (j->mode == AESKIT_CMAC) {
+    if (j->tag_len > 31u) return AESKIT_ERR_ARG;
   } else if (j->mode != AESKIT_ECB) {
     if (j->iv == NULL || j->iv_len != 16u) return AESKIT_ERR_ARG;
   }
@@ -146,17 +183,22 @@ static aeskit_status arg_checks(const aeskit_dev *dev, const aeskit_job *j) {
 }
 
 static aeskit_status soft_run(aeskit_dev *dev, const aeskit_job *j) {
-  aeskit_status st = hw_checks(j);
-  const uint8_t *in, *aad = NULL;
+  aeskit_status st = hw_checks(dev, j);
+  const uint8_t *in, *aad = NULL, *ivp = j->iv;
   uint8_t *out;
-  int ccm = j->mode == AESKIT_CCM, dec = j->dir == AESKIT_DECRYPT;
-  size_t in_len = j->len + (ccm && dec ? j->tag_len : 0u);
-  size_t out_len = j->len + (ccm && !dec ? j->tag_len : 0u);
+  int ccm = j->mode == AESKIT_CCM, gcm = j->mode == AESKIT_GCM, cmac = j->mode == AESKIT_CMAC;
+  int dec = j->dir == AESKIT_DECRYPT, has_tag = ccm || gcm || cmac;
+  size_t in_len = j->len + (has_tag && dec ? j->tag_len : 0u);
+  size_t out_len = (cmac ? 0u : j->len) + (has_tag && !dec ? j->tag_len : 0u);
   int rc = AES_SOFT_OK;
   if (st != AESKIT_OK) return st;
   in = (const uint8_t *)aeskit_port_mem(j->src, in_len);
   if (in_len != 0 && in == NULL) return AESKIT_ERR_DMA_READ;
-  if (ccm && j->aad_len != 0) {
+  if (gcm && j->iv_len != 12u) {
+    ivp = (const uint8_t *)aeskit_port_mem(j->iv_addr, j->iv_len);
+    if (ivp == NULL) return AESKIT_ERR_DMA_READ;
+  }
+  if ((ccm || gcm) && j->aad_len != 0) {
     aad = (const uint8_t *)aeskit_port_mem(j->aad, j->aad_len);
     if (aad == NULL) return AESKIT_ERR_DMA_READ;
   }
@@ -182,7 +224,30 @@ static aeskit_status soft_run(aeskit_dev *dev, const aeskit_job *j) {
         }
       }
       break;
-    default: rc = AES_SOFT_EINVAL; break; /* GCM, CMAC, XTS: aeskit_start refuses them */
+    case AESKIT_GCM:
+      if (!dec) {
+        rc = aes_soft_gcm_encrypt(&dev->soft, ivp, j->iv_len, aad, j->aad_len, in, out,
+                                  j->len, out + j->len, j->tag_len);
+      } else {
+        /* aes_soft_gcm_decrypt checks the tag first: no plaintext unless it matches */
+        rc = aes_soft_gcm_decrypt(&dev->soft, ivp, j->iv_len, aad, j->aad_len, in, out,
+                                  j->len, in + j->len, j->tag_len);
+      }
+      break;
+    case AESKIT_CMAC: {
+      uint8_t t[16];
+      rc = aes_soft_cmac(&dev->soft, in, j->len, t, j->tag_len);
+      if (rc == AES_SOFT_OK && !dec) memcpy(out, t, j->tag_len);
+      if (rc == AES_SOFT_OK && dec && aes_soft_ct_differ(t, in + j->len, j->tag_len)) {
+        rc = AES_SOFT_EAUTH;
+      }
+      memset(t, 0, sizeof t);
+      break;
+    }
+    case AESKIT_XTS:
+      rc = aes_soft_xts(&dev->soft, &dev->soft2, dec, j->iv, in, out, j->len);
+      break;
+    default: rc = AES_SOFT_EINVAL; break;
   }
   if (rc == AES_SOFT_EAUTH) return AESKIT_ERR_TAG;
   return rc == AES_SOFT_OK ? AESKIT_OK : AESKIT_ERR_ILLEGAL;
@@ -190,12 +255,23 @@ static aeskit_status soft_run(aeskit_dev *dev, const aeskit_job *j) {
 
 static void hw_start(aeskit_dev *dev, const aeskit_job *j) {
   uint8_t iv[16];
-  int ccm = j->mode == AESKIT_CCM;
+  int ccm = j->mode == AESKIT_CCM, gcm = j->mode == AESKIT_GCM;
   memset(iv, 0, sizeof iv);
-  if (j->iv != NULL) memcpy(iv, j->iv, ccm ? j->iv_len : 16u);
+  if (j->iv != NULL && j->mode != AESKIT_CMAC && !(gcm && j->iv_len != 12u)) {
+    memcpy(iv, j->iv, (ccm || gcm) ? j->iv_len : 16u);
+  }
   write_words(dev, REG(IV), iv, 16);
-  if (ccm) {
-    wr(dev, REG(CCM), FIELD(CCM, NONCE_LEN, j->iv_len) | FIELD(CCM, TAG_LEN, j->tag_len));
+  if (ccm || gcm || j->mode == AESKIT_CMAC) {
+    /* NONCE_LEN: CCM's; the others ignore it */
+    wr(dev, REG(CCM), FIELD(CCM, NONCE_LEN, ccm ? j->iv_len : 13u) |
+                          FIELD(CCM, TAG_LEN, j->tag_len));
+  }
+  if (gcm) {
+    /* IV_LEN 0: the IV is IV[0..2]; another length: read from IV_ADDR */
+    wr(dev, REG(IV_LEN), j->iv_len == 12u ? 0u : (uint32_t)j->iv_len);
+    wr(dev, REG(IV_ADDR), j->iv_addr);
+  }
+  if (ccm || gcm) {
     wr(dev, REG(AAD_LEN), j->aad_len);
     wr(dev, REG(AAD_ADDR), j->aad);
   } else {
@@ -206,8 +282,10 @@ static void hw_start(aeskit_dev *dev, const aeskit_job *j) {
   wr(dev, REG(DST_ADDR), j->dst);
   wr(dev, REG(INTR_STATE), AK_COPROC_REGS__INTR_STATE__DONE_bm |
                                AK_COPROC_REGS__INTR_STATE__ERROR_bm);
-  dev->ctrl = FIELD(CTRL, DECRYPT, j->dir == AESKIT_DECRYPT) | FIELD(CTRL, MODE, j->mode) |
-              FIELD(CTRL, KEY_LEN, dev->key_code);
+  /* the mode code: bits [2:0] in MODE, bit 3 in MODE_HI */
+  dev->ctrl = FIELD(CTRL, DECRYPT, j->dir == AESKIT_DECRYPT) |
+              FIELD(CTRL, MODE, (unsigned)j->mode & 7u) |
+              FIELD(CTRL, MODE_HI, (unsigned)j->mode >> 3) | FIELD(CTRL, KEY_LEN, dev->key_code);
   wr(dev, REG(CTRL), dev->ctrl | AK_COPROC_REGS__CTRL__START_bm);
   memset(iv, 0, sizeof iv);
 }
@@ -338,6 +416,75 @@ aeskit_status aeskit_ccm_decrypt(aeskit_dev *dev, const uint8_t *nonce, size_t n
                                  uint32_t len, size_t tag_len, aeskit_wait_style style) {
   return run_ccm(dev, AESKIT_DECRYPT, nonce, nonce_len, aad, aad_len, src, dst, len, tag_len,
                  style);
+}
+
+static aeskit_status run_gcm(aeskit_dev *dev, aeskit_dir dir, const uint8_t *iv,
+                             size_t iv_len, uint32_t aad, uint32_t aad_len, uint32_t src,
+                             uint32_t dst, uint32_t len, size_t tag_len,
+                             aeskit_wait_style style) {
+  aeskit_job j;
+  /* the IV is a CPU pointer here: 12 bytes (another length: an aeskit_job, iv_addr) */
+  if (iv_len != 12u) return AESKIT_ERR_ARG;
+  memset(&j, 0, sizeof j);
+  j.mode = AESKIT_GCM;
+  j.dir = dir;
+  j.iv = iv;
+  j.iv_len = iv_len;
+  j.src = src;
+  j.dst = dst;
+  j.len = len;
+  j.aad = aad;
+  j.aad_len = aad_len;
+  j.tag_len = tag_len;
+  return aeskit_run(dev, &j, style);
+}
+
+aeskit_status aeskit_gcm_encrypt(aeskit_dev *dev, const uint8_t *iv, size_t iv_len,
+                                 uint32_t aad, uint32_t aad_len, uint32_t src, uint32_t dst,
+                                 uint32_t len, size_t tag_len, aeskit_wait_style style) {
+  return run_gcm(dev, AESKIT_ENCRYPT, iv, iv_len, aad, aad_len, src, dst, len, tag_len, style);
+}
+
+aeskit_status aeskit_gcm_decrypt(aeskit_dev *dev, const uint8_t *iv, size_t iv_len,
+                                 uint32_t aad, uint32_t aad_len, uint32_t src, uint32_t dst,
+                                 uint32_t len, size_t tag_len, aeskit_wait_style style) {
+  return run_gcm(dev, AESKIT_DECRYPT, iv, iv_len, aad, aad_len, src, dst, len, tag_len, style);
+}
+
+aeskit_status aeskit_gmac(aeskit_dev *dev, const uint8_t *iv, size_t iv_len, uint32_t aad,
+                          uint32_t aad_len, uint32_t dst, size_t tag_len,
+                          aeskit_wait_style style) {
+  /* no payload: SRC_ADDR is not read (dst given, as a valid address) */
+  return run_gcm(dev, AESKIT_ENCRYPT, iv, iv_len, aad, aad_len, dst, dst, 0, tag_len, style);
+}
+
+static aeskit_status run_cmac(aeskit_dev *dev, aeskit_dir dir, uint32_t src, uint32_t len,
+                              uint32_t dst, size_t tag_len, aeskit_wait_style style) {
+  aeskit_job j;
+  memset(&j, 0, sizeof j);
+  j.mode = AESKIT_CMAC;
+  j.dir = dir;
+  j.src = src;
+  j.dst = dst;
+  j.len = len;
+  j.tag_len = tag_len;
+  return aeskit_run(dev, &j, style);
+}
+
+aeskit_status aeskit_cmac_generate(aeskit_dev *dev, uint32_t src, uint32_t len, uint32_t dst,
+                                   size_t tag_len, aeskit_wait_style style) {
+  return run_cmac(dev, AESKIT_ENCRYPT, src, len, dst, tag_len, style);
+}
+
+aeskit_status aeskit_cmac_verify(aeskit_dev *dev, uint32_t src, uint32_t len, size_t tag_len,
+                                 aeskit_wait_style style) {
+  /* nothing is written: DST_ADDR = src, a valid address */
+  return run_cmac(dev, AESKIT_DECRYPT, src, len, src, tag_len, style);
+}
+
+aeskit_status aeskit_xts(aeskit_dev *dev, aeskit_dir dir, const uint8_t tweak[16],
+                         uint32_t src, uint32_t dst, uint32_t len, aeskit_wait_style style) {
+  return run_mode(dev, AESKIT_XTS, dir, tweak, src, dst, len, style);
 }
 
 const char *aeskit_status_name(aeskit_status st) {

@@ -21,8 +21,9 @@
 
 /* aeskit_status (AESKIT_OK, the co-processor's STATUS.ERR_CODE values up to
  * AESKIT_ERR_CODE_MAX with the same numbers, then the driver's own codes) and
- * aeskit_mode (AESKIT_ECB ..: the mode codes; the co-processor runs ECB .. CCM, a job
- * in another mode gets AESKIT_ERR_ARG), generated from hw/modes/ak_mode_codes.rdl */
+ * aeskit_mode (AESKIT_ECB .. AESKIT_XTS: the mode codes; the co-processor (register
+ * map 1.1) runs all nine, a job with another code gets AESKIT_ERR_ARG), generated from
+ * hw/modes/ak_mode_codes.rdl */
 #include "aeskit_codes.h"
 
 #ifdef __cplusplus
@@ -35,22 +36,27 @@ typedef enum { AESKIT_ENCRYPT = 0, AESKIT_DECRYPT = 1 } aeskit_dir;
  * with the co-processor's interrupt enabled. */
 typedef enum { AESKIT_POLL = 0, AESKIT_IRQ = 1 } aeskit_wait_style;
 
-/* One job. CCM: encryption writes len bytes of ciphertext then the tag_len-byte tag
- * at dst (dst .. dst + len + tag_len); decryption reads the ciphertext followed by the
- * received tag at src and writes len bytes of plaintext at dst, only if the tag
- * matches. */
+/* One job. CCM, GCM: encryption writes len bytes of ciphertext then the tag_len-byte
+ * tag at dst (dst .. dst + len + tag_len); decryption reads the ciphertext followed by
+ * the received tag at src and writes len bytes of plaintext at dst, only if the tag
+ * matches. CMAC: dir AESKIT_ENCRYPT generates (the tag_len-byte tag at dst, nothing
+ * else written), AESKIT_DECRYPT verifies (the received tag at src + len; nothing
+ * written). XTS: one data unit of len >= 16 bytes (key: aeskit_set_xts_key). */
 typedef struct {
   aeskit_mode mode;
   aeskit_dir dir;
-  const uint8_t *iv; /* 16 bytes: IV (CBC/CFB/OFB), counter block (CTR);
-                        CCM: the nonce (iv_len bytes); ECB: unused (may be NULL) */
-  size_t iv_len;     /* 16, CCM: the nonce length 7..13 */
+  const uint8_t *iv; /* 16 bytes: IV (CBC/CFB/OFB), counter block (CTR), XTS tweak;
+                        CCM: the nonce (iv_len bytes); GCM: the IV (12 bytes; another
+                        length: unused, see iv_addr); ECB, CMAC: unused (may be NULL) */
+  size_t iv_len;     /* 16, CCM: the nonce length 7..13, GCM: 12 or 1 .. 2^29 - 1 */
   uint32_t src;      /* bus address of the input */
   uint32_t dst;      /* bus address of the output */
-  uint32_t len;      /* payload bytes */
-  uint32_t aad;      /* CCM: bus address of the associated data */
-  uint32_t aad_len;  /* CCM: associated-data bytes */
-  size_t tag_len;    /* CCM: 4, 6, ..., 16 */
+  uint32_t len;      /* payload bytes (CMAC: the message) */
+  uint32_t aad;      /* CCM, GCM: bus address of the associated data */
+  uint32_t aad_len;  /* CCM, GCM: associated-data bytes */
+  size_t tag_len;    /* CCM: 4, 6, ..., 16; GCM, CMAC: 4..16 */
+  uint32_t iv_addr;  /* GCM with iv_len != 12: bus address of the IV (the co-processor
+                        reads it from memory: IV_ADDR, IV_LEN) */
 } aeskit_job;
 
 /* Driver state of one co-processor (or of the software fallback). Treat as opaque. */
@@ -63,7 +69,9 @@ typedef struct {
   aeskit_status soft_status; /* software path: the pending job's result */
   uint32_t cycles;    /* hardware path: CYCLES of the last job */
   uint32_t ctrl;      /* hardware path: CTRL fields of the last started job */
-  aes_soft_ctx soft;  /* software path: the expanded key */
+  aes_soft_ctx soft;  /* software path: the expanded key (XTS: K1) */
+  int xts_key_set;    /* the key is an XTS key (aeskit_set_xts_key) */
+  aes_soft_ctx soft2; /* software path: XTS's tweak key K2 */
 } aeskit_dev;
 
 /* Detect the co-processor at CPU address base (its ID register reads "AKCP" and
@@ -79,6 +87,11 @@ int aeskit_has_hw(const aeskit_dev *dev);
  * co-processor expands it at every start). AESKIT_ERR_BUSY while a started job is
  * not waited for. */
 aeskit_status aeskit_set_key(aeskit_dev *dev, const uint8_t *key, size_t key_len);
+/* Key of the next XTS jobs: the XTS-AES key K1 || K2 of IEEE 1619, 32 or 64 bytes
+ * (AES-128 / AES-256 halves; 48 is taken, and its jobs end in AESKIT_ERR_ILLEGAL as
+ * on the co-processor: XTS has no AES-192). K1 goes to KEY, K2 to TWEAK_KEY; the other
+ * modes would use K1 as their key. aeskit_set_key replaces it. */
+aeskit_status aeskit_set_xts_key(aeskit_dev *dev, const uint8_t *key, size_t key_len);
 /* Wipe key, IV, round keys and state (waits for a running job to end first). */
 aeskit_status aeskit_clear(aeskit_dev *dev);
 
@@ -110,6 +123,34 @@ aeskit_status aeskit_ccm_encrypt(aeskit_dev *dev, const uint8_t *nonce, size_t n
 aeskit_status aeskit_ccm_decrypt(aeskit_dev *dev, const uint8_t *nonce, size_t nonce_len,
                                  uint32_t aad, uint32_t aad_len, uint32_t src, uint32_t dst,
                                  uint32_t len, size_t tag_len, aeskit_wait_style style);
+
+/* GCM (SP 800-38D) with a 12-byte IV (another length: AESKIT_ERR_ARG here; an aeskit_job
+ * with iv_len != 12 and the IV in memory at iv_addr takes any length), AAD at aad,
+ * tag_len 4..16 bytes; memory layout as CCM's (see aeskit_job). Decryption is
+ * verify-first (no plaintext written on AESKIT_ERR_TAG); not in place. */
+aeskit_status aeskit_gcm_encrypt(aeskit_dev *dev, const uint8_t *iv, size_t iv_len,
+                                 uint32_t aad, uint32_t aad_len, uint32_t src, uint32_t dst,
+                                 uint32_t len, size_t tag_len, aeskit_wait_style style);
+aeskit_status aeskit_gcm_decrypt(aeskit_dev *dev, const uint8_t *iv, size_t iv_len,
+                                 uint32_t aad, uint32_t aad_len, uint32_t src, uint32_t dst,
+                                 uint32_t len, size_t tag_len, aeskit_wait_style style);
+/* GMAC: GCM with an empty payload; the tag_len-byte tag of the AAD is written at dst.
+ * (Verification: aeskit_gcm_decrypt with len 0 and the received tag at src.) */
+aeskit_status aeskit_gmac(aeskit_dev *dev, const uint8_t *iv, size_t iv_len, uint32_t aad,
+                          uint32_t aad_len, uint32_t dst, size_t tag_len,
+                          aeskit_wait_style style);
+/* CMAC (SP 800-38B) of len bytes at src (0 allowed), tag_len 4..16: generation writes
+ * the tag at dst; verification compares it with the received tag at src + len
+ * (AESKIT_OK or AESKIT_ERR_TAG; nothing written). */
+aeskit_status aeskit_cmac_generate(aeskit_dev *dev, uint32_t src, uint32_t len, uint32_t dst,
+                                   size_t tag_len, aeskit_wait_style style);
+aeskit_status aeskit_cmac_verify(aeskit_dev *dev, uint32_t src, uint32_t len, size_t tag_len,
+                                 aeskit_wait_style style);
+/* XTS-AES (IEEE 1619): one data unit of len >= 16 bytes (ciphertext stealing for a
+ * length that is not a multiple of 16) with the 16-byte tweak (the data unit sequence
+ * number, little-endian), the key of aeskit_set_xts_key; in place allowed. */
+aeskit_status aeskit_xts(aeskit_dev *dev, aeskit_dir dir, const uint8_t tweak[16],
+                         uint32_t src, uint32_t dst, uint32_t len, aeskit_wait_style style);
 
 /* "OK", "LEN_ALIGN", ... (the names of sw/README.md). */
 const char *aeskit_status_name(aeskit_status st);

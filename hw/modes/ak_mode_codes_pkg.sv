@@ -8,8 +8,9 @@
 package ak_mode_codes_pkg;
 
   // Mode codes: 4 bits; 0..8 are modes, 9..15 are illegal (the mode engine ends such a
-  // message with sts_error). The systems' MODE fields are 3 bits (codes 0..7); each
-  // system's register map says which of the modes it runs.
+  // message with sts_error). The systems' MODE fields are 3 bits (codes 0..7; the
+  // co-processor's CTRL.MODE_HI adds bit 3 for XTS); each system's register map says
+  // which of the modes it runs.
   localparam int ModeWidth = 4;
   typedef enum logic [ModeWidth-1:0] {
     ModeEcb  = 4'd0,  // ECB

@@ -13,9 +13,16 @@
 //   job <key=value ...>  -> "res status=<NAME> code=<n> out=<hex> tag=<hex> cycles=<n>
 //                            total=<n> irqs=<n> irqhigh=<n> maxrd=<n> hw=<0|1>
 //                            start2=<NAME or -> initw=<n>"
-//     mode=ecb|cbc|ctr|cfb|ofb|ccm  dir=enc|dec  wait=poll|irq  key=<hex 16/24/32 B>
-//     iv=<hex> (16 B; CCM: the nonce)  data=<hex>  aad=<hex>  tag=<hex> (CCM dec: the
-//     received tag, put after the data)  taglen=<n>
+//     mode=ecb|cbc|ctr|cfb|ofb|ccm|gcm|cmac|xts  dir=enc|dec (CMAC: generate|verify)
+//     wait=poll|irq  key=<hex 16/24/32 B; XTS: K1 || K2, 32/48/64 B, aeskit_set_xts_key>
+//     iv=<hex> (16 B; CCM: the nonce; GCM: the IV -- not 12 bytes: put in memory at
+//     ivaddr=<hex address>, default in the window, and read from there; XTS: the tweak)
+//     data=<hex>
+//     aad=<hex>  tag=<hex> (CCM/GCM dec, CMAC verify: the received tag, put after the
+//     data)  taglen=<n>
+//     api=1 (the job through the mode's own call -- aeskit_gcm_encrypt, aeskit_gmac
+//     (GCM encryption without data), aeskit_cmac_generate, aeskit_xts, ... -- instead of
+//     aeskit_start/aeskit_wait)
 //     src=/dst=/aadaddr=<hex address> (default: in the memory window), len=<n> (the
 //     job's LEN; default the data length: longer is allowed and reads what is there)
 //     lat=<cycles> stall=<pct> seed=<n> (memory and AXI4-Lite back-pressure)
@@ -31,8 +38,8 @@
 //     fakeid=<hex> fakever=<hex> (RTL: while aeskit_init runs, the port answers reads
 //     of ID / VERSION with this value instead of the co-processor's: "another device";
 //     the driver must then select its software fallback)
-//   out: the destination bytes (len, or len + taglen for CCM encryption: split into
-//   out and tag) read back after the job; cycles: the co-processor's CYCLES register;
+//   out: the destination bytes (len, or len + taglen for CCM/GCM encryption: split
+//   into out and tag; CMAC generation: the tag alone, in tag) read back after the job; cycles: the co-processor's CYCLES register;
 //   total: clock cycles the driver spent from start to the end of wait; irqs: calls of
 //   the interrupt hook; irqhigh: cycles irq_o was high during a poll job; maxrd: most
 //   AXI4 read bursts the memory held at once during the job; initw: register writes
@@ -326,7 +333,8 @@ void run_job(const std::string& line) {
   }
   static const std::map<std::string, aeskit_mode> modes = {
       {"ecb", AESKIT_ECB}, {"cbc", AESKIT_CBC}, {"ctr", AESKIT_CTR},
-      {"cfb", AESKIT_CFB}, {"ofb", AESKIT_OFB}, {"ccm", AESKIT_CCM}};
+      {"cfb", AESKIT_CFB}, {"ofb", AESKIT_OFB}, {"ccm", AESKIT_CCM},
+      {"gcm", AESKIT_GCM}, {"cmac", AESKIT_CMAC}, {"xts", AESKIT_XTS}};
   auto m = modes.find(kv["mode"]);
   if (m == modes.end()) fail("bad mode " + kv["mode"]);
   bool dec = kv["dir"] == "dec";
@@ -338,10 +346,12 @@ void run_job(const std::string& line) {
   uint32_t src = static_cast<uint32_t>(num(kv, "src", kMemBase + 0x01000, 16));
   uint32_t aad_addr = static_cast<uint32_t>(num(kv, "aadaddr", kMemBase + 0x40000, 16));
   uint32_t dst = static_cast<uint32_t>(num(kv, "dst", kMemBase + 0x80000, 16));
+  uint32_t iv_addr = static_cast<uint32_t>(num(kv, "ivaddr", kMemBase + 0x60000, 16));
   uint32_t len = static_cast<uint32_t>(num(kv, "len", data.size()));
   uint8_t fill = static_cast<uint8_t>(num(kv, "fill", 0xee, 16));
-  bool ccm = m->second == AESKIT_CCM;
-  size_t out_len = len + (ccm && !dec ? taglen : 0);
+  bool aead = m->second == AESKIT_CCM || m->second == AESKIT_GCM;
+  bool cmac = m->second == AESKIT_CMAC;
+  size_t out_len = (cmac ? 0 : len) + ((aead || cmac) && !dec ? taglen : 0);
 
   g_mem->latency = static_cast<int>(num(kv, "lat", 1));
   g_mem->stall_pct = static_cast<int>(num(kv, "stall", 0));
@@ -356,9 +366,11 @@ void run_job(const std::string& line) {
   // memory: the destination window filled, then the inputs
   if (uint8_t* p = g_mem->host(dst, out_len)) std::memset(p, fill, out_len);
   std::vector<uint8_t> in = data;
-  if (ccm && dec) in.insert(in.end(), rtag.begin(), rtag.end());
+  if ((aead || cmac) && dec) in.insert(in.end(), rtag.begin(), rtag.end());
   put(src, in);
   put(aad_addr, aad);
+  const bool iv_mem = m->second == AESKIT_GCM && iv.size() != 12;
+  if (iv_mem) put(iv_addr, iv);
 
   aeskit_dev dev;
   g_fake_id = kv.count("fakeid") != 0;
@@ -382,7 +394,8 @@ void run_job(const std::string& line) {
   const int init_writes = g_reg_writes;
   g_fake_id = g_fake_ver = false;
   if (!num(kv, "nokey", 0)) {
-    aeskit_status ks = aeskit_set_key(&dev, key.data(), key.size());
+    aeskit_status ks = m->second == AESKIT_XTS ? aeskit_set_xts_key(&dev, key.data(), key.size())
+                                               : aeskit_set_key(&dev, key.data(), key.size());
     if (ks != AESKIT_OK) {
       std::printf("res status=%s code=%d out= tag= cycles=0 total=0 irqs=0 irqhigh=0 maxrd=0 hw=%d "
                   "start2=- initw=%d\n",
@@ -402,6 +415,7 @@ void run_job(const std::string& line) {
   job.aad = aad_addr;
   job.aad_len = static_cast<uint32_t>(num(kv, "aadlen", aad.size()));
   job.tag_len = taglen;
+  job.iv_addr = iv_addr;
 
   g_irqs = 0;
   uint64_t t0 = 0;
@@ -412,12 +426,38 @@ void run_job(const std::string& line) {
   g_sim->deadline = t0 + 200000 + 64ull * (len + job.aad_len) * (1 + g_mem->latency);
 #endif
   aeskit_status st = AESKIT_OK;
-  if (!num(kv, "waitonly", 0)) st = aeskit_start(&dev, &job);
+  const aeskit_wait_style ws = irq ? AESKIT_IRQ : AESKIT_POLL;
+  const bool api = num(kv, "api", 0) != 0;
+  if (api) {
+    const uint8_t* ivp = job.iv;
+    switch (job.mode) {
+      case AESKIT_GCM:
+        if (!dec && len == 0) {
+          st = aeskit_gmac(&dev, ivp, job.iv_len, job.aad, job.aad_len, dst, taglen, ws);
+        } else {
+          st = (dec ? aeskit_gcm_decrypt : aeskit_gcm_encrypt)(
+              &dev, ivp, job.iv_len, job.aad, job.aad_len, src, dst, len, taglen, ws);
+        }
+        break;
+      case AESKIT_CMAC:
+        st = dec ? aeskit_cmac_verify(&dev, src, len, taglen, ws)
+                 : aeskit_cmac_generate(&dev, src, len, dst, taglen, ws);
+        break;
+      case AESKIT_XTS:
+        st = aeskit_xts(&dev, job.dir, ivp, src, dst, len, ws);
+        break;
+      default:
+        fail("api=1 is for gcm, cmac, xts");
+    }
+  } else if (!num(kv, "waitonly", 0)) {
+    st = aeskit_start(&dev, &job);
+  }
   std::string start2 = "-";
-  if (st == AESKIT_OK && num(kv, "busy", 0)) start2 = aeskit_status_name(aeskit_start(&dev, &job));
-  if (st == AESKIT_OK && num(kv, "extstart", 0))
+  if (st == AESKIT_OK && !api && num(kv, "busy", 0))
+    start2 = aeskit_status_name(aeskit_start(&dev, &job));
+  if (st == AESKIT_OK && !api && num(kv, "extstart", 0))
     aeskit_port_write32(kRegBase + offsetof(ak_coproc_regs_t, CTRL), AK_COPROC_REGS__CTRL__START_bm);
-  if (st == AESKIT_OK) st = aeskit_wait(&dev, irq ? AESKIT_IRQ : AESKIT_POLL);
+  if (st == AESKIT_OK && !api) st = aeskit_wait(&dev, ws);
   uint64_t total = 0, irq_high = 0;
 #ifndef AK_NODEV
   total = g_sim->cycle - t0;
@@ -432,8 +472,12 @@ void run_job(const std::string& line) {
 #endif
   std::string out, tag;
   if (const uint8_t* p = g_mem->host(dst, out_len)) {
-    out = tohex(p, len);
-    if (ccm && !dec) tag = tohex(p + len, taglen);
+    if (cmac) {
+      if (!dec) tag = tohex(p, taglen);
+    } else {
+      out = tohex(p, len);
+      if (aead && !dec) tag = tohex(p + len, taglen);
+    }
   }
   std::printf("res status=%s code=%d out=%s tag=%s cycles=%u total=%llu irqs=%d irqhigh=%llu "
               "maxrd=%d hw=%d start2=%s initw=%d\n",

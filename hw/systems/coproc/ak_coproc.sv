@@ -4,31 +4,42 @@
 // ak_coproc_regs) and START; the co-processor loads the key from the KEY registers into
 // the core (which expands it in hardware; the paper fetched a pre-expanded key from
 // memory), reads the source buffer through its AXI4 master (m_axi_*, ak_coproc_rd),
-// runs it through one stream of the mode engine (ECB, CBC, CTR, CFB-128, OFB, CCM) and
-// the core (core_* ports, the core contract's master side; ak_coproc_sys.sv.tpl wires a
+// runs it through one stream of the mode engine (ECB, CBC, CTR, CFB-128, OFB, CCM,
+// GCM/GMAC, CMAC, XTS: the mode code is CTRL.{MODE_HI, MODE}) and the core (core_* ports, the core contract's master side; ak_coproc_sys.sv.tpl wires a
 // registry core to them), writes the result to the destination buffer (ak_coproc_wr),
 // and ends with STATUS.DONE, STATUS.ERR_CODE and the interrupt.
 //
 // Job parameters: the accepted START copies every register a job uses (CTRL's DECRYPT,
-// MODE, KEY_LEN; KEY; IV; CCM; LEN; AAD_LEN; SRC_ADDR; DST_ADDR; AAD_ADDR) into job
+// MODE, MODE_HI, KEY_LEN; KEY; TWEAK_KEY; IV; CCM; LEN; AAD_LEN; SRC_ADDR; DST_ADDR;
+// AAD_ADDR; IV_LEN; IV_ADDR) into job
 // registers (*_q below), and the job uses only those: software may write the next
 // job's registers while BUSY. CLEAR and reset zero them.
 // Job (state machine, see docs/coproc.md): CHECK the parameters (illegal mode/key
-// length/CCM parameters, zero length, ECB/CBC length, buffers crossing 2^32: the job
-// ends at once with the code, no bus access); KEY: load the key; CMD: the engine command;
+// length/CCM, GCM, CMAC, XTS parameters, zero length, ECB/CBC length, buffers crossing
+// 2^32: the job ends at once with the code, no bus access); KEY: load the key (XTS: KEY
+// is K1, TWEAK_KEY K2, the engine swaps them per data unit); CMD: the engine command;
 // RUN: the DMA and the engine until the engine's status and the last B response.
-// CCM decryption is verify-first: pass 1 reads AAD, payload and received tag and
+// GCM with IV_LEN not 0 or 12 reads the IV from IV_ADDR first, in a read of its own
+// (SIvRd; SIvGo starts the reader again for the rest); otherwise the 12-byte IV is IV.
+// The reader reads the AAD (CCM, GCM), the payload (CMAC: the message; XTS: the data
+// unit, LEN bytes = 8*LEN bits to the engine) and the received tag (CCM/GCM decryption,
+// CMAC verification; TAG_LEN bytes after the payload); the writer writes the payload
+// and the tag (CCM/GCM encryption; CMAC generation: the tag alone). The tag beat the
+// engine outputs is also kept in TAG (zeroed at START and CLEAR).
+// CCM and GCM decryption are verify-first: pass 1 reads AAD, payload and received tag and
 // writes nothing; only if the tag matched (and no read failed) pass 2 runs the message
 // again and writes the plaintext. If pass 2 fails anyway (memory changed between the
 // passes, read error) the written range is overwritten with zeros (ZERO) before DONE.
+// CMAC verification writes nothing: its result is the code (0 or TAG).
 // A START while BUSY is rejected (the job is not disturbed): STATUS.REJECTED, and the
 // job's code becomes 4 (BUSY) unless it has its own error. CLEAR (waits for the end of a
-// running job) resets the engine, zeroes KEY, IV, the DMA's buffers, loads a zero key
-// into the core and runs one zero block through it, so no key, round key or data is
-// left in a register or a round-key RAM.
+// running job) resets the engine, zeroes KEY, TWEAK_KEY, IV, TAG, the DMA's buffers,
+// loads a zero key into the core and runs one zero block through it, so no key, round
+// key or data is left in a register or a round-key RAM.
 //
 // Latency (tbox_folded, AES-128, ECB/CTR, memory answering without stalls): docs/coproc.md
-// gives the exact formula from START to DONE; CYCLES reports it per job.
+// gives the exact formula from START to DONE (and the measured cycles of GCM, CMAC and
+// XTS jobs); CYCLES reports it per job.
 // Byte order: FIPS-197; the byte at the lowest address (of a register group or a memory
 // buffer) is byte 0, in bits [7:0] of its 32-bit word; byte 0 is [127:120] / [255:248]
 // on the engine and core ports.
@@ -41,9 +52,11 @@
 // CoreDirections (2'b11: bit 0 the core encrypts, bit 1 it decrypts) and CoreKeySizes
 // (3'b111: bit k the core takes KEY_LEN = k): the core's configuration as the registry
 // declares it (docs/core-contract.md, "Configurations"; ak_coproc_sys sets both). A job
-// the core cannot run (a KEY_LEN it leaves out; ECB or CBC decryption on an
+// the core cannot run (a KEY_LEN it leaves out; ECB, CBC or XTS decryption on an
 // encrypt-only core) ends in CHECK with ERR_CODE ILLEGAL, like an illegal mode; CLEAR
-// loads its zero key at the largest key size the core builds.
+// loads its zero key at the largest key size the core builds. Modes (9'h1ff): the modes
+// built, bit m for mode code m (the engine's Modes; without GCM, CMAC and XTS their
+// logic is left out); a job in a mode left out ends in CHECK with ERR_CODE ILLEGAL.
 
 `default_nettype none
 
@@ -57,7 +70,8 @@ module ak_coproc
   parameter int MaxWrites = 4,
   parameter int InFlight  = 4,
   parameter logic [1:0] CoreDirections = 2'b11,
-  parameter logic [2:0] CoreKeySizes   = 3'b111
+  parameter logic [2:0] CoreKeySizes   = 3'b111,
+  parameter logic [8:0] Modes          = 9'h1ff
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -140,15 +154,15 @@ module ak_coproc
   end
 
   // ------------------------------------------------------------------------------
-  // Register block; an address outside the 128-byte map goes to an unmapped offset
-  // (0x7C), so it gets SLVERR instead of aliasing a register
+  // Register block; an address outside the 256-byte map goes to an unmapped offset
+  // (0xFC), so it gets SLVERR instead of aliasing a register
   // ------------------------------------------------------------------------------
   ak_coproc_regs_pkg::ak_coproc_regs__in_t  hwif_in;
   ak_coproc_regs_pkg::ak_coproc_regs__out_t hwif_out;
-  logic [6:0] rb_awaddr, rb_araddr;
+  logic [7:0] rb_awaddr, rb_araddr;
 
-  assign rb_awaddr = (|s_axil_awaddr[AddrWidth-1:7]) ? 7'h7c : s_axil_awaddr[6:0];
-  assign rb_araddr = (|s_axil_araddr[AddrWidth-1:7]) ? 7'h7c : s_axil_araddr[6:0];
+  assign rb_awaddr = (|s_axil_awaddr[AddrWidth-1:8]) ? 8'hfc : s_axil_awaddr[7:0];
+  assign rb_araddr = (|s_axil_araddr[AddrWidth-1:8]) ? 8'hfc : s_axil_araddr[7:0];
 
   ak_coproc_regs u_regs (
     .clk            (clk_i),
@@ -177,12 +191,13 @@ module ak_coproc
   );
 
   // key and IV in engine byte order (byte 0 of KEY[0] = key byte 0 -> [255:248])
-  logic [255:0] reg_key;
+  logic [255:0] reg_key, reg_key2;
   logic [127:0] reg_iv;
   always_comb begin : key_iv
     for (int i = 0; i < 8; i++) begin
       for (int b = 0; b < 4; b++) begin
-        reg_key[255 - 32*i - 8*b -: 8] = hwif_out.KEY[i].W.value[8*b +: 8];
+        reg_key[255 - 32*i - 8*b -: 8]  = hwif_out.KEY[i].W.value[8*b +: 8];
+        reg_key2[255 - 32*i - 8*b -: 8] = hwif_out.TWEAK_KEY[i].W.value[8*b +: 8];
       end
     end
     for (int i = 0; i < 4; i++) begin
@@ -200,18 +215,24 @@ module ak_coproc
   // Job state
   // ------------------------------------------------------------------------------
   typedef enum logic [3:0] {
-    SIdle, SCheck, SKey, SCmd, SRun, SZero, SZeroWait, SDone, SClrKey, SClrCmd, SClrRun
+    SIdle, SCheck, SKey, SCmd, SRun, SZero, SZeroWait, SDone, SClrKey, SClrCmd, SClrRun,
+    SIvRd, SIvGo
   } state_e;
 
   state_e      state_q, state_d;
-  logic [2:0]  mode_q, mode_d;
+  logic [3:0]  mode_q, mode_d;       // a mode code: {MODE_HI, MODE}
   logic        dec_q, dec_d;
   logic [1:0]  klen_q, klen_d;
   logic [3:0]  nlen_q, nlen_d;
   logic [4:0]  tlen_q, tlen_d;
   logic [31:0] len_q, len_d, alen_q, alen_d;
   logic [31:0] src_q, src_d, dst_q, dst_d, aad_q, aad_d;
-  logic [255:0] key_q, key_d;         // KEY and IV of the running job (engine order)
+  logic [31:0] ivlen_q, ivlen_d, ivaddr_q, ivaddr_d;  // GCM: IV_LEN, IV_ADDR
+  logic        ivph_q, ivph_d;        // the reader reads the GCM IV (SIvRd)
+  logic        iverr_q, iverr_d;      // a read of the IV failed (this pass)
+  logic [255:0] key_q, key_d;         // KEY, TWEAK_KEY and IV of the running job (engine order)
+  logic [255:0] key2_q, key2_d;
+  logic [127:0] tag_q, tag_d;         // the last tag the engine output (TAG)
   logic [127:0] iv_q, iv_d;
   logic        wpass_q, wpass_d;      // this pass writes (0: CCM verify pass)
   logic        sts_seen_q, sts_seen_d;
@@ -225,7 +246,12 @@ module ak_coproc
   logic        eng_rst_nq, eng_rst_nd;
   logic [31:0] cyc_q, cyc_d, cycles_q, cycles_d;
   logic        set_done, set_error, wipe;
-  logic        ccm;
+  logic        ccm, gcm, cmac, xts;
+  logic        aad_mode;   // CCM, GCM: AAD read from AAD_ADDR first
+  logic        has_tag;     // CCM, GCM, CMAC: a tag (TAG_LEN bytes) written or read
+  logic        two_pass;   // CCM, GCM decryption: verify first, then write
+  logic        iv_mem;     // GCM: the IV is read from IV_ADDR (IV_LEN not 0 or 12)
+  logic        rd_err_any; // the reader failed in this pass (the IV read included)
   logic [3:0]  check_code;
 
   // engine ports
@@ -248,34 +274,51 @@ module ak_coproc
   logic [31:0]  wr_len;
   logic [4:0]   pay_bytes;
 
-  assign ccm = (4'(mode_q) == ModeCcm);
+  assign ccm      = (mode_q == ModeCcm);
+  assign gcm      = (mode_q == ModeGcm);
+  assign cmac     = (mode_q == ModeCmac);
+  assign xts      = (mode_q == ModeXts);
+  assign aad_mode = ccm || gcm;
+  assign has_tag   = ccm || gcm || cmac;
+  assign two_pass = aad_mode && dec_q;
+  assign iv_mem   = gcm && ivlen_q != '0 && ivlen_q != 32'd12;
+  assign rd_err_any = rd_err || iverr_q;
 
   // the key lengths the core takes (code 3: none), and CLEAR's: the largest
   localparam logic [3:0] KeysBuilt   = {1'b0, CoreKeySizes};
+  // the modes this build offers (codes 9..15: none)
+  localparam logic [15:0] ModesBuilt = {7'd0, Modes};
   localparam logic [1:0] ClearKeyLen = CoreKeySizes[2] ? 2'd2 : CoreKeySizes[1] ? 2'd1 : 2'd0;
 
   // parameter check of a started job (priority: illegal, zero, align, wrap)
   always_comb begin : check
     logic illegal, q_small, wrap;
-    logic [33:0] src_end, dst_end, aad_end;
+    logic [33:0] src_end, dst_end, aad_end, iv_end;
     logic [4:0]  t;
-    t       = ccm ? tlen_q : 5'd0;
+    t       = has_tag ? tlen_q : 5'd0;
     q_small = (nlen_q == 4'd13 && len_q[31:16] != '0) || (nlen_q == 4'd12 && len_q[31:24] != '0);
-    illegal = 4'(mode_q) > ModeCcm || !KeysBuilt[klen_q]
+    illegal = !ModesBuilt[mode_q] || !KeysBuilt[klen_q]
               || (dec_q && !CoreDirections[1]
-                  && (4'(mode_q) == ModeEcb || 4'(mode_q) == ModeCbc))
+                  && (mode_q == ModeEcb || mode_q == ModeCbc || xts))
               || (ccm && (nlen_q < 4'd7 || nlen_q > 4'd13 || tlen_q < 5'd4 || tlen_q > 5'd16
-                          || tlen_q[0] || q_small));
+                          || tlen_q[0] || q_small))
+              || ((gcm || cmac) && (tlen_q < 5'd4 || tlen_q > 5'd16))
+              || (gcm && ivlen_q[31:29] != '0)
+              // XTS: AES-128/256 keys; a data unit of 16 bytes or more whose bit count
+              // fits 32 bits (LEN = 0 is LEN_ZERO)
+              || (xts && (klen_q == 2'd1 || (len_q != '0 && len_q < 32'd16)
+                          || len_q[31:29] != '0));
     src_end = {2'b00, src_q} + {2'b00, len_q} + (dec_q ? 34'(t) : 34'd0);
-    dst_end = {2'b00, dst_q} + {2'b00, len_q} + (dec_q ? 34'd0 : 34'(t));
-    aad_end = ccm ? {2'b00, aad_q} + {2'b00, alen_q} : 34'd0;
+    dst_end = {2'b00, dst_q} + (cmac ? 34'd0 : {2'b00, len_q}) + (dec_q ? 34'd0 : 34'(t));
+    aad_end = aad_mode ? {2'b00, aad_q} + {2'b00, alen_q} : 34'd0;
+    iv_end  = iv_mem ? {2'b00, ivaddr_q} + {2'b00, ivlen_q} : 34'd0;
     wrap    = src_end > 34'h1_0000_0000 || dst_end > 34'h1_0000_0000
-              || aad_end > 34'h1_0000_0000;
+              || aad_end > 34'h1_0000_0000 || iv_end > 34'h1_0000_0000;
     if (illegal) begin
       check_code = CoprocErrIllegal;
-    end else if (!ccm && len_q == '0) begin
+    end else if (!has_tag && len_q == '0) begin
       check_code = CoprocErrLenZero;
-    end else if ((4'(mode_q) == ModeEcb || 4'(mode_q) == ModeCbc) && len_q[3:0] != '0) begin
+    end else if ((mode_q == ModeEcb || mode_q == ModeCbc) && len_q[3:0] != '0) begin
       check_code = CoprocErrLenAlign;
     end else if (wrap) begin
       check_code = CoprocErrAddrWrap;
@@ -286,8 +329,10 @@ module ak_coproc
 
   // bytes of the next payload beat
   assign pay_bytes = (left_q >= 32'd16) ? 5'd16 : left_q[4:0];
-  // writer range: nothing in the CCM verify pass; payload (+ tag for CCM encryption)
-  assign wr_len    = !wpass_q ? 32'd0 : len_q + ((ccm && !dec_q) ? 32'(tlen_q) : 32'd0);
+  // writer range: nothing in a verify pass; the payload (none for CMAC), + the tag for
+  // CCM/GCM encryption and CMAC generation
+  assign wr_len    = !wpass_q ? 32'd0 :
+                     (cmac ? 32'd0 : len_q) + ((has_tag && !dec_q) ? 32'(tlen_q) : 32'd0);
 
   always_comb begin : fsm
     state_d    = state_q;
@@ -301,7 +346,13 @@ module ak_coproc
     src_d      = src_q;
     dst_d      = dst_q;
     aad_d      = aad_q;
+    ivlen_d    = ivlen_q;
+    ivaddr_d   = ivaddr_q;
+    ivph_d     = ivph_q;
+    iverr_d    = iverr_q;
     key_d      = key_q;
+    key2_d     = key2_q;
+    tag_d      = tag_q;
     iv_d       = iv_q;
     wpass_d    = wpass_q;
     sts_seen_d = sts_seen_q;
@@ -327,10 +378,10 @@ module ak_coproc
     e_key       = key_q;
     e_key_len   = klen_q;
     e_cmd_valid = 1'b0;
-    e_mode      = 4'(mode_q);
+    e_mode      = mode_q;
     e_dec       = dec_q;
-    e_msg_len   = len_q;
-    e_aad_len   = ccm ? alen_q : 32'd0;
+    e_msg_len   = xts ? {len_q[28:0], 3'b000} : len_q;  // XTS: the data unit in bits
+    e_aad_len   = aad_mode ? alen_q : 32'd0;
     e_sts_ready = 1'b0;
 
     unique case (state_q)
@@ -343,10 +394,11 @@ module ak_coproc
           rej_d      = 1'b0;
           mode_d = '0; dec_d = 1'b0; klen_d = '0; nlen_d = '0; tlen_d = '0;
           len_d  = '0; alen_d = '0; src_d = '0; dst_d = '0; aad_d = '0;
-          key_d  = '0; iv_d = '0;
+          ivlen_d = '0; ivaddr_d = '0;
+          key_d  = '0; key2_d = '0; tag_d = '0; iv_d = '0;
           state_d    = SClrKey;
         end else if (start_p) begin
-          mode_d     = hwif_out.CTRL.MODE.value;
+          mode_d     = {hwif_out.CTRL.MODE_HI.value, hwif_out.CTRL.MODE.value};
           dec_d      = hwif_out.CTRL.DECRYPT.value;
           klen_d     = hwif_out.CTRL.KEY_LEN.value;
           nlen_d     = hwif_out.CCM.NONCE_LEN.value;
@@ -356,7 +408,11 @@ module ak_coproc
           src_d      = hwif_out.SRC_ADDR.ADDR.value;
           dst_d      = hwif_out.DST_ADDR.ADDR.value;
           aad_d      = hwif_out.AAD_ADDR.ADDR.value;
+          ivlen_d    = hwif_out.IV_LEN.LEN.value;
+          ivaddr_d   = hwif_out.IV_ADDR.ADDR.value;
           key_d      = reg_key;
+          key2_d     = reg_key2;
+          tag_d      = '0;
           iv_d       = reg_iv;
           done_d     = 1'b0;
           rej_d      = 1'b0;
@@ -367,7 +423,7 @@ module ak_coproc
       end
       SCheck: begin
         code_d  = check_code;
-        wpass_d = !(ccm && dec_q);
+        wpass_d = !two_pass;
         state_d = (check_code != CoprocErrOk) ? SDone : SKey;
       end
       SKey: begin
@@ -379,12 +435,28 @@ module ak_coproc
       SCmd: begin
         e_cmd_valid = 1'b1;
         if (e_cmd_ready) begin
+          // GCM with the IV in memory: the reader reads it first (SIvRd), then the
+          // AAD, payload and tag
           rd_start   = 1'b1;
           wr_start   = 1'b1;
           left_d     = len_q;
           sts_seen_d = 1'b0;
-          state_d    = SRun;
+          ivph_d     = iv_mem;
+          iverr_d    = 1'b0;
+          state_d    = iv_mem ? SIvRd : SRun;
         end
+      end
+      SIvRd: begin
+        // the IV's beats go to the engine; the reader's error flag restarts below
+        if (!rd_busy) begin
+          iverr_d = rd_err;
+          ivph_d  = 1'b0;
+          state_d = SIvGo;
+        end
+      end
+      SIvGo: begin
+        rd_start = 1'b1;
+        state_d  = SRun;
       end
       SRun: begin
         e_sts_ready = 1'b1;
@@ -396,8 +468,11 @@ module ak_coproc
         if (e_out_valid && e_out_ready && !e_out_tag) begin
           left_d = left_q - 32'(pay_bytes);
         end
+        if (e_out_valid && e_out_ready && e_out_tag) begin
+          tag_d = e_out_data;
+        end
         if (sts_seen_q && !rd_busy && !wr_busy) begin
-          if (rd_err) begin
+          if (rd_err_any) begin
             code_d = CoprocErrDmaRead;
           end else if (wr_err) begin
             code_d = CoprocErrDmaWrite;
@@ -407,14 +482,14 @@ module ak_coproc
             code_d = CoprocErrTag;
           end
           if (!wpass_q) begin
-            // CCM verify pass: run again, writing, only if everything passed
-            if (rd_err || !sts_pass_q || sts_err_q) begin
+            // CCM/GCM verify pass: run again, writing, only if everything passed
+            if (rd_err_any || !sts_pass_q || sts_err_q) begin
               state_d = SDone;
             end else begin
               wpass_d = 1'b1;
               state_d = SCmd;
             end
-          end else if (ccm && dec_q && (rd_err || !sts_pass_q || sts_err_q)) begin
+          end else if (two_pass && (rd_err_any || !sts_pass_q || sts_err_q)) begin
             // pass 2 failed after all: overwrite the plaintext written
             wr_start = 1'b1;
             left_d   = len_q;
@@ -518,7 +593,14 @@ module ak_coproc
       hwif_in.IV[i].W.hwclr = wipe;
     end
     for (int i = 0; i < 8; i++) begin
-      hwif_in.KEY[i].W.hwclr = wipe;
+      hwif_in.KEY[i].W.hwclr  = wipe;
+      hwif_in.TWEAK_KEY[i].W.hwclr = wipe;
+    end
+    // TAG[0] holds tag bytes 0..3 (byte 0 in [7:0])
+    for (int i = 0; i < 4; i++) begin
+      for (int b = 0; b < 4; b++) begin
+        hwif_in.TAG[i].W.next[8*b +: 8] = tag_q[127 - 32*i - 8*b -: 8];
+      end
     end
   end
 
@@ -531,8 +613,8 @@ module ak_coproc
   logic eng_rst_n;
   assign eng_rst_n = rst_ni && eng_rst_nq;
 
-  // modes 0..5 (the register map's): GCM/CMAC/XTS logic is not built
-  ak_mode_engine #(.Streams(1), .CoreTagWidth(1), .Modes(9'h03f),
+  // the modes of Modes; without GCM, CMAC and XTS their logic is not built
+  ak_mode_engine #(.Streams(1), .CoreTagWidth(1), .Modes(Modes), .AeadModes(|Modes[8:6]),
                    .CoreInReg(2), .InFlight(InFlight), .CoreDirections(CoreDirections),
                    .CoreKeySizes(CoreKeySizes)) u_engine (
     .clk_i            (clk_i),
@@ -540,14 +622,14 @@ module ak_coproc
     .key_valid_i      (e_key_valid),
     .key_ready_o      (e_key_ready),
     .key_i            (e_key),
-    .key2_i           ('0),  // XTS not offered here
+    .key2_i           (key2_q),
     .key_len_i        (e_key_len),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
-    .cmd_mode_i       ((e_mode > ModeCcm) ? '1 : e_mode),  // 6, 7: illegal (all ones), as before
+    .cmd_mode_i       (e_mode),
     .cmd_decrypt_i    (e_dec),
     .cmd_iv_i         (e_iv),
-    .cmd_iv_len_i     (32'd12),
+    .cmd_iv_len_i     (iv_mem ? ivlen_q : 32'd12),
     .cmd_nonce_len_i  (nlen_q),
     .cmd_tag_len_i    (tlen_q),
     .cmd_aad_len_i    (e_aad_len),
@@ -582,12 +664,13 @@ module ak_coproc
   // DMA
   // ------------------------------------------------------------------------------
   logic [2:0][31:0] seg_addr, seg_len;
-  assign seg_addr[0] = aad_q;
-  assign seg_len[0]  = ccm ? alen_q : 32'd0;
+  // segments: AAD, payload, received tag; in SIvRd only the GCM IV (as segment 0)
+  assign seg_addr[0] = ivph_q ? ivaddr_q : aad_q;
+  assign seg_len[0]  = ivph_q ? ivlen_q : aad_mode ? alen_q : 32'd0;
   assign seg_addr[1] = src_q;
-  assign seg_len[1]  = len_q;
+  assign seg_len[1]  = ivph_q ? 32'd0 : len_q;
   assign seg_addr[2] = src_q + len_q;
-  assign seg_len[2]  = (ccm && dec_q) ? 32'(tlen_q) : 32'd0;
+  assign seg_len[2]  = (has_tag && dec_q && !ivph_q) ? 32'(tlen_q) : 32'd0;
 
   ak_coproc_rd #(.DataWidth(DataWidth), .IdWidth(IdWidth), .MaxReads(MaxReads)) u_rd (
     .clk_i        (clk_i),
@@ -667,7 +750,13 @@ module ak_coproc
       src_q      <= '0;
       dst_q      <= '0;
       aad_q      <= '0;
+      ivlen_q    <= '0;
+      ivaddr_q   <= '0;
+      ivph_q     <= 1'b0;
+      iverr_q    <= 1'b0;
       key_q      <= '0;
+      key2_q     <= '0;
+      tag_q      <= '0;
       iv_q       <= '0;
       wpass_q    <= 1'b0;
       sts_seen_q <= 1'b0;
@@ -696,7 +785,13 @@ module ak_coproc
       src_q      <= src_d;
       dst_q      <= dst_d;
       aad_q      <= aad_d;
+      ivlen_q    <= ivlen_d;
+      ivaddr_q   <= ivaddr_d;
+      ivph_q     <= ivph_d;
+      iverr_q    <= iverr_d;
       key_q      <= key_d;
+      key2_q     <= key2_d;
+      tag_q      <= tag_d;
       iv_q       <= iv_d;
       wpass_q    <= wpass_d;
       sts_seen_q <= sts_seen_d;

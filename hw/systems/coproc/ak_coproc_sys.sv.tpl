@@ -9,7 +9,8 @@
 //   core_params  its parameter overrides, ".Name(value), ..." (TagWidth(1) included)
 //   in_flight    the engine's InFlight: the blocks the core holds at once, plus two
 //   core_caps    ak_coproc's CoreDirections / CoreKeySizes overrides (", .Name(v)" each;
-//                empty for a core of both directions and every key size)
+//                empty for a core of both directions and every key size), and its Modes
+//                override when a bench builds it with fewer modes
 // This header (up to the first empty line) is not rendered.
 
 // GENERATED from hw/systems/coproc/ak_coproc_sys.sv.tpl: ak_coproc on core ${core}

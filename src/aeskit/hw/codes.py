@@ -12,7 +12,8 @@ from enum import IntEnum
 class Mode(IntEnum):
     """ak_mode_e: Mode codes: 4 bits; 0..8 are modes, 9..15 are illegal (the mode
     engine ends such a message with sts_error). The systems' MODE fields are 3 bits
-    (codes 0..7); each system's register map says which of the modes it runs."""
+    (codes 0..7; the co-processor's CTRL.MODE_HI adds bit 3 for XTS); each system's
+    register map says which of the modes it runs."""
 
     ECB = 0
     CBC = 1

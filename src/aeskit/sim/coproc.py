@@ -31,8 +31,16 @@ SYS = "aeskit:system:coproc"
 SYS_TOP = "ak_coproc_sys"
 DEFAULT_CORE = "tbox_folded"
 RDL = HW_ROOT / "systems" / "coproc" / "coproc.rdl"
-#: mode codes of CTRL.MODE (the mode engine's cmd_mode, aeskit.hw.codes): ECB .. CCM
+#: mode codes of CTRL.MODE (the mode engine's cmd_mode, aeskit.hw.codes): ECB .. CCM,
+#: the modes of register map 1.0 (the benches of those modes iterate this)
 MODE_CODE: dict[str, int] = {m.name.lower(): int(m) for m in Mode if m <= Mode.CCM}
+#: the modes map 1.1 adds: GCM (GMAC: LEN 0), CMAC, XTS (code 8: CTRL.MODE_HI = 1)
+AEAD_MODE_CODE: dict[str, int] = {m.name.lower(): int(m) for m in Mode if m > Mode.CCM}
+
+
+def mode_fields(code: int) -> dict[str, int]:
+    """CTRL fields of a 4-bit mode code: MODE holds bits [2:0], MODE_HI bit 3."""
+    return {"CTRL__MODE": code & 7, "CTRL__MODE_HI": code >> 3}
 #: key length codes of CTRL.KEY_LEN, by key bytes
 KEY_LEN_CODE: dict[int, int] = {16: 0, 24: 1, 32: 2}
 #: STATUS.ERR_CODE values (aeskit.hw.codes.CoprocErr)
@@ -50,23 +58,29 @@ def coproc_paths() -> list[Path]:
     return manifest.sources(SYS)
 
 
-def system_sv(core: CoreSpec | str = DEFAULT_CORE) -> str:
-    """SystemVerilog of ``ak_coproc_sys``: ak_coproc on ``core`` (registry parameters)."""
+def system_sv(core: CoreSpec | str = DEFAULT_CORE, modes: int | None = None) -> str:
+    """SystemVerilog of ``ak_coproc_sys``: ak_coproc on ``core`` (registry parameters);
+    ``modes``: ak_coproc's Modes mask (bit m: mode code m; None: the RTL default, all
+    nine)."""
     spec = _core(core)
     params = ", ".join(f".{k}({v})" for k, v in {**spec.parameters, "TagWidth": 1}.items())
+    caps = spec.engine_caps() + ("" if modes is None else f", .Modes(9'h{modes:03x})")
     return templates.render(SYS, SYS_TOP, core=spec.name, core_top=spec.top,
                             core_params=params, in_flight=spec.engine_in_flight(),
-                            core_caps=spec.engine_caps())
+                            core_caps=caps)
 
 
 
-def system_files(core: CoreSpec | str = DEFAULT_CORE, out_dir: Path | None = None) -> list[Path]:
-    """Write ``ak_coproc_sys.sv`` for ``core`` into ``out_dir`` (default
-    ``build/coproc/<core>``); return every source in compile order (the core's, the
+def system_files(core: CoreSpec | str = DEFAULT_CORE, out_dir: Path | None = None,
+                 modes: int | None = None) -> list[Path]:
+    """Write ``ak_coproc_sys.sv`` for ``core`` (``modes``: see :func:`system_sv`) into
+    ``out_dir`` (default ``build/coproc/<core>``, ``build/coproc/<core>-m<modes>`` with
+    a Modes mask); return every source in compile order (the core's, the
     co-processor's, the rendered top)."""
     spec = _core(core)
-    out = out_dir if out_dir is not None else BUILD_ROOT / "coproc" / spec.name
-    top = templates.write_if_changed(out / f"{SYS_TOP}.sv", system_sv(spec))
+    sub = spec.name if modes is None else f"{spec.name}-m{modes:03x}"
+    out = out_dir if out_dir is not None else BUILD_ROOT / "coproc" / sub
+    top = templates.write_if_changed(out / f"{SYS_TOP}.sv", system_sv(spec, modes))
     return spec.file_paths() + coproc_paths() + [top]
 
 

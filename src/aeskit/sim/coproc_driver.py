@@ -187,7 +187,7 @@ def job_line(*, mode: str, decrypt: bool = False, key: bytes, iv: bytes = b"",
              data: bytes = b"", aad: bytes = b"", tag: bytes = b"", tag_len: int = 0,
              wait: str = "poll", **opts: object) -> str:
     """The command line of one job; ``opts`` are the other keys of coproc_drv.cpp
-    (``src``/``dst``/``aadaddr`` as ints, ``len``, ``lat``, ``stall``, ``seed``,
+    (``src``/``dst``/``aadaddr``/``ivaddr`` as ints, ``len``, ``lat``, ``stall``, ``seed``,
     ``err`` as a list of ``(kind, resp, lo, hi)``, ``fill``, ``busy``, ``extstart``,
     ``soft``, ``nokey``, ``clear``, ``waitonly``, ``fakeid``/``fakever`` as ints)."""
     parts = [f"mode={mode}", f"dir={'dec' if decrypt else 'enc'}", f"wait={wait}",
@@ -197,7 +197,7 @@ def job_line(*, mode: str, decrypt: bool = False, key: bytes, iv: bytes = b"",
         if k == "err":
             for kind, resp, lo, hi in v:  # type: ignore[attr-defined]
                 parts.append(f"err={kind}:{resp}:{lo:x}:{hi:x}")
-        elif k in ("src", "dst", "aadaddr", "fill", "fakeid", "fakever"):
+        elif k in ("src", "dst", "aadaddr", "ivaddr", "fill", "fakeid", "fakever"):
             parts.append(f"{k}={int(v):x}")  # type: ignore[call-overload]
         elif isinstance(v, bool):
             parts.append(f"{k}={int(v)}")

@@ -1,6 +1,7 @@
 """Each registry system's ``modes`` and ``streams`` (what the report and
 ``aeskit systems`` say it builds) against the mode engine instance in its RTL: the
-``Modes`` and ``Streams`` parameters of its ``ak_mode_engine``, read from the source.
+``Modes`` and ``Streams`` parameters of its ``ak_mode_engine``, read from the source
+(a ``Modes`` the system passes on from a parameter of its own: that parameter's default).
 A change to one without the other fails here."""
 
 from __future__ import annotations
@@ -39,7 +40,13 @@ def test_system_config_matches_rtl(name: str) -> None:
     text = manifest.module_file(ENGINE_MODULE[name]).read_text()
     params = _engine_params(text)
     m = re.search(r"\.Modes\s*\(\s*9'h([0-9a-fA-F]+)\s*\)", params)
-    assert m, f"{name}: the engine instance sets no Modes (9'h...)"
+    if m is None:
+        # the system's own parameter passed on (ak_coproc's Modes): its default
+        p = re.search(r"\.Modes\s*\(\s*(\w+)\s*\)", params)
+        assert p, f"{name}: the engine instance sets no Modes (9'h... or a parameter)"
+        m = re.search(rf"parameter\s+logic\s*\[8:0\]\s*{p.group(1)}\s*=\s*9'h([0-9a-fA-F]+)",
+                      text)
+        assert m, f"{name}: Modes({p.group(1)}): no parameter logic [8:0] {p.group(1)} = 9'h..."
     assert int(m.group(1), 16) == spec.modes, (name, m.group(1), hex(spec.modes))
     assert _streams(text, params) == spec.streams, name
 

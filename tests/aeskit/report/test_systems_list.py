@@ -96,7 +96,7 @@ def test_systems_listing_has_modes_and_streams(capsys: pytest.CaptureFixture[str
     from aeskit.cli import main
 
     assert {s.name: (s.modes, s.streams) for s in SYSTEMS} == {
-        "cipher_ahb": (0x03F, 2), "coproc": (0x03F, 1), "axis_core": (0x01F, 1)}
+        "cipher_ahb": (0x03F, 2), "coproc": (0x1FF, 1), "axis_core": (0x01F, 1)}
     assert main(["systems", "--json"]) == 0
     data = {d["name"]: d for d in json.loads(capsys.readouterr().out)}
     assert data["axis_core"]["modes"] == ["ecb", "cbc", "ctr", "cfb", "ofb"]
@@ -182,7 +182,7 @@ def test_report_json_systems(report: dict[str, Any]) -> None:
     assert (c["kind"], c["modes_mask"], c["streams"], c["core"], c["cycles_per_block"]) == (
         "system", 0x3F, 2, "pipe2", None)
     cp = systems["coproc"]
-    assert (cp["core"], cp["streams"], cp["modes_mask"]) == ("tbox_folded", 1, 0x3F)
+    assert (cp["core"], cp["streams"], cp["modes_mask"]) == ("tbox_folded", 1, 0x1FF)
     assert cp["cycles_per_block"] == {"ecb-enc": 10.0}  # 10240 cycles / 1024 blocks
     assert (cp["fmax_mhz"], cp["fmax_min"], cp["fmax_max"]) == (50.0, 48.0, 52.0)
     # the report has no row of tbox_folded or round: no core figures beside them

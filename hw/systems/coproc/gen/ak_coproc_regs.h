@@ -34,6 +34,10 @@ extern "C" {
 #define AK_COPROC_REGS__CTRL__CLEAR_bp 8
 #define AK_COPROC_REGS__CTRL__CLEAR_bw 1
 #define AK_COPROC_REGS__CTRL__CLEAR_reset 0x0
+#define AK_COPROC_REGS__CTRL__MODE_HI_bm 0x200
+#define AK_COPROC_REGS__CTRL__MODE_HI_bp 9
+#define AK_COPROC_REGS__CTRL__MODE_HI_bw 1
+#define AK_COPROC_REGS__CTRL__MODE_HI_reset 0x0
 
 // reg - ak_coproc_regs::STATUS
 #define AK_COPROC_REGS__STATUS__BUSY_bm 0x1
@@ -114,7 +118,7 @@ extern "C" {
 #define AK_COPROC_REGS__VERSION__MINOR_bm 0xff
 #define AK_COPROC_REGS__VERSION__MINOR_bp 0
 #define AK_COPROC_REGS__VERSION__MINOR_bw 8
-#define AK_COPROC_REGS__VERSION__MINOR_reset 0x0
+#define AK_COPROC_REGS__VERSION__MINOR_reset 0x1
 #define AK_COPROC_REGS__VERSION__MAJOR_bm 0xff00
 #define AK_COPROC_REGS__VERSION__MAJOR_bp 8
 #define AK_COPROC_REGS__VERSION__MAJOR_bw 8
@@ -132,6 +136,29 @@ extern "C" {
 #define AK_COPROC_REGS__KEY_R__W_bw 32
 #define AK_COPROC_REGS__KEY_R__W_reset 0x0
 
+// reg - ak_coproc_regs::tag_r
+#define AK_COPROC_REGS__TAG_R__W_bm 0xffffffff
+#define AK_COPROC_REGS__TAG_R__W_bp 0
+#define AK_COPROC_REGS__TAG_R__W_bw 32
+
+// reg - ak_coproc_regs::IV_LEN
+#define AK_COPROC_REGS__IV_LEN__LEN_bm 0xffffffff
+#define AK_COPROC_REGS__IV_LEN__LEN_bp 0
+#define AK_COPROC_REGS__IV_LEN__LEN_bw 32
+#define AK_COPROC_REGS__IV_LEN__LEN_reset 0x0
+
+// reg - ak_coproc_regs::IV_ADDR
+#define AK_COPROC_REGS__IV_ADDR__ADDR_bm 0xffffffff
+#define AK_COPROC_REGS__IV_ADDR__ADDR_bp 0
+#define AK_COPROC_REGS__IV_ADDR__ADDR_bw 32
+#define AK_COPROC_REGS__IV_ADDR__ADDR_reset 0x0
+
+// reg - ak_coproc_regs::tkey_r
+#define AK_COPROC_REGS__TKEY_R__W_bm 0xffffffff
+#define AK_COPROC_REGS__TKEY_R__W_bp 0
+#define AK_COPROC_REGS__TKEY_R__W_bw 32
+#define AK_COPROC_REGS__TKEY_R__W_reset 0x0
+
 // addrmap - ak_coproc_regs
 typedef struct __attribute__ ((__packed__)) {
     uint32_t CTRL;
@@ -148,6 +175,12 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t VERSION;
     uint32_t IV[4];
     uint32_t KEY[8];
+    uint8_t RESERVED_60_7f[0x20];
+    uint32_t TAG[4];
+    uint32_t IV_LEN;
+    uint32_t IV_ADDR;
+    uint8_t RESERVED_98_9f[0x8];
+    uint32_t TWEAK_KEY[8];
 } ak_coproc_regs_t;
 
 

@@ -7,7 +7,7 @@ module ak_coproc_regs (
 
         output logic s_axil_awready,
         input wire s_axil_awvalid,
-        input wire [6:0] s_axil_awaddr,
+        input wire [7:0] s_axil_awaddr,
         input wire [2:0] s_axil_awprot,
         output logic s_axil_wready,
         input wire s_axil_wvalid,
@@ -18,7 +18,7 @@ module ak_coproc_regs (
         output logic [1:0] s_axil_bresp,
         output logic s_axil_arready,
         input wire s_axil_arvalid,
-        input wire [6:0] s_axil_araddr,
+        input wire [7:0] s_axil_araddr,
         input wire [2:0] s_axil_arprot,
         input wire s_axil_rready,
         output logic s_axil_rvalid,
@@ -34,7 +34,7 @@ module ak_coproc_regs (
     //--------------------------------------------------------------------------
     logic cpuif_req;
     logic cpuif_req_is_wr;
-    logic [6:0] cpuif_addr;
+    logic [7:0] cpuif_addr;
     logic [31:0] cpuif_wr_data;
     logic [31:0] cpuif_wr_biten;
     logic cpuif_req_stall_wr;
@@ -51,10 +51,10 @@ module ak_coproc_regs (
     logic [1:0] axil_n_in_flight;
     logic axil_prev_was_rd;
     logic axil_arvalid;
-    logic [6:0] axil_araddr;
+    logic [7:0] axil_araddr;
     logic axil_ar_accept;
     logic axil_awvalid;
-    logic [6:0] axil_awaddr;
+    logic [7:0] axil_awaddr;
     logic axil_wvalid;
     logic [31:0] axil_wdata;
     logic [3:0] axil_wstrb;
@@ -132,17 +132,17 @@ module ak_coproc_regs (
             if(axil_arvalid && !axil_prev_was_rd) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '0;
-                cpuif_addr = {axil_araddr[6:2], 2'b0};
+                cpuif_addr = {axil_araddr[7:2], 2'b0};
                 if(!cpuif_req_stall_rd) axil_ar_accept = '1;
             end else if(axil_awvalid && axil_wvalid) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '1;
-                cpuif_addr = {axil_awaddr[6:2], 2'b0};
+                cpuif_addr = {axil_awaddr[7:2], 2'b0};
                 if(!cpuif_req_stall_wr) axil_aw_accept = '1;
             end else if(axil_arvalid) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '0;
-                cpuif_addr = {axil_araddr[6:2], 2'b0};
+                cpuif_addr = {axil_araddr[7:2], 2'b0};
                 if(!cpuif_req_stall_rd) axil_ar_accept = '1;
             end
         end
@@ -239,10 +239,14 @@ module ak_coproc_regs (
         logic VERSION;
         logic IV[4];
         logic KEY[8];
+        logic TAG[4];
+        logic IV_LEN;
+        logic IV_ADDR;
+        logic TWEAK_KEY[8];
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
-    logic [6:0] decoded_addr;
+    logic [7:0] decoded_addr;
     logic decoded_req;
     logic decoded_req_is_wr;
     logic [31:0] decoded_wr_data;
@@ -253,37 +257,49 @@ module ak_coproc_regs (
         automatic logic is_valid_rw;
         is_valid_addr = '0;
         is_valid_rw = '1; // No valid RW check
-        decoded_reg_strb.CTRL = cpuif_req_masked & (cpuif_addr == 7'h0);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h0);
-        decoded_reg_strb.STATUS = cpuif_req_masked & (cpuif_addr == 7'h4) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h4);
-        decoded_reg_strb.INTR_STATE = cpuif_req_masked & (cpuif_addr == 7'h8);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h8);
-        decoded_reg_strb.CCM = cpuif_req_masked & (cpuif_addr == 7'hc);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'hc);
-        decoded_reg_strb.LEN = cpuif_req_masked & (cpuif_addr == 7'h10);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h10);
-        decoded_reg_strb.AAD_LEN = cpuif_req_masked & (cpuif_addr == 7'h14);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h14);
-        decoded_reg_strb.SRC_ADDR = cpuif_req_masked & (cpuif_addr == 7'h18);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h18);
-        decoded_reg_strb.DST_ADDR = cpuif_req_masked & (cpuif_addr == 7'h1c);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h1c);
-        decoded_reg_strb.AAD_ADDR = cpuif_req_masked & (cpuif_addr == 7'h20);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h20);
-        decoded_reg_strb.CYCLES = cpuif_req_masked & (cpuif_addr == 7'h24) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h24);
-        decoded_reg_strb.ID = cpuif_req_masked & (cpuif_addr == 7'h28) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h28);
-        decoded_reg_strb.VERSION = cpuif_req_masked & (cpuif_addr == 7'h2c) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h2c);
+        decoded_reg_strb.CTRL = cpuif_req_masked & (cpuif_addr == 8'h0);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h0);
+        decoded_reg_strb.STATUS = cpuif_req_masked & (cpuif_addr == 8'h4) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h4);
+        decoded_reg_strb.INTR_STATE = cpuif_req_masked & (cpuif_addr == 8'h8);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h8);
+        decoded_reg_strb.CCM = cpuif_req_masked & (cpuif_addr == 8'hc);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'hc);
+        decoded_reg_strb.LEN = cpuif_req_masked & (cpuif_addr == 8'h10);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h10);
+        decoded_reg_strb.AAD_LEN = cpuif_req_masked & (cpuif_addr == 8'h14);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h14);
+        decoded_reg_strb.SRC_ADDR = cpuif_req_masked & (cpuif_addr == 8'h18);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h18);
+        decoded_reg_strb.DST_ADDR = cpuif_req_masked & (cpuif_addr == 8'h1c);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h1c);
+        decoded_reg_strb.AAD_ADDR = cpuif_req_masked & (cpuif_addr == 8'h20);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h20);
+        decoded_reg_strb.CYCLES = cpuif_req_masked & (cpuif_addr == 8'h24) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h24);
+        decoded_reg_strb.ID = cpuif_req_masked & (cpuif_addr == 8'h28) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h28);
+        decoded_reg_strb.VERSION = cpuif_req_masked & (cpuif_addr == 8'h2c) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h2c);
         for(int i0=0; i0<4; i0++) begin
-            decoded_reg_strb.IV[i0] = cpuif_req_masked & (cpuif_addr == 7'h30 + (7)'(i0) * 7'h4);
-            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h30 + (7)'(i0) * 7'h4);
+            decoded_reg_strb.IV[i0] = cpuif_req_masked & (cpuif_addr == 8'h30 + (8)'(i0) * 8'h4);
+            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h30 + (8)'(i0) * 8'h4);
         end
         for(int i0=0; i0<8; i0++) begin
-            decoded_reg_strb.KEY[i0] = cpuif_req_masked & (cpuif_addr == 7'h40 + (7)'(i0) * 7'h4) & cpuif_req_is_wr;
-            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h40 + (7)'(i0) * 7'h4);
+            decoded_reg_strb.KEY[i0] = cpuif_req_masked & (cpuif_addr == 8'h40 + (8)'(i0) * 8'h4) & cpuif_req_is_wr;
+            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h40 + (8)'(i0) * 8'h4);
+        end
+        for(int i0=0; i0<4; i0++) begin
+            decoded_reg_strb.TAG[i0] = cpuif_req_masked & (cpuif_addr == 8'h80 + (8)'(i0) * 8'h4) & !cpuif_req_is_wr;
+            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h80 + (8)'(i0) * 8'h4);
+        end
+        decoded_reg_strb.IV_LEN = cpuif_req_masked & (cpuif_addr == 8'h90);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h90);
+        decoded_reg_strb.IV_ADDR = cpuif_req_masked & (cpuif_addr == 8'h94);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h94);
+        for(int i0=0; i0<8; i0++) begin
+            decoded_reg_strb.TWEAK_KEY[i0] = cpuif_req_masked & (cpuif_addr == 8'ha0 + (8)'(i0) * 8'h4) & cpuif_req_is_wr;
+            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'ha0 + (8)'(i0) * 8'h4);
         end
         decoded_err = ~is_valid_addr & decoded_req;
     end
@@ -324,6 +340,10 @@ module ak_coproc_regs (
                 logic next;
                 logic load_next;
             } CLEAR;
+            struct {
+                logic next;
+                logic load_next;
+            } MODE_HI;
         } CTRL;
         struct {
             struct {
@@ -387,6 +407,24 @@ module ak_coproc_regs (
                 logic load_next;
             } W;
         } KEY[8];
+        struct {
+            struct {
+                logic [31:0] next;
+                logic load_next;
+            } LEN;
+        } IV_LEN;
+        struct {
+            struct {
+                logic [31:0] next;
+                logic load_next;
+            } ADDR;
+        } IV_ADDR;
+        struct {
+            struct {
+                logic [31:0] next;
+                logic load_next;
+            } W;
+        } TWEAK_KEY[8];
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -410,6 +448,9 @@ module ak_coproc_regs (
             struct {
                 logic value;
             } CLEAR;
+            struct {
+                logic value;
+            } MODE_HI;
         } CTRL;
         struct {
             struct {
@@ -462,6 +503,21 @@ module ak_coproc_regs (
                 logic [31:0] value;
             } W;
         } KEY[8];
+        struct {
+            struct {
+                logic [31:0] value;
+            } LEN;
+        } IV_LEN;
+        struct {
+            struct {
+                logic [31:0] value;
+            } ADDR;
+        } IV_ADDR;
+        struct {
+            struct {
+                logic [31:0] value;
+            } W;
+        } TWEAK_KEY[8];
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -609,6 +665,29 @@ module ak_coproc_regs (
         end
     end
     assign hwif_out.CTRL.CLEAR.value = field_storage.CTRL.CLEAR.value;
+    // Field: ak_coproc_regs.CTRL.MODE_HI
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CTRL.MODE_HI.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.MODE_HI.value & ~decoded_wr_biten[9:9]) | (decoded_wr_data[9:9] & decoded_wr_biten[9:9]);
+            load_next_c = '1;
+        end
+        field_combo.CTRL.MODE_HI.next = next_c;
+        field_combo.CTRL.MODE_HI.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.MODE_HI.value <= 1'h0;
+        end else begin
+            if(field_combo.CTRL.MODE_HI.load_next) begin
+                field_storage.CTRL.MODE_HI.value <= field_combo.CTRL.MODE_HI.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.MODE_HI.value = field_storage.CTRL.MODE_HI.value;
     // Field: ak_coproc_regs.INTR_STATE.DONE
     always_comb begin
         automatic logic [0:0] next_c;
@@ -878,6 +957,80 @@ module ak_coproc_regs (
         end
         assign hwif_out.KEY[i0].W.value = field_storage.KEY[i0].W.value;
     end
+    // Field: ak_coproc_regs.IV_LEN.LEN
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.IV_LEN.LEN.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.IV_LEN && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.IV_LEN.LEN.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.IV_LEN.LEN.next = next_c;
+        field_combo.IV_LEN.LEN.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.IV_LEN.LEN.value <= 32'h0;
+        end else begin
+            if(field_combo.IV_LEN.LEN.load_next) begin
+                field_storage.IV_LEN.LEN.value <= field_combo.IV_LEN.LEN.next;
+            end
+        end
+    end
+    assign hwif_out.IV_LEN.LEN.value = field_storage.IV_LEN.LEN.value;
+    // Field: ak_coproc_regs.IV_ADDR.ADDR
+    always_comb begin
+        automatic logic [31:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.IV_ADDR.ADDR.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.IV_ADDR && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.IV_ADDR.ADDR.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+            load_next_c = '1;
+        end
+        field_combo.IV_ADDR.ADDR.next = next_c;
+        field_combo.IV_ADDR.ADDR.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.IV_ADDR.ADDR.value <= 32'h0;
+        end else begin
+            if(field_combo.IV_ADDR.ADDR.load_next) begin
+                field_storage.IV_ADDR.ADDR.value <= field_combo.IV_ADDR.ADDR.next;
+            end
+        end
+    end
+    assign hwif_out.IV_ADDR.ADDR.value = field_storage.IV_ADDR.ADDR.value;
+    for(genvar i0=0; i0<8; i0++) begin
+        // Field: ak_coproc_regs.TWEAK_KEY[].W
+        always_comb begin
+            automatic logic [31:0] next_c;
+            automatic logic load_next_c;
+            next_c = field_storage.TWEAK_KEY[i0].W.value;
+            load_next_c = '0;
+            if(decoded_reg_strb.TWEAK_KEY[i0] && decoded_req_is_wr) begin // SW write
+                next_c = (field_storage.TWEAK_KEY[i0].W.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+                load_next_c = '1;
+            end else if(hwif_in.TWEAK_KEY[i0].W.hwclr) begin // HW Clear
+                next_c = '0;
+                load_next_c = '1;
+            end
+            field_combo.TWEAK_KEY[i0].W.next = next_c;
+            field_combo.TWEAK_KEY[i0].W.load_next = load_next_c;
+        end
+        always_ff @(posedge clk or negedge arst_n) begin
+            if(~arst_n) begin
+                field_storage.TWEAK_KEY[i0].W.value <= 32'h0;
+            end else begin
+                if(field_combo.TWEAK_KEY[i0].W.load_next) begin
+                    field_storage.TWEAK_KEY[i0].W.value <= field_combo.TWEAK_KEY[i0].W.next;
+                end
+            end
+        end
+        assign hwif_out.TWEAK_KEY[i0].W.value = field_storage.TWEAK_KEY[i0].W.value;
+    end
 
     //--------------------------------------------------------------------------
     // Write response
@@ -890,7 +1043,7 @@ module ak_coproc_regs (
     // Readback
     //--------------------------------------------------------------------------
 
-    logic [6:0] rd_mux_addr;
+    logic [7:0] rd_mux_addr;
     assign rd_mux_addr = decoded_addr;
 
     logic readback_err;
@@ -899,55 +1052,67 @@ module ak_coproc_regs (
     always_comb begin
         automatic logic [31:0] readback_data_var;
         readback_data_var = '0;
-        if(rd_mux_addr == 7'h0) begin
+        if(rd_mux_addr == 8'h0) begin
             readback_data_var[1] = field_storage.CTRL.DECRYPT.value;
             readback_data_var[4:2] = field_storage.CTRL.MODE.value;
             readback_data_var[6:5] = field_storage.CTRL.KEY_LEN.value;
             readback_data_var[7] = field_storage.CTRL.IRQ_EN.value;
+            readback_data_var[9] = field_storage.CTRL.MODE_HI.value;
         end
-        if(rd_mux_addr == 7'h4) begin
+        if(rd_mux_addr == 8'h4) begin
             readback_data_var[0] = hwif_in.STATUS.BUSY.next;
             readback_data_var[1] = hwif_in.STATUS.DONE.next;
             readback_data_var[2] = hwif_in.STATUS.REJECTED.next;
             readback_data_var[7:4] = hwif_in.STATUS.ERR_CODE.next;
         end
-        if(rd_mux_addr == 7'h8) begin
+        if(rd_mux_addr == 8'h8) begin
             readback_data_var[0] = field_storage.INTR_STATE.DONE.value;
             readback_data_var[1] = field_storage.INTR_STATE.ERROR.value;
         end
-        if(rd_mux_addr == 7'hc) begin
+        if(rd_mux_addr == 8'hc) begin
             readback_data_var[3:0] = field_storage.CCM.NONCE_LEN.value;
             readback_data_var[8:4] = field_storage.CCM.TAG_LEN.value;
         end
-        if(rd_mux_addr == 7'h10) begin
+        if(rd_mux_addr == 8'h10) begin
             readback_data_var[31:0] = field_storage.LEN.LEN.value;
         end
-        if(rd_mux_addr == 7'h14) begin
+        if(rd_mux_addr == 8'h14) begin
             readback_data_var[31:0] = field_storage.AAD_LEN.LEN.value;
         end
-        if(rd_mux_addr == 7'h18) begin
+        if(rd_mux_addr == 8'h18) begin
             readback_data_var[31:0] = field_storage.SRC_ADDR.ADDR.value;
         end
-        if(rd_mux_addr == 7'h1c) begin
+        if(rd_mux_addr == 8'h1c) begin
             readback_data_var[31:0] = field_storage.DST_ADDR.ADDR.value;
         end
-        if(rd_mux_addr == 7'h20) begin
+        if(rd_mux_addr == 8'h20) begin
             readback_data_var[31:0] = field_storage.AAD_ADDR.ADDR.value;
         end
-        if(rd_mux_addr == 7'h24) begin
+        if(rd_mux_addr == 8'h24) begin
             readback_data_var[31:0] = hwif_in.CYCLES.COUNT.next;
         end
-        if(rd_mux_addr == 7'h28) begin
+        if(rd_mux_addr == 8'h28) begin
             readback_data_var[31:0] = 32'h50434b41;
         end
-        if(rd_mux_addr == 7'h2c) begin
-            readback_data_var[7:0] = 8'h0;
+        if(rd_mux_addr == 8'h2c) begin
+            readback_data_var[7:0] = 8'h1;
             readback_data_var[15:8] = 8'h1;
         end
         for(int i0=0; i0<4; i0++) begin
-            if(rd_mux_addr == 7'h30 + (7)'(i0) * 7'h4) begin
+            if(rd_mux_addr == 8'h30 + (8)'(i0) * 8'h4) begin
                 readback_data_var[31:0] = field_storage.IV[i0].W.value;
             end
+        end
+        for(int i0=0; i0<4; i0++) begin
+            if(rd_mux_addr == 8'h80 + (8)'(i0) * 8'h4) begin
+                readback_data_var[31:0] = hwif_in.TAG[i0].W.next;
+            end
+        end
+        if(rd_mux_addr == 8'h90) begin
+            readback_data_var[31:0] = field_storage.IV_LEN.LEN.value;
+        end
+        if(rd_mux_addr == 8'h94) begin
+            readback_data_var[31:0] = field_storage.IV_ADDR.ADDR.value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

@@ -4,8 +4,8 @@
 package ak_coproc_regs_pkg;
 
     localparam AK_COPROC_REGS_DATA_WIDTH = 32;
-    localparam AK_COPROC_REGS_MIN_ADDR_WIDTH = 7;
-    localparam AK_COPROC_REGS_SIZE = 'h60;
+    localparam AK_COPROC_REGS_MIN_ADDR_WIDTH = 8;
+    localparam AK_COPROC_REGS_SIZE = 'hc0;
 
     typedef struct {
         logic next;
@@ -68,11 +68,29 @@ package ak_coproc_regs_pkg;
     } ak_coproc_regs__key_r__in_t;
 
     typedef struct {
+        logic [31:0] next;
+    } ak_coproc_regs__tag_r__W__in_t;
+
+    typedef struct {
+        ak_coproc_regs__tag_r__W__in_t W;
+    } ak_coproc_regs__tag_r__in_t;
+
+    typedef struct {
+        logic hwclr;
+    } ak_coproc_regs__tkey_r__W__in_t;
+
+    typedef struct {
+        ak_coproc_regs__tkey_r__W__in_t W;
+    } ak_coproc_regs__tkey_r__in_t;
+
+    typedef struct {
         ak_coproc_regs__STATUS__in_t STATUS;
         ak_coproc_regs__INTR_STATE__in_t INTR_STATE;
         ak_coproc_regs__CYCLES__in_t CYCLES;
         ak_coproc_regs__iv_r__in_t IV[4];
         ak_coproc_regs__key_r__in_t KEY[8];
+        ak_coproc_regs__tag_r__in_t TAG[4];
+        ak_coproc_regs__tkey_r__in_t TWEAK_KEY[8];
     } ak_coproc_regs__in_t;
 
     typedef struct {
@@ -100,12 +118,17 @@ package ak_coproc_regs_pkg;
     } ak_coproc_regs__CTRL__CLEAR__out_t;
 
     typedef struct {
+        logic value;
+    } ak_coproc_regs__CTRL__MODE_HI__out_t;
+
+    typedef struct {
         ak_coproc_regs__CTRL__START__out_t START;
         ak_coproc_regs__CTRL__DECRYPT__out_t DECRYPT;
         ak_coproc_regs__CTRL__MODE__out_t MODE;
         ak_coproc_regs__CTRL__KEY_LEN__out_t KEY_LEN;
         ak_coproc_regs__CTRL__IRQ_EN__out_t IRQ_EN;
         ak_coproc_regs__CTRL__CLEAR__out_t CLEAR;
+        ak_coproc_regs__CTRL__MODE_HI__out_t MODE_HI;
     } ak_coproc_regs__CTRL__out_t;
 
     typedef struct {
@@ -191,6 +214,30 @@ package ak_coproc_regs_pkg;
     } ak_coproc_regs__key_r__out_t;
 
     typedef struct {
+        logic [31:0] value;
+    } ak_coproc_regs__IV_LEN__LEN__out_t;
+
+    typedef struct {
+        ak_coproc_regs__IV_LEN__LEN__out_t LEN;
+    } ak_coproc_regs__IV_LEN__out_t;
+
+    typedef struct {
+        logic [31:0] value;
+    } ak_coproc_regs__IV_ADDR__ADDR__out_t;
+
+    typedef struct {
+        ak_coproc_regs__IV_ADDR__ADDR__out_t ADDR;
+    } ak_coproc_regs__IV_ADDR__out_t;
+
+    typedef struct {
+        logic [31:0] value;
+    } ak_coproc_regs__tkey_r__W__out_t;
+
+    typedef struct {
+        ak_coproc_regs__tkey_r__W__out_t W;
+    } ak_coproc_regs__tkey_r__out_t;
+
+    typedef struct {
         ak_coproc_regs__CTRL__out_t CTRL;
         ak_coproc_regs__INTR_STATE__out_t INTR_STATE;
         ak_coproc_regs__CCM__out_t CCM;
@@ -201,5 +248,8 @@ package ak_coproc_regs_pkg;
         ak_coproc_regs__AAD_ADDR__out_t AAD_ADDR;
         ak_coproc_regs__iv_r__out_t IV[4];
         ak_coproc_regs__key_r__out_t KEY[8];
+        ak_coproc_regs__IV_LEN__out_t IV_LEN;
+        ak_coproc_regs__IV_ADDR__out_t IV_ADDR;
+        ak_coproc_regs__tkey_r__out_t TWEAK_KEY[8];
     } ak_coproc_regs__out_t;
 endpackage

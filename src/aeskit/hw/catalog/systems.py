@@ -40,8 +40,8 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         # static placer spreads it and router2 finishes (aeskit.synth.flow.PLACERS)
         router="router2",
         placer="static",
-        # ak_coproc: AeadModes = 0 (modes 0..5), Streams = 1
-        modes=0x03F,
+        # ak_coproc: every mode (its Modes parameter, default 9'h1ff), Streams = 1
+        modes=0x1FF,
         streams=1,
     ),
     SystemSpec(

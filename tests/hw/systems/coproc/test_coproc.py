@@ -10,7 +10,7 @@ random pauses on all five memory channels (AR, R, AW, W, B).
   guard bytes around the destination (nothing past the buffer end may change);
 * NIST vectors (cryptography-vectors, parsed by aeskit.vectors) through the registers;
 * every bad request answered with its error code, DONE and one interrupt; unmapped
-  addresses answer SLVERR; ID ("AKCP") and VERSION (1.0) read their constants;
+  addresses answer SLVERR; ID ("AKCP") and VERSION (1.1) read their constants;
 * CCM decryption with a tampered tag on a 1 KiB message: ERR_CODE TAG, the destination
   untouched (verify-first), and with the tag changed in memory between the two passes:
   the written plaintext overwritten with zeros;
@@ -38,7 +38,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
 from aeskit.hw.codes import Mode
-from aeskit.sim.coproc import ERR, KEY_LEN_CODE, MODE_CODE, regmap
+from aeskit.sim.coproc import ERR, KEY_LEN_CODE, MODE_CODE, mode_fields, regmap
 from aeskit.sim.keywipe import key_words, scan
 
 HERE = Path(__file__).resolve().parent
@@ -232,7 +232,7 @@ class Bench:
         await self.wr("CCM", RM.value(CCM__NONCE_LEN=nonce_len, CCM__TAG_LEN=tag_len))
         irqs = self.irqs
         ctrl = RM.value(CTRL__START=1, CTRL__DECRYPT=int(dec),
-                        CTRL__MODE=MODE_CODE[mode] if mode_code is None else mode_code,
+                        **mode_fields(MODE_CODE[mode] if mode_code is None else mode_code),
                         CTRL__KEY_LEN=KEY_LEN_CODE[key_len] if key_code is None else key_code,
                         CTRL__IRQ_EN=int(irq))
         await self.wr("CTRL", ctrl)
@@ -407,7 +407,7 @@ async def cocotb_errors(dut) -> None:
     await expect("ADDR_WRAP", mode="ccm", dec=True, src=0xFFFF_FFE8, length=16, tag_len=16,
                  nonce_len=13)
     await expect("ADDR_WRAP", mode="ccm", aad_addr=0xFFFF_FFFF, aad_len=2, nonce_len=13)
-    await expect("ILLEGAL", mode="ecb", mode_code=Mode.GCM)  # not offered here
+    await expect("ILLEGAL", mode="ecb", mode_code=Mode.XTS + 1)  # codes 9..15
     await expect("ILLEGAL", mode="ecb", key_code=3)
     await expect("ILLEGAL", mode="ccm", nonce_len=6)
     await expect("ILLEGAL", mode="ccm", tag_len=5, nonce_len=13)
@@ -442,7 +442,7 @@ async def cocotb_errors(dut) -> None:
     ident = await tb.rd("ID")
     assert ident.to_bytes(4, "little") == b"AKCP", hex(ident)
     ver = await tb.rd("VERSION")
-    assert (RM.get(ver, "VERSION.MAJOR"), RM.get(ver, "VERSION.MINOR")) == (1, 0), hex(ver)
+    assert (RM.get(ver, "VERSION.MAJOR"), RM.get(ver, "VERSION.MINOR")) == (1, 1), hex(ver)
     assert ver >> 16 == 0
 
 

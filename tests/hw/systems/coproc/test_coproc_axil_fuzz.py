@@ -3,7 +3,7 @@ tbox_folded, Verilator) with the engine :mod:`aeskit.sim.axil_fuzz` (its docstri
 describes the driver, the model and the two phases).
 
 What is particular to this endpoint: any address with a bit at or above the map's
-width (bit 7) set goes to an unmapped offset (SLVERR); phase 2 fires START and CLEAR
+width (bit 8) set goes to an unmapped offset (SLVERR); phase 2 fires START and CLEAR
 with random job parameters, cocotbext-axi's AXI4 slave with random pauses as memory (as
 in test_coproc.py); at the end a CLEAR wipes KEY and IV.
 
@@ -49,7 +49,9 @@ class CoprocFuzz(AxilFuzz):
         return None if addr >> self.width else addr
 
     def key_vector(self) -> int:
-        return int(self.dut.u_coproc.reg_key.value)
+        # the write-only registers in address order: KEY, then TWEAK_KEY
+        c = self.dut.u_coproc
+        return int(c.reg_key.value) << 256 | int(c.reg_key2.value)
 
     async def start_phase2(self) -> None:
         from cocotbext.axi import AxiBus, AxiSlave
@@ -64,7 +66,7 @@ class CoprocFuzz(AxilFuzz):
                                 mem.write_if.b_channel)):
             ch.set_pause_generator(pauses(random.Random(self.seed * 8 + i), 20))
         # short jobs from here on: LEN, AAD_LEN and the buffers drawn by phase2_data
-        for name in ("LEN", "AAD_LEN", "SRC_ADDR", "DST_ADDR", "AAD_ADDR"):
+        for name in ("LEN", "AAD_LEN", "SRC_ADDR", "DST_ADDR", "AAD_ADDR", "IV_LEN", "IV_ADDR"):
             reg = self.by_name(name)
             await self.write(reg.addr, self.phase2_data(reg))
 
@@ -80,7 +82,7 @@ class CoprocFuzz(AxilFuzz):
         def pick(legal: Iterable[int], bits: int) -> int:
             return rng.choice(list(legal)) if rng.random() < 0.85 else rng.getrandbits(bits)
 
-        if reg.name in ("LEN", "AAD_LEN"):
+        if reg.name in ("LEN", "AAD_LEN", "IV_LEN"):
             return rng.choice((0, 16 * rng.randint(1, 32), 16 * rng.randint(1, 4),
                                rng.randrange(513)))
         if reg.name.endswith("_ADDR"):

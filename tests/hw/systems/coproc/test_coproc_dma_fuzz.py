@@ -7,23 +7,27 @@ AW").
 Jobs. A random sequence of jobs, each programmed through the AXI4-Lite registers
 (cocotbext-axi's AxiLiteMaster) and started with CTRL.START:
 
-* legal jobs: every mode (ECB CBC CTR CFB OFB CCM), both directions, 128/192/256-bit
-  keys (junk in the unused KEY words), random lengths (1 byte to 4 KiB; CCM also 0,
-  with random AAD; in the slow run now and then an AAD of about 2^16 - 2^8 bytes,
-  where CCM's AAD length field grows to 6 bytes), IVs whose CTR counter carries across
+* legal jobs: every mode (ECB CBC CTR CFB OFB CCM two times in three; GCM with a
+  12-byte IV, CMAC, XTS the rest), both directions, 128/192/256-bit keys (XTS:
+  128/256, K2 in TWEAK_KEY; junk in the unused KEY words), random lengths (1 byte to
+  4 KiB; CCM, GCM, CMAC also 0; XTS at least 16; CCM and GCM with random AAD; in the
+  slow run now and then an AAD of about 2^16 - 2^8 bytes, where CCM's AAD length field
+  grows to 6 bytes), IVs whose CTR counter carries across
   32/64 bits or wraps, buffers anywhere in the 32-bit space: across 4 KiB and 64-byte
   boundaries, at any alignment, up to the very top (a buffer ending at 2^32 is legal),
-  in place (DST_ADDR = SRC_ADDR) except for CCM decryption; for the other modes the
+  in place (DST_ADDR = SRC_ADDR) except for CCM and GCM decryption; for the other modes the
   AAD and CCM registers hold junk, which must not matter;
 * the documented illegal ones, each ending in its CHECK cycle without a bus access:
-  MODE 6/7, KEY_LEN 3, CCM NONCE_LEN outside 7..13, TAG_LEN not in 4, 6, .., 16, LEN
+  mode codes 9..15 (CTRL.MODE_HI = 1; the new modes' own illegal requests are in
+  test_coproc_aead.py), KEY_LEN 3, CCM NONCE_LEN outside 7..13, TAG_LEN not in 4, 6, .., 16, LEN
   too large for the nonce, LEN 0 (not CCM), ECB/CBC LEN not a multiple of 16, source,
   destination or AAD crossing 2^32 (ADDR_WRAP);
 * faults on almost half of the legal jobs: SLVERR/DECERR on random R beats, on a
   chosen read burst (so in either pass of a CCM decryption), on every access of one
-  word of a source or of the destination, on random write bursts; CCM decryptions
-  with a changed ciphertext or tag (TAG, nothing written), and with the tag changed
-  in memory between the two passes (TAG, the written plaintext zeroed);
+  word of a source or of the destination, on random write bursts; CCM and GCM
+  decryptions and CMAC verifications with a changed ciphertext or tag (TAG, nothing
+  written), CCM and GCM decryptions with the tag changed in memory between the two
+  passes (TAG, the written plaintext zeroed);
 * a START written while the job runs (the memory holds AR and AW back until that
   write is answered, so it surely lands in the job): REJECTED, code BUSY unless the
   job has an error of its own; a CLEAR written while a job runs (held the same way):
@@ -71,7 +75,7 @@ from cocotb.triggers import ClockCycles, Event, First, RisingEdge, with_timeout
 
 from aeskit.sim.axi4_mem import DECERR, OKAY, SLVERR, AxiMem, Burst, Profile
 from aeskit.hw.codes import Mode
-from aeskit.sim.coproc import ERR, regmap
+from aeskit.sim.coproc import ERR, mode_fields, regmap
 
 HERE = Path(__file__).resolve().parent
 #: jobs in make test, in the slow variant; bus transactions the slow variant must reach
@@ -79,7 +83,7 @@ N_FAST, N_SLOW, MIN_SLOW = 200, 1_200, 100_000
 #: ak_coproc's parameters in ak_coproc_sys (defaults): read bursts outstanding, write
 #: bursts awaiting B
 MAX_READS, MAX_WRITES = 4, 4
-CCM, TOP = Mode.CCM, 1 << 32
+CCM, GCM, CMAC, XTS, TOP = Mode.CCM, Mode.GCM, Mode.CMAC, Mode.XTS, 1 << 32
 KEY_BYTES = {0: 16, 1: 24, 2: 32}
 RM = regmap()
 
@@ -91,7 +95,7 @@ RM = regmap()
 class Job:
     idx: int
     kind: str               # what the generator aimed at (coverage)
-    mode: int               # CTRL.MODE, 0..7
+    mode: int               # the mode code: CTRL.MODE, MODE_HI (0..8; illegal: 9..15)
     dec: bool
     key_code: int           # CTRL.KEY_LEN, 0..3
     key: bytes              # the 8 KEY words' bytes
@@ -115,40 +119,50 @@ class Job:
     reject: bool = False    # a START written while the job runs
     clear: bool = False     # a CLEAR written while the job runs
     prewritten: bool = False  # its registers were written while the previous job ran
+    key2: bytes = bytes(32)   # the 8 TWEAK_KEY words' bytes (XTS's K2)
 
     @property
     def ccm(self) -> bool:
         return self.mode == CCM
 
     @property
+    def aead(self) -> bool:
+        """CCM or GCM: AAD read first; decryption verify-first (two passes)."""
+        return self.mode in (CCM, GCM)
+
+    @property
+    def two_pass(self) -> bool:
+        return self.aead and self.dec
+
+    @property
     def t(self) -> int:
-        return self.tag_len if self.ccm else 0
+        return self.tag_len if self.mode in (CCM, GCM, CMAC) else 0
 
     @property
     def out_len(self) -> int:
-        return self.length + (self.t if not self.dec else 0)
+        return (0 if self.mode == CMAC else self.length) + (self.t if not self.dec else 0)
 
     def read_ranges(self) -> list[tuple[int, int]]:
         """(address, bytes) read in one pass, in order."""
-        if self.ccm:
-            return [(self.aad_addr, self.aad_len), (self.src, self.length),
-                    (self.src + self.length, self.t if self.dec else 0)]
-        return [(self.src, self.length)]
+        return [(self.aad_addr, self.aad_len if self.aead else 0), (self.src, self.length),
+                (self.src + self.length, self.t if self.dec else 0)]
 
     def check_code(self) -> int:
         """The code of the CHECK cycle (docs/coproc.md, "Error codes"), 0 if it passes."""
         n, t, ln = self.nonce_len, self.tag_len, self.length
-        illegal = self.mode > CCM or self.key_code == 3 or (self.ccm and (
+        illegal = self.mode > XTS or self.key_code == 3 or (self.ccm and (
             not 7 <= n <= 13 or not 4 <= t <= 16 or t % 2 or ln >= 1 << min(32, 8 * (15 - n))))
+        illegal = illegal or (self.mode in (GCM, CMAC) and not 4 <= t <= 16) or (
+            self.mode == XTS and (self.key_code == 1 or 0 < ln < 16 or ln >= 1 << 29))
         if illegal:
             return ERR["ILLEGAL"]
-        if not self.ccm and ln == 0:
+        if self.mode not in (CCM, GCM, CMAC) and ln == 0:
             return ERR["LEN_ZERO"]
         if self.mode in (0, 1) and ln % 16:
             return ERR["LEN_ALIGN"]
         src_end = self.src + ln + (self.t if self.dec else 0)
-        dst_end = self.dst + ln + (0 if self.dec else self.t)
-        aad_end = self.aad_addr + self.aad_len if self.ccm else 0
+        dst_end = self.dst + self.out_len
+        aad_end = self.aad_addr + self.aad_len if self.aead else 0
         if max(src_end, dst_end, aad_end) > TOP:
             return ERR["ADDR_WRAP"]
         return ERR["OK"]
@@ -178,12 +192,42 @@ def bursts(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def crypt(job: Job, msg: bytes) -> bytes | None:
-    """What a correct job writes to the destination (None: CCM tag mismatch)."""
+    """What a correct job writes to the destination (None: CCM/GCM/CMAC tag mismatch;
+    CMAC verification: b"" when the tag matches)."""
     from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
     from cryptography.hazmat.primitives.ciphers.aead import AESCCM
+    from cryptography.hazmat.primitives.cmac import CMAC as Cmac
     from test_coproc import expected
 
     key = job.key[:KEY_BYTES[job.key_code]]
+    if job.mode == GCM:
+        iv = job.iv[:12]
+        if not job.dec:
+            enc = Cipher(algorithms.AES(key), modes.GCM(iv)).encryptor()
+            enc.authenticate_additional_data(job.aad)
+            ct = enc.update(msg) + enc.finalize()
+            return ct + enc.tag[:job.t]
+        ct, tag = msg[:len(msg) - job.t], msg[len(msg) - job.t:]
+        dec = Cipher(algorithms.AES(key), modes.GCM(iv, tag, min_tag_length=4)).decryptor()
+        dec.authenticate_additional_data(job.aad)
+        pt = dec.update(ct)
+        try:
+            dec.finalize()
+        except InvalidTag:
+            return None
+        return pt
+    if job.mode == CMAC:
+        c = Cmac(algorithms.AES(key))
+        c.update(msg[:job.length])
+        tag = c.finalize()[:job.t]
+        if not job.dec:
+            return tag
+        return b"" if msg[job.length:] == tag else None
+    if job.mode == XTS:
+        x = Cipher(algorithms.AES(key + job.key2[:len(key)]), modes.XTS(job.iv))
+        ctx = x.decryptor() if job.dec else x.encryptor()
+        return ctx.update(msg) + ctx.finalize()
     if job.ccm:
         ccm = AESCCM(key, tag_length=job.t)
         nonce = job.iv[:job.nonce_len]
@@ -200,7 +244,7 @@ def crypt(job: Job, msg: bytes) -> bytes | None:
 # ----------------------------------------------------------------------------------
 # the generator
 # ----------------------------------------------------------------------------------
-ILLEGAL_KINDS = ("mode67", "keylen3", "nonce", "tag", "qlen", "zero", "align", "wrap-src",
+ILLEGAL_KINDS = ("mode9_15", "keylen3", "nonce", "tag", "qlen", "zero", "align", "wrap-src",
                  "wrap-dst", "wrap-aad", "wrap-huge")
 FAULT_KINDS = ("r-beats", "r-burst", "r-word", "w-word", "b-bursts", "r+b")
 
@@ -229,7 +273,9 @@ class Gen:
              rng.randint(257, 1100) if x < 0.97 else rng.randint(1101, 4200))
         if mode in (0, 1):
             return max(16, n // 16 * 16)
-        if mode == CCM and rng.random() < 0.1:
+        if mode == XTS:
+            return max(16, n)
+        if mode in (CCM, GCM, CMAC) and rng.random() < 0.1:
             return 0
         return n
 
@@ -264,8 +310,8 @@ class Gen:
             return j
         if rng.random() < 0.45:
             self.add_faults(j)
-        if j.ccm and j.dec and rng.random() < 0.3:
-            j.tamper = rng.choice(("msg", "pass2"))
+        if (j.two_pass or (j.mode == CMAC and j.dec)) and rng.random() < 0.3:
+            j.tamper = rng.choice(("msg", "pass2")) if j.two_pass else "msg"
             if j.tamper == "msg":
                 b = bytearray(j.msg)
                 b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
@@ -276,16 +322,20 @@ class Gen:
 
     def legal(self, idx: int, kind: str) -> Job:
         rng = self.rng
-        mode = rng.randrange(6)
+        # the modes of map 1.0 two times in three, GCM, CMAC, XTS the rest
+        mode = rng.randrange(6) if rng.random() < 0.67 else rng.choice((GCM, CMAC, XTS))
         dec = rng.random() < 0.5
-        key_code = rng.randrange(3)
+        key_code = rng.choice((0, 2)) if mode == XTS else rng.randrange(3)
         if mode == CCM:
             n, t = rng.randint(7, 13), rng.choice(range(4, 17, 2))
+        elif mode in (GCM, CMAC):
+            n, t = rng.randrange(16), rng.randint(4, 16)
         else:
             n, t = rng.randrange(16), rng.randrange(32)      # ignored outside CCM
         j = Job(idx, kind, mode, dec, key_code, rng.randbytes(32), edge_iv(rng), n, t,
-                self.length(mode), 0, 0, 0, rng.getrandbits(32), rng.random() < 0.8)
-        if j.ccm:
+                self.length(mode), 0, 0, 0, rng.getrandbits(32), rng.random() < 0.8,
+                key2=rng.randbytes(32))
+        if j.aead:
             j.aad_len = rng.choice((0, 0, rng.randint(1, 40), rng.randint(1, 300)))
             if self.slow and rng.random() < 0.01:
                 # around 2^16 - 2^8, where CCM's AAD length encoding grows to 6 bytes
@@ -294,14 +344,16 @@ class Gen:
         else:
             j.aad_len = rng.getrandbits(32)     # junk: must not matter (nor wrap)
         plain = rng.randbytes(j.length)
-        if j.ccm and j.dec:
+        if j.two_pass:
             j.msg = crypt(Job(**{**j.__dict__, "dec": False}), plain) or b""
+        elif j.mode == CMAC and j.dec:
+            j.msg = plain + (crypt(Job(**{**j.__dict__, "dec": False}), plain) or b"")
         else:
             j.msg = plain
         taken: list[tuple[int, int]] = []
         j.src = self.place(len(j.msg), taken)
         taken.append((j.src, j.src + len(j.msg)))
-        if not (j.ccm and j.dec) and rng.random() < 0.1:
+        if not j.two_pass and rng.random() < 0.1:
             j.dst = j.src                           # in place
             if j.dst + j.out_len > TOP:
                 j.dst = j.src = TOP - j.out_len
@@ -309,7 +361,7 @@ class Gen:
         else:
             j.dst = self.place(j.out_len, taken)
         taken.append((j.dst, j.dst + max(j.out_len, 1)))
-        if j.ccm:
+        if j.aead:
             j.aad_addr = self.place(j.aad_len, taken)
         return j
 
@@ -318,8 +370,8 @@ class Gen:
         rng = self.rng
         j = self.legal(idx, rng.choice(ILLEGAL_KINDS))
         k = j.kind
-        if k == "mode67":
-            j.mode = rng.choice((6, 7))
+        if k == "mode9_15":
+            j.mode = rng.randint(9, 15)
         elif k == "keylen3":
             j.key_code = 3
         elif k in ("nonce", "tag", "qlen", "wrap-aad"):
@@ -350,6 +402,7 @@ class Gen:
             j.src = rng.randint(TOP - need + 1, TOP - 1)
         elif k == "wrap-dst":
             j.length = j.length or 16
+            j.dec = j.dec and j.mode != CMAC        # CMAC verification writes nothing
             j.dst = rng.randint(TOP - j.out_len + 1, TOP - 1)
         else:                                   # wrap-huge
             j.length = TOP - 16 * rng.randrange(1, 64)
@@ -367,7 +420,7 @@ class Gen:
         if j.faults in ("b-bursts", "r+b"):
             j.p_b = rng.choice((0.1, 0.5))
         if j.faults == "r-burst":
-            n = len(bursts(j.read_ranges())) * (2 if j.ccm and j.dec else 1)
+            n = len(bursts(j.read_ranges())) * (2 if j.two_pass else 1)
             j.fault_burst = rng.randrange(max(n, 1))
         if j.faults == "r-word" and reads:
             a, n = rng.choice(reads)
@@ -458,6 +511,7 @@ class DmaFuzz:
         """Every parameter register but CTRL, in random order."""
         regs = [(f"KEY{i}", j.key[4 * i:4 * i + 4]) for i in range(8)]
         regs += [(f"IV{i}", j.iv[4 * i:4 * i + 4]) for i in range(4)]
+        regs += [(f"TWEAK_KEY{i}", j.key2[4 * i:4 * i + 4]) for i in range(8)]
         vals = [(r, int.from_bytes(b, "little")) for r, b in regs]
         vals += [("SRC_ADDR", j.src), ("DST_ADDR", j.dst), ("LEN", j.length),
                  ("AAD_ADDR", j.aad_addr), ("AAD_LEN", j.aad_len),
@@ -467,7 +521,7 @@ class DmaFuzz:
             await self.wr(reg, v)
 
     def ctrl(self, j: Job, start: int = 1) -> int:
-        return RM.value(CTRL__START=start, CTRL__DECRYPT=int(j.dec), CTRL__MODE=j.mode,
+        return RM.value(CTRL__START=start, CTRL__DECRYPT=int(j.dec), **mode_fields(j.mode),
                         CTRL__KEY_LEN=j.key_code, CTRL__IRQ_EN=int(j.irq))
 
     # --- one job ------------------------------------------------------------------
@@ -512,7 +566,7 @@ class DmaFuzz:
         self.done_ev.clear()
         self.irq_before = self.irq_rises
         blocks = sum(n for _, n in j.read_ranges()) // 16 + j.out_len // 16 + 4
-        self.limit = self.cycle + 20_000 + 800 * blocks * (2 if j.ccm and j.dec else 1)
+        self.limit = self.cycle + 20_000 + 800 * blocks * (2 if j.two_pass else 1)
         self.running = self.want_start = True
         if j.reject or j.clear:
             self.mem.frozen = True
@@ -586,7 +640,8 @@ class DmaFuzz:
             mem = self.mem.mem.read(j.dst, j.out_len)
             assert mem == content, f"{w}: destination in memory differs from the result"
         self.stats[f"code {code}"] += 1
-        mode = ("ecb", "cbc", "ctr", "cfb", "ofb", "ccm", "6", "7")[j.mode]
+        mode = (("ecb", "cbc", "ctr", "cfb", "ofb", "ccm", "gcm", "cmac", "xts")[j.mode]
+                if j.mode <= XTS else j.mode)
         self.stats[j.kind if j.kind in ILLEGAL_KINDS else f"legal {mode}"] += 1
         if j.faults:
             self.stats[f"faults {j.faults}"] += 1
@@ -608,7 +663,7 @@ class DmaFuzz:
         wr_err = [b for b in writes if b.resp != OKAY]
         want = crypt(j, j.msg)
         zeroed = False
-        if j.ccm and j.dec:
+        if j.two_pass:
             assert got_r[:len(one)] == one, f"{w}: pass 1 read {got_r}, documented {one}"
             p1_err = any(b.idx < len(one) for b in rd_err)
             if p1_err or want is None:           # verify pass failed: nothing written
@@ -630,7 +685,8 @@ class DmaFuzz:
                     content = want if not wr_err else None
         else:
             want_r, want_w = one, wr
-            code = ERR["DMA_READ"] if rd_err else ERR["DMA_WRITE"] if wr_err else 0
+            code = (ERR["DMA_READ"] if rd_err else ERR["DMA_WRITE"] if wr_err else
+                    ERR["TAG"] if want is None else 0)       # TAG: CMAC verification
             content = want if code == 0 else None
         if code == 0 and j.reject:
             code = ERR["BUSY"]
