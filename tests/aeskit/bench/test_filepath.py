@@ -70,6 +70,7 @@ def test_parts_ivs() -> None:
     assert len(parts("ecb", False, iv, 16, 2, block)) == 1  # one block: one part
 
 
+@pytest.mark.slow  # 45 s (make test-full); make test runs the file path in tests/aeskit/test_cli.py
 def test_tiny_run_round(capsys: pytest.CaptureFixture[str]) -> None:
     """64 KiB on round in ECB, CTR and CBC: the bench checks every output against OpenSSL
     (a mismatch exits 1 with CHECK FAILED)."""
