@@ -385,16 +385,17 @@ aeskit_status aeskit_ofb(aeskit_dev *dev, const uint8_t iv[16], uint32_t src, ui
   return run_mode(dev, AESKIT_OFB, AESKIT_ENCRYPT, iv, src, dst, len, style);
 }
 
-static aeskit_status run_ccm(aeskit_dev *dev, aeskit_dir dir, const uint8_t *nonce,
-                             size_t nonce_len, uint32_t aad, uint32_t aad_len, uint32_t src,
-                             uint32_t dst, uint32_t len, size_t tag_len,
-                             aeskit_wait_style style) {
+/* one CCM or GCM job: the nonce / IV from the CPU, AAD and payload from memory */
+static aeskit_status run_aead(aeskit_dev *dev, aeskit_mode mode, aeskit_dir dir,
+                              const uint8_t *iv, size_t iv_len, uint32_t aad,
+                              uint32_t aad_len, uint32_t src, uint32_t dst, uint32_t len,
+                              size_t tag_len, aeskit_wait_style style) {
   aeskit_job j;
   memset(&j, 0, sizeof j);
-  j.mode = AESKIT_CCM;
+  j.mode = mode;
   j.dir = dir;
-  j.iv = nonce;
-  j.iv_len = nonce_len;
+  j.iv = iv;
+  j.iv_len = iv_len;
   j.src = src;
   j.dst = dst;
   j.len = len;
@@ -402,6 +403,14 @@ static aeskit_status run_ccm(aeskit_dev *dev, aeskit_dir dir, const uint8_t *non
   j.aad_len = aad_len;
   j.tag_len = tag_len;
   return aeskit_run(dev, &j, style);
+}
+
+static aeskit_status run_ccm(aeskit_dev *dev, aeskit_dir dir, const uint8_t *nonce,
+                             size_t nonce_len, uint32_t aad, uint32_t aad_len, uint32_t src,
+                             uint32_t dst, uint32_t len, size_t tag_len,
+                             aeskit_wait_style style) {
+  return run_aead(dev, AESKIT_CCM, dir, nonce, nonce_len, aad, aad_len, src, dst, len,
+                  tag_len, style);
 }
 
 aeskit_status aeskit_ccm_encrypt(aeskit_dev *dev, const uint8_t *nonce, size_t nonce_len,
@@ -422,21 +431,10 @@ static aeskit_status run_gcm(aeskit_dev *dev, aeskit_dir dir, const uint8_t *iv,
                              size_t iv_len, uint32_t aad, uint32_t aad_len, uint32_t src,
                              uint32_t dst, uint32_t len, size_t tag_len,
                              aeskit_wait_style style) {
-  aeskit_job j;
   /* the IV is a CPU pointer here: 12 bytes (another length: an aeskit_job, iv_addr) */
   if (iv_len != 12u) return AESKIT_ERR_ARG;
-  memset(&j, 0, sizeof j);
-  j.mode = AESKIT_GCM;
-  j.dir = dir;
-  j.iv = iv;
-  j.iv_len = iv_len;
-  j.src = src;
-  j.dst = dst;
-  j.len = len;
-  j.aad = aad;
-  j.aad_len = aad_len;
-  j.tag_len = tag_len;
-  return aeskit_run(dev, &j, style);
+  return run_aead(dev, AESKIT_GCM, dir, iv, iv_len, aad, aad_len, src, dst, len, tag_len,
+                  style);
 }
 
 aeskit_status aeskit_gcm_encrypt(aeskit_dev *dev, const uint8_t *iv, size_t iv_len,
