@@ -269,8 +269,19 @@ def cmd_synth(args: argparse.Namespace) -> int:
     except (SynthError, ToolNotFoundError, OSError) as exc:
         print(f"aeskit: error: {exc}", file=sys.stderr)
         return 1
-    print(json.dumps(res.to_json(), indent=2))
+    print(json.dumps(res.to_json(), indent=2) if args.json else synth_summary(res, out_dir))
     return 0
+
+
+def synth_summary(res: Any, out_dir: Path) -> str:
+    """``aeskit synth``'s one line: the design, its resources, Fmax and where it went."""
+    fmax = "no Fmax" if res.fmax_mhz is None else f"{res.fmax_mhz:.1f} MHz"
+    ebr = f", {res.ebr:,} EBR" if res.ebr else ""
+    dsp = f", {res.dsp:,} DSP" if res.dsp else ""
+    cached = ", cached" if res.cached else ""
+    return (f"{res.core}: fits {res.device} (seed {res.seed}): {res.lut4:,} LUT4, "
+            f"{res.ff:,} FF{ebr}{dsp}, {fmax}{cached} -> {out_dir}/synth.json "
+            f"(--json: the whole result)")
 
 
 def _report_sections(text: str | None) -> list[str] | None:
@@ -548,6 +559,8 @@ def _add_synth_parsers(sub: Any) -> None:
                                                 "default_core, aeskit systems)")
     s.add_argument("--seed", type=_int_range(1, None), default=1,
                    help="nextpnr placement seed (1 or more)")
+    s.add_argument("--json", action="store_true",
+                   help="print the whole result (synth.json) instead of the one-line summary")
     _synth_device_argument(s)
     s.add_argument("--out", metavar="DIR", help="output folder (default: build/synth/<core>, "
                                                 "<core>@<device> for another device than "

@@ -552,3 +552,31 @@ def test_synth_seed_gets_its_own_folder(monkeypatch: pytest.MonkeyPatch,
     capsys.readouterr()
     assert seen["seed"] == 2 and seen["out_dir"] == synth_dir("round", seed=2)
     assert seen["out_dir"].name == "round~seed2"
+
+
+def test_synth_prints_one_line_and_the_whole_result_with_json(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    import aeskit.synth
+    from aeskit.synth import SynthResult
+
+    data = {"core": "round", "top": "ak_round_core", "parameters": {}, "source_hash": "h",
+            "flow_version": "f", "seed": 2, "device": "LFE5U-85F", "package": "CABGA381",
+            "speed_grade": 6, "freq_target_mhz": 200.0, "lut4": 12385, "lut4_synth": 12385,
+            "ff": 2059, "ebr": 0, "dsp": 0, "fmax_mhz": 73.24, "clocks": {}, "ge": 1.0,
+            "depth": 1, "gate_cells": {}, "ecp5_cells": {}, "utilization": {},
+            "tool_versions": {}, "times_s": {}, "commands": {}, "files": {}, "fits": True,
+            "misfit": None, "outreg": {}, "critical_path": None, "lut_levels": 1.0}
+
+    def fake(core: object, out_dir: Path, **kw: object) -> SynthResult:
+        return SynthResult.from_json(data, out_dir)
+
+    monkeypatch.setattr(aeskit.synth, "synthesize", fake)
+    out = tmp_path / "r"
+    assert main(["synth", "round", "--seed", "2", "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"round: fits LFE5U-85F (seed 2): 12,385 LUT4, 2,059 FF, 73.2 MHz -> "
+                     f"{out}/synth.json (--json: the whole result)"]
+    assert main(["synth", "round", "--seed", "2", "--out", str(out), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["lut4"] == 12385 and got["fmax_mhz"] == 73.24
