@@ -2,8 +2,9 @@
 //
 // s_axis_* takes plaintext (or ciphertext) packets, m_axis_* returns the result
 // packets; one packet is one message of the mode set in the AXI4-Lite register block
-// (s_axil_*, generated from axis_core.rdl): ECB, CBC, CTR, CFB-128 or OFB, encryption
-// or decryption, key and IV from the registers. The mode engine (ak_mode_engine, one
+// (s_axil_*, generated from axis_core.rdl): ECB, CBC, CTR, CFB-128 or OFB (chunked,
+// below), GCM/GMAC or CMAC (lengths from LEN, below), encryption or decryption (CMAC:
+// generation or verification), key and IV from the registers. The mode engine (ak_mode_engine, one
 // stream) runs the mode; the core is outside, on the core contract master ports
 // core_* (docs/core-contract.md), so any registry core fits (ak_axis_sys.sv.tpl).
 //
@@ -14,15 +15,30 @@
 // command (msg_len = their bytes), and the chaining value (CBC/CFB: last
 // ciphertext, OFB: last keystream block, CTR: counter + beats) is carried from chunk
 // to chunk here, so a packet of any length is exactly one message of its mode. No
-// mode needs the packet length in advance; CCM does, so it is not offered.
-// MODE, DECRYPT and IV are taken at the first beat of every packet (every packet
-// starts from IV); KEY and KEY_LEN at CTRL.LOAD_KEY, loaded between packets.
+// such mode needs the packet length in advance.
+//
+// GCM/GMAC and CMAC (mode codes 6, 7; their state does not carry between engine
+// messages): the packet is ONE engine message of the lengths in LEN (payload p, AAD a,
+// tag t), issued at its first beat. The packet carries the AAD beats (GCM), the payload
+// beats, then (decryption / verification) the tag beat, each part from a fresh beat, its
+// last beat partial (tkeep contiguous from lane 0); an empty message is one null beat
+// (tkeep 0, tlast). Each beat is checked against the lengths (its tkeep, and tlast only
+// on the last one); one that disagrees (ERROR.LENGTH) ends the packet's input: the
+// engine message is completed with zero beats (its output discarded, up to
+// ceil(p/16) + ceil(a/16) + 1 beats at the engine's rate), then the rule of packet
+// errors below. Output: the payload beats, then (encryption / generation) the tag beat
+// (tkeep lanes 0..t-1, tlast); decryption / verification hold the last payload beat
+// until the engine's verdict and send it with tlast and m_axis_tuser = tag failed
+// (ERROR.TAG; no payload: a null beat). Released plaintext cannot be taken back.
+// MODE, MODE_HI, DECRYPT, IV and LEN are taken at the first beat of every packet
+// (every packet starts from IV); KEY and KEY_LEN at CTRL.LOAD_KEY, between packets.
 //
 // tkeep. Every beat has tkeep all ones except the tlast beat, which may be partial
 // (contiguous from lane 0, at least one byte) in CTR, CFB and OFB: its output beat has
 // the same tkeep (unused lanes zero). Anything else is a packet error (ERROR.KEEP, a
 // partial beat in ECB/CBC: ERROR.PARTIAL, a packet in an unsupported mode:
-// ERROR.MODE, a packet without a key: ERROR.NO_KEY): the output beats of the packet
+// ERROR.MODE, a packet without a key: ERROR.NO_KEY; GCM/CMAC: ERROR.LENGTH above):
+// the output beats of the packet
 // already sent stay sent, the rest of the input packet (through its tlast) is dropped,
 // and the output packet is closed by one all-zero beat with tkeep all ones, tlast
 // and m_axis_tuser = 1. So every input packet gives exactly one output packet, and
@@ -36,12 +52,14 @@
 // Timing. s_axis_tready = FIFO not full (registered); m_axis_* come from the engine's
 // output FIFO (registered). Per chunk: one cycle to form it, the engine command, the
 // blocks at the engine's rate for the mode (docs/modes.md), the status; a new packet
-// costs one cycle more (sampling MODE/IV). Latency and throughput on the tested cores:
-// docs/axis_core.md. Every register is reset by rst_ni (asynchronous, active low).
+// costs one cycle more (sampling MODE/IV). GCM/CMAC: the command one cycle after the
+// first beat is taken, then the engine's rate; decryption's last beat one cycle after
+// the status. Latency and throughput on the tested cores: docs/axis_core.md. Every
+// register is reset by rst_ni (asynchronous, active low).
 //
 // Parameters:
 //   DataWidth     tdata width, 128 only (checked at elaboration).
-//   AddrWidth     s_axil address width (>= 6); the low 6 bits select the register.
+//   AddrWidth     s_axil address width (>= 7); the low 7 bits select the register.
 //   FifoDepth     input FIFO beats, the largest chunk (>= 1; 4 by default).
 //   InFlight      the mode engine's: blocks of an independent flow kept in the core
 //                 (ak_axis_sys sets it from the core's registry latency and interval,
@@ -53,7 +71,11 @@
 //                 from the registry).
 //   Decrypts      the core decrypts (its Directions has bit 1; the template sets it
 //                 from the registry): 0 refuses an ECB or CBC decryption packet with
-//                 ERROR.MODE (CTR, CFB and OFB decrypt with the forward cipher).
+//                 ERROR.MODE (CTR, CFB, OFB, GCM and CMAC use the forward cipher only).
+//   Modes         the modes built, bit i for mode code i: 9'h0df (ECB..OFB, GCM, CMAC)
+//                 by default, 9'h01f the small ECB..OFB wrapper (the engine without
+//                 GHASH and the MAC unit); bits 5 (CCM) and 8 (XTS) must be 0
+//                 (checked at elaboration). A packet in a mode left out: ERROR.MODE.
 
 `default_nettype none
 
@@ -67,7 +89,8 @@ module ak_axis_core
   parameter int InFlight     = 4,
   parameter int CoreTagWidth = 1,
   parameter logic [2:0] KeyLens = 3'b111,
-  parameter bit         Decrypts = 1'b1
+  parameter bit         Decrypts = 1'b1,
+  parameter logic [8:0] Modes = 9'h0df
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -131,6 +154,10 @@ module ak_axis_core
   end
   if (FifoDepth < 1) begin : g_bad_depth
     $fatal(1, "ak_axis_core: FifoDepth must be >= 1, got %0d", FifoDepth);
+  end
+  if ((Modes & ~9'h0df) != '0) begin : g_bad_modes
+    $fatal(1, "ak_axis_core: Modes may hold ECB..OFB, GCM and CMAC only (9'h0df), got %0h",
+           Modes);
   end
 
   // AXI4-Stream lanes (byte 0 in [7:0]) <-> core order (byte 0 in [127:120])
@@ -204,16 +231,17 @@ module ak_axis_core
   logic [CntWidth-1:0] fd_count;
   logic [4:0]          fn_q [FifoDepth];
   logic [4:0]          fn_d [FifoDepth];
-  logic [FifoDepth-1:0] fl_q, fl_d, fb_q, fb_d;
+  logic [FifoDepth-1:0] fl_q, fl_d, fb_q, fb_d, fc_q, fc_d;
   logic [CntWidth-1:0] fcnt_q, fcnt_d;
   logic                push, pop;
   logic [4:0]          in_n;
-  logic                in_bad;
+  logic                in_bad, in_contig;
 
   always_comb begin : keep_check
     in_n = '0;
     for (int i = 0; i < 16; i++) in_n = in_n + 5'(s_axis_tkeep[i]);
-    in_bad = (in_n == 5'd0) || (s_axis_tkeep != keep_of(in_n)) ||
+    in_contig = (s_axis_tkeep == keep_of(in_n));  // all zero counts as contiguous
+    in_bad = (in_n == 5'd0) || !in_contig ||
              ((in_n != 5'd16) && !s_axis_tlast);
   end
 
@@ -242,12 +270,14 @@ module ak_axis_core
     fn_d   = fn_q;
     fl_d   = fl_q;
     fb_d   = fb_q;
+    fc_d   = fc_q;
     fcnt_d = fcnt_q;
     if (pop) begin
       for (int i = 0; i < FifoDepth - 1; i++) begin
         fn_d[i] = fn_q[i+1];
         fl_d[i] = fl_q[i+1];
         fb_d[i] = fb_q[i+1];
+        fc_d[i] = fc_q[i+1];
       end
       fcnt_d = fcnt_d - 1'b1;
     end
@@ -256,6 +286,7 @@ module ak_axis_core
         fn_d[i] = in_n;
         fl_d[i] = s_axis_tlast;
         fb_d[i] = in_bad;
+        fc_d[i] = in_contig;
       end
     end
     if (push) fcnt_d = fcnt_d + 1'b1;
@@ -268,11 +299,13 @@ module ak_axis_core
       end
       fl_q   <= '0;
       fb_q   <= '0;
+      fc_q   <= '0;
       fcnt_q <= '0;
     end else begin
       fn_q   <= fn_d;
       fl_q   <= fl_d;
       fb_q   <= fb_d;
+      fc_q   <= fc_d;
       fcnt_q <= fcnt_d;
     end
   end
@@ -296,7 +329,10 @@ module ak_axis_core
     StCmd,    // the chunk's engine command
     StRun,    // the chunk's beats in and out, then its status
     StDrop,   // packet error: drop input beats through tlast
-    StClose   // packet error: the closing beat (tuser = 1)
+    StClose,  // packet error: the closing beat (tuser = 1)
+    StACmd,   // GCM/CMAC: the packet's engine command
+    StARun,   // GCM/CMAC: the packet's beats in and out, then its status
+    StAFin    // GCM decryption / CMAC verification: the last beat (tlast, tuser = fail)
   } st_e;
 
   st_e          st_q, st_d;
@@ -312,6 +348,19 @@ module ak_axis_core
   logic         kl_q, kl_d;              // its last beat ends the packet
   logic [CntWidth-1:0] in_left_q, in_left_d, out_left_q, out_left_d;
   logic [127:0] last_in_q, last_in_d, last_out_q, last_out_d;  // core order
+  // GCM/CMAC packets (one engine message each): lengths taken at the first beat, the
+  // input beats still expected (AAD, payload, tag), the payload beats still to come out
+  logic [15:0]  plen_q, plen_d;          // payload bytes
+  logic [10:0]  alen_q, alen_d;          // AAD bytes (0 for CMAC)
+  logic [4:0]   tlen_q, tlen_d;          // tag bytes
+  logic [7:0]   a_left_q, a_left_d;      // AAD beats to take
+  logic [12:0]  p_left_q, p_left_d;      // payload beats to take
+  logic         t_left_q, t_left_d;      // the tag beat to take (decryption)
+  logic [12:0]  o_left_q, o_left_d;      // payload beats to send
+  logic         aead_q, aead_d;          // the packet is GCM/CMAC
+  logic         abort_q, abort_d;        // a beat disagreed with the lengths
+  logic         fail_q, fail_d;          // tag check failed
+  logic [127:0] hold_q, hold_d;          // decryption: the last payload beat (core order)
 
   // chunk formation: the FIFO beats up to the first tlast, before the first bad one
   logic [CntWidth-1:0] ck;
@@ -319,14 +368,33 @@ module ak_axis_core
   logic                ck_last;
   logic                whole_only, head_bad, mode_bad;
 
+  // the mode code of CTRL (MODE_HI, MODE), and what the LEN register announces
+  logic [3:0]  r_mode;
+  logic        r_aead;
+  logic [15:0] r_plen;
+  logic [10:0] r_alen;
+  logic [4:0]  r_tlen;
+  logic [7:0]  r_abeats;
+  logic [12:0] r_pbeats;
+  logic        r_tbeat;
+  assign r_mode   = {hwif_out.CTRL.MODE_HI.value, hwif_out.CTRL.MODE.value};
+  assign r_aead   = (r_mode == ModeGcm) || (r_mode == ModeCmac);
+  assign r_plen   = hwif_out.LEN.PAYLOAD.value;
+  assign r_alen   = (r_mode == ModeGcm) ? hwif_out.LEN.AAD.value : '0;
+  assign r_tlen   = hwif_out.LEN.TAG.value;
+  assign r_abeats = 8'((12'(r_alen) + 12'd15) >> 4);
+  assign r_pbeats = 13'((17'(r_plen) + 17'd15) >> 4);
+  assign r_tbeat  = hwif_out.CTRL.DECRYPT.value;
+
+  logic [15:0] modes16;
+  assign modes16    = {7'b0, Modes};
   assign whole_only = (4'(mode_q) == ModeEcb) || (4'(mode_q) == ModeCbc);
   assign head_bad   = fb_q[0] || (whole_only && (fn_q[0] != 5'd16));
   // a mode not offered, or one the core cannot run (an inverse-cipher decryption on
   // an encrypt-only core)
-  assign mode_bad   = (4'(hwif_out.CTRL.MODE.value) > ModeOfb) ||
+  assign mode_bad   = !modes16[r_mode] ||
                       (!Decrypts && hwif_out.CTRL.DECRYPT.value &&
-                       ((4'(hwif_out.CTRL.MODE.value) == ModeEcb) ||
-                        (4'(hwif_out.CTRL.MODE.value) == ModeCbc)));
+                       ((r_mode == ModeEcb) || (r_mode == ModeCbc)));
 
   always_comb begin : chunk
     logic stop;
@@ -357,7 +425,25 @@ module ak_axis_core
     endcase
   end
 
-  logic [4:0] err_set;  // KEEP, PARTIAL, MODE, NO_KEY, KEY_LEN (hwset pulses)
+  // the beat the lengths expect at the FIFO head: its bytes and whether it is the last
+  function automatic logic [4:0] tail_n(input logic [3:0] low);
+    return (low == 4'd0) ? 5'd16 : {1'b0, low};
+  endfunction
+  logic [4:0] x_n;
+  logic       x_last, head_ok;
+  always_comb begin : expect_beat
+    if (a_left_q != '0) begin
+      x_n = (a_left_q == 8'd1) ? tail_n(alen_q[3:0]) : 5'd16;
+    end else if (p_left_q != '0) begin
+      x_n = (p_left_q == 13'd1) ? tail_n(plen_q[3:0]) : 5'd16;
+    end else begin
+      x_n = tlen_q;
+    end
+    x_last  = (14'(a_left_q) + 14'(p_left_q) + 14'(t_left_q)) == 14'd1;
+    head_ok = fc_q[0] && (fn_q[0] == x_n) && (fl_q[0] == x_last);
+  end
+
+  logic [6:0] err_set;  // KEEP, PARTIAL, MODE, NO_KEY, KEY_LEN, LENGTH, TAG (hwset pulses)
   logic [3:0] key_lens;
   assign key_lens = {1'b0, KeyLens};
 
@@ -377,6 +463,17 @@ module ak_axis_core
     out_left_d = out_left_q;
     last_in_d  = last_in_q;
     last_out_d = last_out_q;
+    plen_d     = plen_q;
+    alen_d     = alen_q;
+    tlen_d     = tlen_q;
+    a_left_d   = a_left_q;
+    p_left_d   = p_left_q;
+    t_left_d   = t_left_q;
+    o_left_d   = o_left_q;
+    abort_d    = abort_q;
+    fail_d     = fail_q;
+    hold_d     = hold_q;
+    aead_d     = aead_q;
     err_set    = '0;
     e_key_valid = 1'b0;
     e_cmd_valid = 1'b0;
@@ -406,7 +503,39 @@ module ak_axis_core
               err_set[2] = mode_bad;
               err_set[3] = !mode_bad;
               st_d       = StDrop;
+            end else if (r_aead) begin
+              // GCM / CMAC: the whole packet is one message of the lengths in LEN
+              mode_d   = hwif_out.CTRL.MODE.value;
+              dec_d    = hwif_out.CTRL.DECRYPT.value;
+              chain_d  = iv_regs;
+              aead_d   = 1'b1;
+              plen_d   = r_plen;
+              alen_d   = r_alen;
+              tlen_d   = r_tlen;
+              a_left_d = r_abeats;
+              p_left_d = r_pbeats;
+              t_left_d = r_tbeat;
+              o_left_d = (r_mode == ModeCmac) ? '0 : r_pbeats;  // CMAC: the tag only
+              abort_d  = 1'b0;
+              fail_d   = 1'b0;
+              hold_d   = '0;
+              if ((r_tlen < 5'd4) || (r_tlen > 5'd16)) begin
+                err_set[5] = 1'b1;
+                st_d       = StDrop;
+              end else if ((r_abeats == '0) && (r_pbeats == '0) && !r_tbeat) begin
+                // an empty message: one null beat (tkeep 0, tlast)
+                if (fc_q[0] && (fn_q[0] == 5'd0) && fl_q[0]) begin
+                  pop  = 1'b1;
+                  st_d = StACmd;
+                end else begin
+                  err_set[5] = 1'b1;
+                  st_d       = StDrop;
+                end
+              end else begin
+                st_d = StACmd;
+              end
             end else begin
+              aead_d   = 1'b0;
               mode_d   = hwif_out.CTRL.MODE.value;
               dec_d    = hwif_out.CTRL.DECRYPT.value;
               chain_d  = iv_regs;
@@ -462,6 +591,65 @@ module ak_axis_core
           st_d     = StIdle;
         end
       end
+      StACmd: begin
+        e_cmd_valid = 1'b1;
+        if (e_cmd_ready) st_d = StARun;
+      end
+      StARun: begin
+        // input: the FIFO head while it is the beat the lengths expect; after a beat
+        // that disagrees (abort), zero beats complete the engine message
+        if ((a_left_q != '0) || (p_left_q != '0) || t_left_q) begin
+          if (abort_q) begin
+            e_in_valid = 1'b1;
+          end else if (fcnt_q != '0) begin
+            if (head_ok) begin
+              e_in_valid = 1'b1;
+              pop        = e_in_ready;
+            end else begin
+              abort_d    = 1'b1;
+              err_set[5] = 1'b1;
+            end
+          end
+          if (e_in_valid && e_in_ready) begin
+            if (a_left_q != '0)      a_left_d = a_left_q - 1'b1;
+            else if (p_left_q != '0) p_left_d = p_left_q - 1'b1;
+            else                     t_left_d = 1'b0;
+          end
+        end
+        // output: payload beats (decryption: the last one held), the tag beat
+        if (abort_q) begin
+          e_out_ready = 1'b1;
+        end else if (e_out_tag) begin
+          e_out_ready = m_axis_tready;
+        end else if (dec_q && (o_left_q == 13'd1)) begin
+          e_out_ready = 1'b1;
+          if (e_out_valid) hold_d = e_out_data;
+        end else begin
+          e_out_ready = m_axis_tready;
+        end
+        if (e_out_valid && e_out_ready && !e_out_tag && (o_left_q != '0)) begin
+          o_left_d = o_left_q - 1'b1;
+        end
+        e_sts_ready = 1'b1;
+        if (e_sts_valid) begin
+          if (abort_q || abort_d) begin
+            st_d = StDrop;
+          end else if (dec_q) begin
+            fail_d     = !e_sts_pass;
+            err_set[6] = !e_sts_pass;
+            st_d       = StAFin;
+          end else begin
+            in_pkt_d = 1'b0;
+            st_d     = StIdle;
+          end
+        end
+      end
+      StAFin: begin
+        if (m_axis_tready) begin
+          in_pkt_d = 1'b0;
+          st_d     = StIdle;
+        end
+      end
       default: st_d = StIdle;
     endcase
   end
@@ -483,6 +671,17 @@ module ak_axis_core
       out_left_q <= '0;
       last_in_q  <= '0;
       last_out_q <= '0;
+      aead_q     <= 1'b0;
+      plen_q     <= '0;
+      alen_q     <= '0;
+      tlen_q     <= '0;
+      a_left_q   <= '0;
+      p_left_q   <= '0;
+      t_left_q   <= 1'b0;
+      o_left_q   <= '0;
+      abort_q    <= 1'b0;
+      fail_q     <= 1'b0;
+      hold_q     <= '0;
     end else begin
       st_q       <= st_d;
       in_pkt_q   <= in_pkt_d;
@@ -499,10 +698,21 @@ module ak_axis_core
       out_left_q <= out_left_d;
       last_in_q  <= last_in_d;
       last_out_q <= last_out_d;
+      aead_q     <= aead_d;
+      plen_q     <= plen_d;
+      alen_q     <= alen_d;
+      tlen_q     <= tlen_d;
+      a_left_q   <= a_left_d;
+      p_left_q   <= p_left_d;
+      t_left_q   <= t_left_d;
+      o_left_q   <= o_left_d;
+      abort_q    <= abort_d;
+      fail_q     <= fail_d;
+      hold_q     <= hold_d;
     end
   end
 
-  assign e_msg_len = (32'(k_q) << 4) - 32'd16 + 32'(kn_q);
+  assign e_msg_len = aead_q ? 32'(plen_q) : ((32'(k_q) << 4) - 32'd16 + 32'(kn_q));
 
   // the key: unused low bits zero (core contract)
   logic [255:0] key_mask;
@@ -510,7 +720,8 @@ module ak_axis_core
                     (key_len_q == 2'd1) ? {{192{1'b1}}, 64'h0} : '1;
 
   ak_mode_engine #(
-    .Modes       (9'h01f),  // ECB, CBC, CTR, CFB-128, OFB: the modes a packet can run
+    .AeadModes   (Modes[6] || Modes[7]),  // GHASH and the MAC unit only when needed
+    .Modes       (Modes),
     .Streams     (1),
     .CoreInReg   (2),  // a register slice before the core: engine and core apart
     .InFlight    (InFlight),
@@ -527,17 +738,17 @@ module ak_axis_core
     .key_len_i        (key_len_q),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
-    .cmd_mode_i       ((4'(mode_q) > ModeCcm) ? '1 : 4'(mode_q)),  // 6, 7: illegal (all ones)
+    .cmd_mode_i       (4'(mode_q)),
     .cmd_decrypt_i    (dec_q),
     .cmd_iv_i         (chain_q),
     .cmd_iv_len_i     (32'd12),
     .cmd_nonce_len_i  (4'd0),
-    .cmd_tag_len_i    (5'd0),
-    .cmd_aad_len_i    (32'd0),
+    .cmd_tag_len_i    (tlen_q),
+    .cmd_aad_len_i    (32'(alen_q)),
     .cmd_msg_len_i    (e_msg_len),
     .in_valid_i       (e_in_valid),
     .in_ready_o       (e_in_ready),
-    .in_data_i        (fd_head),
+    .in_data_i        ((aead_q && abort_q) ? '0 : fd_head),
     .out_valid_o      (e_out_valid),
     .out_ready_i      (e_out_ready),
     .out_data_o       (e_out_data),
@@ -581,6 +792,25 @@ module ak_axis_core
       m_axis_tvalid = 1'b1;
       m_axis_tlast  = 1'b1;
       m_axis_tuser  = 1'b1;
+    end else if (st_q == StARun && !abort_q) begin
+      // payload beats (decryption: all but the last), the tag beat (tlast)
+      m_axis_tdata = lanes_swap(e_out_data);
+      if (e_out_tag) begin
+        m_axis_tvalid = e_out_valid;
+        m_axis_tkeep  = keep_of(tlen_q);
+        m_axis_tlast  = 1'b1;
+      end else if (!(dec_q && (o_left_q == 13'd1))) begin
+        m_axis_tvalid = e_out_valid;
+        if (o_left_q == 13'd1) m_axis_tkeep = keep_of(tail_n(plen_q[3:0]));
+      end
+    end else if (st_q == StAFin) begin
+      // decryption / verification: the held last payload beat (none: a null beat),
+      // tlast, tuser = the tag failed
+      m_axis_tvalid = 1'b1;
+      m_axis_tdata  = lanes_swap(hold_q);
+      m_axis_tkeep  = (plen_q == '0 || 4'(mode_q) == ModeCmac) ? '0 : keep_of(tail_n(plen_q[3:0]));
+      m_axis_tlast  = 1'b1;
+      m_axis_tuser  = fail_q;
     end
   end
 
@@ -595,14 +825,17 @@ module ak_axis_core
   assign hwif_in.ERROR.MODE.hwset      = err_set[2];
   assign hwif_in.ERROR.NO_KEY.hwset    = err_set[3];
   assign hwif_in.ERROR.KEY_LEN.hwset   = err_set[4];
+  assign hwif_in.ERROR.LENGTH.hwset    = err_set[5];
+  assign hwif_in.ERROR.TAG.hwset       = err_set[6];
 
   // the engine's CCM tag flag and verdicts never matter here (no CCM, legal commands
   // only); the ERROR register values are software's
   logic unused;
-  assign unused = ^{e_out_tag, e_sts_pass, e_sts_error, s_axil_awaddr, s_axil_araddr,
+  assign unused = ^{s_axil_awaddr, s_axil_araddr,
                     hwif_out.ERROR.KEEP.value, hwif_out.ERROR.PARTIAL.value,
                     hwif_out.ERROR.MODE.value, hwif_out.ERROR.NO_KEY.value,
-                    hwif_out.ERROR.KEY_LEN.value};
+                    hwif_out.ERROR.KEY_LEN.value, hwif_out.ERROR.LENGTH.value,
+                    hwif_out.ERROR.TAG.value, e_sts_error};
 
 endmodule
 

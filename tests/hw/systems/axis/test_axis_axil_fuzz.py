@@ -4,10 +4,10 @@ docstring describes the driver, the model and the two phases).
 
 What is particular to this endpoint:
 
-* address decode: the wrapper passes only the low 6 address bits (the map's width) to
-  the register block, so an address above the map aliases the register at its low 6
-  bits (docs/axis_core.md, "Parameters": "the interconnect decodes the rest"); the only
-  unmapped offset is the hole at 0x0C (SLVERR); an unaligned address is its aligned
+* address decode: the wrapper passes only the low 7 address bits (the map's width) to
+  the register block, so an address above the map aliases the register at its low 7
+  bits (docs/axis_core.md, "Parameters": "the interconnect decodes the rest"); the
+  unmapped offsets are the holes at 0x0C and 0x44..0x7C (SLVERR); an unaligned address is its aligned
   register, WSTRB applied unshifted;
 * the KEY words (write-only) are compared with the wrapper's ``key_regs`` vector;
 * phase 2 fires CTRL.LOAD_KEY with random KEY_LEN (also 3 and sizes the core lacks)
