@@ -3,8 +3,9 @@
 // s_axis_* takes plaintext (or ciphertext) packets, m_axis_* returns the result
 // packets; one packet is one message of the mode set in the AXI4-Lite register block
 // (s_axil_*, generated from axis_core.rdl): ECB, CBC, CTR, CFB-128 or OFB (chunked,
-// below), GCM/GMAC or CMAC (lengths from LEN, below), encryption or decryption (CMAC:
-// generation or verification), key and IV from the registers. The mode engine (ak_mode_engine, one
+// below), GCM/GMAC, CMAC or XTS (lengths from LEN, below), encryption or decryption
+// (CMAC: generation or verification), key (XTS: and TWEAK_KEY) and IV from the
+// registers. The mode engine (ak_mode_engine, one
 // stream) runs the mode; the core is outside, on the core contract master ports
 // core_* (docs/core-contract.md), so any registry core fits (ak_axis_sys.sv.tpl).
 //
@@ -17,9 +18,10 @@
 // to chunk here, so a packet of any length is exactly one message of its mode. No
 // such mode needs the packet length in advance.
 //
-// GCM/GMAC and CMAC (mode codes 6, 7; their state does not carry between engine
-// messages): the packet is ONE engine message of the lengths in LEN (payload p, AAD a,
-// tag t), issued at its first beat. The packet carries the AAD beats (GCM), the payload
+// GCM/GMAC, CMAC and XTS (mode codes 6, 7, 8 = MODE_HI; their state does not carry
+// between engine messages): the packet is ONE engine message of the lengths in LEN
+// (payload p, AAD a, tag t; XTS: one data unit of p >= 16 bytes, the tweak in IV, the
+// engine's length in bits, no tag), issued at its first beat. The packet carries the AAD beats (GCM), the payload
 // beats, then (decryption / verification) the tag beat, each part from a fresh beat, its
 // last beat partial (tkeep contiguous from lane 0); an empty message is one null beat
 // (tkeep 0, tlast). Each beat is checked against the lengths (its tkeep, and tlast only
@@ -29,7 +31,9 @@
 // errors below. Output: the payload beats, then (encryption / generation) the tag beat
 // (tkeep lanes 0..t-1, tlast); decryption / verification hold the last payload beat
 // until the engine's verdict and send it with tlast and m_axis_tuser = tag failed
-// (ERROR.TAG; no payload: a null beat). Released plaintext cannot be taken back.
+// (ERROR.TAG; no payload: a null beat). Released plaintext cannot be taken back. XTS:
+// the payload beats, the last with tlast; with a 192-bit key loaded, or decrypting on
+// an encrypt-only core, refused (ERROR.MODE).
 // MODE, MODE_HI, DECRYPT, IV and LEN are taken at the first beat of every packet
 // (every packet starts from IV); KEY and KEY_LEN at CTRL.LOAD_KEY, between packets.
 //
@@ -71,10 +75,11 @@
 //                 from the registry).
 //   Decrypts      the core decrypts (its Directions has bit 1; the template sets it
 //                 from the registry): 0 refuses an ECB or CBC decryption packet with
-//                 ERROR.MODE (CTR, CFB, OFB, GCM and CMAC use the forward cipher only).
-//   Modes         the modes built, bit i for mode code i: 9'h0df (ECB..OFB, GCM, CMAC)
-//                 by default, 9'h01f the small ECB..OFB wrapper (the engine without
-//                 GHASH and the MAC unit); bits 5 (CCM) and 8 (XTS) must be 0
+//                 ERROR.MODE, as an XTS decryption packet (CTR, CFB, OFB, GCM and CMAC
+//                 use the forward cipher only).
+//   Modes         the modes built, bit i for mode code i: 9'h1df (ECB..OFB, GCM, CMAC,
+//                 XTS) by default, 9'h01f the small ECB..OFB wrapper (the engine
+//                 without GHASH, the MAC and XTS units); bit 5 (CCM) must be 0
 //                 (checked at elaboration). A packet in a mode left out: ERROR.MODE.
 
 `default_nettype none
@@ -90,7 +95,7 @@ module ak_axis_core
   parameter int CoreTagWidth = 1,
   parameter logic [2:0] KeyLens = 3'b111,
   parameter bit         Decrypts = 1'b1,
-  parameter logic [8:0] Modes = 9'h0df
+  parameter logic [8:0] Modes = 9'h1df
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -155,9 +160,8 @@ module ak_axis_core
   if (FifoDepth < 1) begin : g_bad_depth
     $fatal(1, "ak_axis_core: FifoDepth must be >= 1, got %0d", FifoDepth);
   end
-  if ((Modes & ~9'h0df) != '0) begin : g_bad_modes
-    $fatal(1, "ak_axis_core: Modes may hold ECB..OFB, GCM and CMAC only (9'h0df), got %0h",
-           Modes);
+  if (Modes[5]) begin : g_bad_modes
+    $fatal(1, "ak_axis_core: Modes may not hold CCM (bit 5), got %0h", Modes);
   end
 
   // AXI4-Stream lanes (byte 0 in [7:0]) <-> core order (byte 0 in [127:120])
@@ -211,10 +215,11 @@ module ak_axis_core
     .hwif_out      (hwif_out)
   );
 
-  logic [255:0] key_regs;
+  logic [255:0] key_regs, tkey_regs;
   logic [127:0] iv_regs;
   for (genvar i = 0; i < 8; i++) begin : g_key
-    assign key_regs[255 - 32*i -: 32] = bswap(hwif_out.KEY[i].W.value);
+    assign key_regs[255 - 32*i -: 32]  = bswap(hwif_out.KEY[i].W.value);
+    assign tkey_regs[255 - 32*i -: 32] = bswap(hwif_out.TWEAK_KEY[i].W.value);
   end
   for (genvar i = 0; i < 4; i++) begin : g_iv
     assign iv_regs[127 - 32*i -: 32] = bswap(hwif_out.IV[i].W.value);
@@ -337,7 +342,7 @@ module ak_axis_core
 
   st_e          st_q, st_d;
   logic         in_pkt_q, in_pkt_d;      // the FIFO head belongs to a started packet (refused too)
-  logic [2:0]   mode_q, mode_d;          // the packet's mode
+  logic [3:0]   mode_q, mode_d;          // the packet's mode
   logic         dec_q, dec_d;
   logic [127:0] chain_q, chain_d;        // IV / chaining value / counter of the next chunk
   logic         key_ok_q, key_ok_d;      // a key is loaded
@@ -378,23 +383,27 @@ module ak_axis_core
   logic [12:0] r_pbeats;
   logic        r_tbeat;
   assign r_mode   = {hwif_out.CTRL.MODE_HI.value, hwif_out.CTRL.MODE.value};
-  assign r_aead   = (r_mode == ModeGcm) || (r_mode == ModeCmac);
+  assign r_aead   = (r_mode == ModeGcm) || (r_mode == ModeCmac) || (r_mode == ModeXts);
   assign r_plen   = hwif_out.LEN.PAYLOAD.value;
   assign r_alen   = (r_mode == ModeGcm) ? hwif_out.LEN.AAD.value : '0;
   assign r_tlen   = hwif_out.LEN.TAG.value;
   assign r_abeats = 8'((12'(r_alen) + 12'd15) >> 4);
   assign r_pbeats = 13'((17'(r_plen) + 17'd15) >> 4);
-  assign r_tbeat  = hwif_out.CTRL.DECRYPT.value;
+  assign r_tbeat  = hwif_out.CTRL.DECRYPT.value && (r_mode != ModeXts);
 
   logic [15:0] modes16;
   assign modes16    = {7'b0, Modes};
-  assign whole_only = (4'(mode_q) == ModeEcb) || (4'(mode_q) == ModeCbc);
+  assign whole_only = (mode_q == ModeEcb) || (mode_q == ModeCbc);
   assign head_bad   = fb_q[0] || (whole_only && (fn_q[0] != 5'd16));
   // a mode not offered, or one the core cannot run (an inverse-cipher decryption on
   // an encrypt-only core)
   assign mode_bad   = !modes16[r_mode] ||
                       (!Decrypts && hwif_out.CTRL.DECRYPT.value &&
-                       ((r_mode == ModeEcb) || (r_mode == ModeCbc)));
+                       ((r_mode == ModeEcb) || (r_mode == ModeCbc) || (r_mode == ModeXts))) ||
+                      ((r_mode == ModeXts) && (key_len_q == 2'd1));  // XTS-AES: 128, 256
+  // tag check at the end (GCM decryption, CMAC verification): the last payload beat held
+  logic tagchk;
+  assign tagchk     = dec_q && (mode_q != ModeXts);
 
   always_comb begin : chunk
     logic stop;
@@ -417,7 +426,7 @@ module ak_axis_core
   // chaining value after a chunk (the engine's rules, docs/modes.md)
   logic [127:0] chain_next;
   always_comb begin : chain_after
-    unique case (4'(mode_q))
+    unique case (mode_q)
       ModeCbc, ModeCfb: chain_next = dec_q ? last_in_q : last_out_q;   // last ciphertext
       ModeCtr:          chain_next = chain_q + 128'(k_q);
       ModeOfb:          chain_next = last_in_q ^ last_out_q;           // last keystream
@@ -505,7 +514,7 @@ module ak_axis_core
               st_d       = StDrop;
             end else if (r_aead) begin
               // GCM / CMAC: the whole packet is one message of the lengths in LEN
-              mode_d   = hwif_out.CTRL.MODE.value;
+              mode_d   = r_mode;
               dec_d    = hwif_out.CTRL.DECRYPT.value;
               chain_d  = iv_regs;
               aead_d   = 1'b1;
@@ -519,7 +528,8 @@ module ak_axis_core
               abort_d  = 1'b0;
               fail_d   = 1'b0;
               hold_d   = '0;
-              if ((r_tlen < 5'd4) || (r_tlen > 5'd16)) begin
+              if ((r_mode == ModeXts) ? (r_plen < 16'd16)
+                                      : ((r_tlen < 5'd4) || (r_tlen > 5'd16))) begin
                 err_set[5] = 1'b1;
                 st_d       = StDrop;
               end else if ((r_abeats == '0) && (r_pbeats == '0) && !r_tbeat) begin
@@ -536,7 +546,7 @@ module ak_axis_core
               end
             end else begin
               aead_d   = 1'b0;
-              mode_d   = hwif_out.CTRL.MODE.value;
+              mode_d   = r_mode;
               dec_d    = hwif_out.CTRL.DECRYPT.value;
               chain_d  = iv_regs;
             end
@@ -621,7 +631,7 @@ module ak_axis_core
           e_out_ready = 1'b1;
         end else if (e_out_tag) begin
           e_out_ready = m_axis_tready;
-        end else if (dec_q && (o_left_q == 13'd1)) begin
+        end else if (tagchk && (o_left_q == 13'd1)) begin
           e_out_ready = 1'b1;
           if (e_out_valid) hold_d = e_out_data;
         end else begin
@@ -634,7 +644,7 @@ module ak_axis_core
         if (e_sts_valid) begin
           if (abort_q || abort_d) begin
             st_d = StDrop;
-          end else if (dec_q) begin
+          end else if (tagchk) begin
             fail_d     = !e_sts_pass;
             err_set[6] = !e_sts_pass;
             st_d       = StAFin;
@@ -658,7 +668,7 @@ module ak_axis_core
     if (!rst_ni) begin
       st_q       <= StIdle;
       in_pkt_q   <= 1'b0;
-      mode_q     <= 3'(ModeEcb);
+      mode_q     <= ModeEcb;
       dec_q      <= 1'b0;
       chain_q    <= '0;
       key_ok_q   <= 1'b0;
@@ -712,7 +722,9 @@ module ak_axis_core
     end
   end
 
-  assign e_msg_len = aead_q ? 32'(plen_q) : ((32'(k_q) << 4) - 32'd16 + 32'(kn_q));
+  // GCM, CMAC: bytes; XTS: bits (the engine's unit for XTS); chunks: their bytes
+  assign e_msg_len = !aead_q ? ((32'(k_q) << 4) - 32'd16 + 32'(kn_q)) :
+                     (mode_q == ModeXts) ? {13'd0, plen_q, 3'd0} : 32'(plen_q);
 
   // the key: unused low bits zero (core contract)
   logic [255:0] key_mask;
@@ -720,7 +732,7 @@ module ak_axis_core
                     (key_len_q == 2'd1) ? {{192{1'b1}}, 64'h0} : '1;
 
   ak_mode_engine #(
-    .AeadModes   (Modes[6] || Modes[7]),  // GHASH and the MAC unit only when needed
+    .AeadModes   (Modes[6] || Modes[7] || Modes[8]),  // GHASH, MAC, XTS only when needed
     .Modes       (Modes),
     .Streams     (1),
     .CoreInReg   (2),  // a register slice before the core: engine and core apart
@@ -734,11 +746,11 @@ module ak_axis_core
     .key_valid_i      (e_key_valid),
     .key_ready_o      (e_key_ready),
     .key_i            (key_regs & key_mask),
-    .key2_i           ('0),  // XTS not offered here
+    .key2_i           (tkey_regs & key_mask),  // XTS's K2, loaded with the key
     .key_len_i        (key_len_q),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
-    .cmd_mode_i       (4'(mode_q)),
+    .cmd_mode_i       (mode_q),
     .cmd_decrypt_i    (dec_q),
     .cmd_iv_i         (chain_q),
     .cmd_iv_len_i     (32'd12),
@@ -799,16 +811,20 @@ module ak_axis_core
         m_axis_tvalid = e_out_valid;
         m_axis_tkeep  = keep_of(tlen_q);
         m_axis_tlast  = 1'b1;
-      end else if (!(dec_q && (o_left_q == 13'd1))) begin
+      end else if (!(tagchk && (o_left_q == 13'd1))) begin
         m_axis_tvalid = e_out_valid;
-        if (o_left_q == 13'd1) m_axis_tkeep = keep_of(tail_n(plen_q[3:0]));
+        if (o_left_q == 13'd1) begin
+          m_axis_tkeep = keep_of(tail_n(plen_q[3:0]));
+          m_axis_tlast = (mode_q == ModeXts);  // XTS: no tag, the last payload beat ends
+        end
       end
     end else if (st_q == StAFin) begin
       // decryption / verification: the held last payload beat (none: a null beat),
       // tlast, tuser = the tag failed
       m_axis_tvalid = 1'b1;
       m_axis_tdata  = lanes_swap(hold_q);
-      m_axis_tkeep  = (plen_q == '0 || 4'(mode_q) == ModeCmac) ? '0 : keep_of(tail_n(plen_q[3:0]));
+      m_axis_tkeep  = ((plen_q == '0) || (mode_q == ModeCmac)) ? '0
+                                                               : keep_of(tail_n(plen_q[3:0]));
       m_axis_tlast  = 1'b1;
       m_axis_tuser  = fail_q;
     end

@@ -231,6 +231,7 @@ module ak_axis_core_regs (
         logic IV[4];
         logic KEY[8];
         logic LEN;
+        logic TWEAK_KEY[8];
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -261,6 +262,10 @@ module ak_axis_core_regs (
         end
         decoded_reg_strb.LEN = cpuif_req_masked & (cpuif_addr == 7'h40);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h40);
+        for(int i0=0; i0<8; i0++) begin
+            decoded_reg_strb.TWEAK_KEY[i0] = cpuif_req_masked & (cpuif_addr == 7'h60 + (7)'(i0) * 7'h4) & cpuif_req_is_wr;
+            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h60 + (7)'(i0) * 7'h4);
+        end
         decoded_err = ~is_valid_addr & decoded_req;
     end
 
@@ -353,6 +358,12 @@ module ak_axis_core_regs (
                 logic load_next;
             } TAG;
         } LEN;
+        struct {
+            struct {
+                logic [31:0] next;
+                logic load_next;
+            } W;
+        } TWEAK_KEY[8];
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -418,6 +429,11 @@ module ak_axis_core_regs (
                 logic [4:0] value;
             } TAG;
         } LEN;
+        struct {
+            struct {
+                logic [31:0] value;
+            } W;
+        } TWEAK_KEY[8];
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -840,6 +856,31 @@ module ak_axis_core_regs (
         end
     end
     assign hwif_out.LEN.TAG.value = field_storage.LEN.TAG.value;
+    for(genvar i0=0; i0<8; i0++) begin
+        // Field: ak_axis_core_regs.TWEAK_KEY[].W
+        always_comb begin
+            automatic logic [31:0] next_c;
+            automatic logic load_next_c;
+            next_c = field_storage.TWEAK_KEY[i0].W.value;
+            load_next_c = '0;
+            if(decoded_reg_strb.TWEAK_KEY[i0] && decoded_req_is_wr) begin // SW write
+                next_c = (field_storage.TWEAK_KEY[i0].W.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+                load_next_c = '1;
+            end
+            field_combo.TWEAK_KEY[i0].W.next = next_c;
+            field_combo.TWEAK_KEY[i0].W.load_next = load_next_c;
+        end
+        always_ff @(posedge clk or negedge arst_n) begin
+            if(~arst_n) begin
+                field_storage.TWEAK_KEY[i0].W.value <= 32'h0;
+            end else begin
+                if(field_combo.TWEAK_KEY[i0].W.load_next) begin
+                    field_storage.TWEAK_KEY[i0].W.value <= field_combo.TWEAK_KEY[i0].W.next;
+                end
+            end
+        end
+        assign hwif_out.TWEAK_KEY[i0].W.value = field_storage.TWEAK_KEY[i0].W.value;
+    end
 
     //--------------------------------------------------------------------------
     // Write response

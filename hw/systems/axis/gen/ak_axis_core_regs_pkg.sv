@@ -5,7 +5,7 @@ package ak_axis_core_regs_pkg;
 
     localparam AK_AXIS_CORE_REGS_DATA_WIDTH = 32;
     localparam AK_AXIS_CORE_REGS_MIN_ADDR_WIDTH = 7;
-    localparam AK_AXIS_CORE_REGS_SIZE = 'h44;
+    localparam AK_AXIS_CORE_REGS_SIZE = 'h80;
 
     typedef struct {
         logic next;
@@ -169,10 +169,19 @@ package ak_axis_core_regs_pkg;
     } ak_axis_core_regs__LEN__out_t;
 
     typedef struct {
+        logic [31:0] value;
+    } ak_axis_core_regs__tkey_r__W__out_t;
+
+    typedef struct {
+        ak_axis_core_regs__tkey_r__W__out_t W;
+    } ak_axis_core_regs__tkey_r__out_t;
+
+    typedef struct {
         ak_axis_core_regs__CTRL__out_t CTRL;
         ak_axis_core_regs__ERROR__out_t ERROR;
         ak_axis_core_regs__iv_r__out_t IV[4];
         ak_axis_core_regs__key_r__out_t KEY[8];
         ak_axis_core_regs__LEN__out_t LEN;
+        ak_axis_core_regs__tkey_r__out_t TWEAK_KEY[8];
     } ak_axis_core_regs__out_t;
 endpackage

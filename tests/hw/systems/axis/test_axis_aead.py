@@ -1,5 +1,5 @@
-"""ak_axis_core's whole-packet modes, GCM/GMAC and CMAC with the lengths in LEN
-(docs/axis_core.md "GCM/GMAC and CMAC"), on ``ak_axis_sys`` with the bench of
+"""ak_axis_core's whole-packet modes, GCM/GMAC, CMAC and XTS with the lengths in LEN
+(docs/axis_core.md "GCM/GMAC, CMAC and XTS"), on ``ak_axis_sys`` with the bench of
 test_axis_core.py (cocotbext-axi, random pauses on both streams and the AXI4-Lite bus,
 the beat monitor):
 
@@ -12,8 +12,12 @@ the beat monitor):
 * tlast early or late, a wrong tkeep, LEN.TAG out of range: ERROR.LENGTH, the packet
   closed by the all-zero tuser beat, the next packet right (no hang: every wait has a
   time limit);
-* a build without GCM and CMAC (Modes = 9'h01f, slow): both refused with ERROR.MODE, the
-  chunked modes still right.
+* XTS (Cipher(AES, XTS)): K2 from TWEAK_KEY, the tweak from IV, data units of 16..80
+  bytes (ciphertext stealing for a partial last beat), both directions, 128- and 256-bit
+  keys; a 192-bit key, and decryption on an encrypt-only core, refused with ERROR.MODE;
+  a data unit under 16 bytes and a wrong tlast: ERROR.LENGTH;
+* a build without GCM, CMAC and XTS (Modes = 9'h01f, slow): all refused with ERROR.MODE,
+  the chunked modes still right.
 
 The file is both the pytest module and the cocotb test module.
 """
@@ -31,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:  # the bench of test_axis_core.py (pytest and cocotb side)
     sys.path.insert(0, str(HERE))
 from test_axis_core import KEY_LEN, _bench, _core_key_sizes, expected  # noqa: E402
-GCM, CMAC = 6, 7
+GCM, CMAC, XTS = 6, 7, 8
 
 
 def beats(data: bytes) -> list[bytes]:
@@ -239,10 +243,81 @@ async def cocotb_aead_errors(dut) -> None:
     await bad_then_good(GCM, False, 0, 0, 16, AxiStreamFrame(rng.randbytes(16)))
 
 
+def xts(k1: bytes, k2: bytes, tweak: bytes, dec: bool, data: bytes) -> bytes:
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+    c = Cipher(algorithms.AES(k1 + k2), modes.XTS(tweak))
+    op = c.decryptor() if dec else c.encryptor()
+    return op.update(data) + op.finalize()
+
+
+@cocotb.test()
+async def cocotb_xts(dut) -> None:
+    """XTS: random data units (16..80 bytes), both directions, the key sizes XTS-AES has
+    (of the core's); back to back; 192-bit key, decryption on an encrypt-only core,
+    short data unit, wrong tlast refused as documented, the next packet right."""
+    from cocotbext.axi import AxiStreamFrame
+
+    from test_axis_core import _core_decrypts
+
+    b = await _bench(dut, int(os.environ.get("AK_SEED", "1")) + 100)
+    rng = b.rng
+    x = Aead(b)
+    close = bytes(16)
+
+    async def setup(k1: bytes, k2: bytes) -> None:
+        await b.write_block("TWEAK_KEY", k2.ljust(32, b"\0"))
+        await b.load_key(k1)
+
+    async def refused(dec: bool, p: int, frame, err: str) -> None:
+        await x.config(0, dec, rng.randbytes(16), p, 0, 16, kl)
+        ctrl = await b.read("CTRL")
+        await b.write("CTRL", ctrl | b.f("CTRL.MODE_HI"))
+        (out,) = await b.packets([frame])
+        assert out.tdata.endswith(close) and out.tuser in (1, [0] * (len(out.tdata) - 16)
+                                                           + [1] * 16), (err, out.tuser)
+        assert await b.read("ERROR") == b.f(f"ERROR.{err}"), (err, dec, p)
+        await b.write("ERROR", 0xFFFFFFFF)
+
+    async def run(k1: bytes, k2: bytes, dec: bool, datas: list[bytes]) -> None:
+        tweak = rng.randbytes(16)
+        await x.config(0, dec, tweak, len(datas[0]), 0, 16, kl)
+        ctrl = await b.read("CTRL")
+        await b.write("CTRL", ctrl | b.f("CTRL.MODE_HI"))
+        b.in_pkts, b.out_pkts = [[]], [[]]
+        outs = await b.packets([AxiStreamFrame(d) for d in datas])
+        for d, o in zip(datas, outs):
+            assert o.tdata == xts(k1, k2, tweak, dec, d), (len(k1), dec, len(d))
+        b.check_beats()  # same beats and tkeep as the input, tuser 0
+        assert await b.read("ERROR") == 0
+
+    for size in _core_key_sizes():
+        k1, k2 = rng.randbytes(size // 8), rng.randbytes(size // 8)
+        kl = KEY_LEN[len(k1)]
+        await setup(k1, k2)
+        for dec in (False, True):
+            p = rng.randint(16, 80)
+            if size == 192:
+                await refused(dec, p, AxiStreamFrame(rng.randbytes(p)), "MODE")
+                continue
+            if dec and not _core_decrypts():
+                await refused(dec, p, AxiStreamFrame(rng.randbytes(p)), "MODE")
+                continue
+            for p in (16, rng.randint(17, 31), 16 * rng.randint(2, 5), rng.randint(33, 80)):
+                await run(k1, k2, dec, [rng.randbytes(p) for _ in range(2)])
+            # a data unit under 16 bytes; tlast early; tlast late
+            await refused(dec, rng.randint(0, 15), AxiStreamFrame(rng.randbytes(20)), "LENGTH")
+            p = rng.randint(33, 80)
+            await refused(dec, p, AxiStreamFrame(rng.randbytes(p - 16)), "LENGTH")
+            await refused(dec, p, AxiStreamFrame(rng.randbytes(p + 16)), "LENGTH")
+            await run(k1, k2, dec, [rng.randbytes(p)])
+        b.in_pkts, b.out_pkts = [[]], [[]]
+
+
 @cocotb.test()
 async def cocotb_aead_not_built(dut) -> None:
-    """A build without GCM and CMAC (AK_MODES): both refused with ERROR.MODE, as are CCM
-    and MODE_HI = 1 (XTS); ECB..OFB still right."""
+    """A build without GCM, CMAC and XTS (Modes = 9'h01f): all refused with ERROR.MODE, as
+    is CCM; ECB..OFB still right."""
     from cocotbext.axi import AxiStreamFrame
 
     b = await _bench(dut, 13)
@@ -289,28 +364,28 @@ def _run(core: str, testcase, env: dict | None = None, seed: int = 1,
 def test_axis_aead() -> None:
     """GCM and CMAC on pipe2 (the build of test_axis_core.py): every direction and key
     size, random lengths and pauses, failed tags, length errors."""
-    _run("pipe2", ["cocotb_aead", "cocotb_aead_errors"])
+    _run("pipe2", ["cocotb_aead", "cocotb_aead_errors", "cocotb_xts"])
 
 
 def test_axis_aead_e128() -> None:
     """On the encrypt-only AES-128 pipe2: GCM decryption and CMAC verification need only
-    the forward cipher, so everything runs."""
-    _run("pipe2_e128", ["cocotb_aead", "cocotb_aead_errors"])
+    the forward cipher, so they run; XTS decryption is refused (ERROR.MODE)."""
+    _run("pipe2_e128", ["cocotb_aead", "cocotb_aead_errors", "cocotb_xts"])
 
 
 @pytest.mark.slow
 def test_axis_aead_not_built() -> None:
-    """Modes = 9'h01f (the small ECB..OFB wrapper): GCM, CMAC refused (ERROR.MODE)."""
+    """Modes = 9'h01f (the small ECB..OFB wrapper): GCM, CMAC, XTS refused (ERROR.MODE)."""
     _run("pipe2", "cocotb_aead_not_built", modes=0x01F)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("core", ("round", "ttable_unrolled"))
 def test_axis_aead_slow_cores(core: str) -> None:
-    _run(core, ["cocotb_aead", "cocotb_aead_errors"])
+    _run(core, ["cocotb_aead", "cocotb_aead_errors", "cocotb_xts"])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(2, 5))
 def test_axis_aead_random_long(seed: int) -> None:
-    _run("pipe2", "cocotb_aead", {"AK_SEED": seed, "AK_CFGS": 8}, seed=seed)
+    _run("pipe2", ["cocotb_aead", "cocotb_xts"], {"AK_SEED": seed, "AK_CFGS": 8}, seed=seed)
