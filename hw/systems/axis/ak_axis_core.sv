@@ -3,50 +3,51 @@
 // s_axis_* takes plaintext (or ciphertext) packets, m_axis_* returns the result
 // packets; one packet is one message of the mode set in the AXI4-Lite register block
 // (s_axil_*, generated from axis_core.rdl): ECB, CBC, CTR, CFB-128 or OFB (chunked,
-// below), GCM/GMAC, CMAC or XTS (lengths from LEN, below), encryption or decryption
-// (CMAC: generation or verification), key (XTS: and TWEAK_KEY) and IV from the
-// registers. The mode engine (ak_mode_engine, one
-// stream) runs the mode; the core is outside, on the core contract master ports
-// core_* (docs/core-contract.md), so any registry core fits (ak_axis_sys.sv.tpl).
+// below) or CCM, GCM/GMAC, CMAC, XTS (lengths from LEN, below), encryption or
+// decryption (CMAC: generation or verification), key (XTS: and TWEAK_KEY) and IV from
+// the registers. The mode engine (ak_mode_engine, one stream) runs the mode; the core
+// is outside, on the core contract master ports core_* (docs/core-contract.md), so any
+// registry core fits (ak_axis_sys.sv.tpl).
 //
-// Packets and chunks. The mode engine needs a message length at command time; an
-// AXI4-Stream packet announces its end only with tlast. So the packet goes to the
-// engine in chunks: beats are buffered in an input FIFO (FifoDepth beats); when the
-// engine is idle, the beats in the FIFO up to the packet's tlast form one engine
-// command (msg_len = their bytes), and the chaining value (CBC/CFB: last
-// ciphertext, OFB: last keystream block, CTR: counter + beats) is carried from chunk
-// to chunk here, so a packet of any length is exactly one message of its mode. No
-// such mode needs the packet length in advance.
+// Packets and chunks (ECB..OFB). The mode engine needs a message length at command
+// time; an AXI4-Stream packet announces its end only with tlast. So the packet goes to
+// the engine in chunks: beats are buffered in an input FIFO (FifoDepth beats); when
+// the engine is idle, the beats in the FIFO up to the packet's tlast form one engine
+// command (msg_len = their bytes), and the chaining value (CBC/CFB: last ciphertext,
+// OFB: last keystream block, CTR: counter + beats) is carried from chunk to chunk
+// here, so a packet of any length is exactly one message of its mode.
 //
-// GCM/GMAC, CMAC and XTS (mode codes 6, 7, 8 = MODE_HI; their state does not carry
-// between engine messages): the packet is ONE engine message of the lengths in LEN
-// (payload p, AAD a, tag t; XTS: one data unit of p >= 16 bytes, the tweak in IV, the
-// engine's length in bits, no tag), issued at its first beat. The packet carries the AAD beats (GCM), the payload
-// beats, then (decryption / verification) the tag beat, each part from a fresh beat, its
-// last beat partial (tkeep contiguous from lane 0); an empty message is one null beat
-// (tkeep 0, tlast). Each beat is checked against the lengths (its tkeep, and tlast only
-// on the last one); one that disagrees (ERROR.LENGTH) ends the packet's input: the
-// engine message is completed with zero beats (its output discarded, up to
-// ceil(p/16) + ceil(a/16) + 1 beats at the engine's rate), then the rule of packet
-// errors below. Output: the payload beats, then (encryption / generation) the tag beat
-// (tkeep lanes 0..t-1, tlast); decryption / verification hold the last payload beat
-// until the engine's verdict and send it with tlast and m_axis_tuser = tag failed
-// (ERROR.TAG; no payload: a null beat). Released plaintext cannot be taken back. XTS:
-// the payload beats, the last with tlast; with a 192-bit key loaded, or decrypting on
-// an encrypt-only core, refused (ERROR.MODE).
-// MODE, MODE_HI, DECRYPT, IV and LEN are taken at the first beat of every packet
-// (every packet starts from IV); KEY and KEY_LEN at CTRL.LOAD_KEY, between packets.
+// Whole packets (CCM 5, GCM/GMAC 6, CMAC 7, XTS 8 = MODE_HI): CCM needs the lengths at
+// its start and no state carries between engine messages, so the packet is ONE engine
+// message of the lengths in LEN (payload p, AAD a, tag t; CCM: CCM.NONCE_LEN, the nonce
+// in IV; XTS: one data unit of p >= 16 bytes, the tweak in IV, the engine's length in
+// bits, no tag), issued at its first beat. The packet carries the AAD beats (CCM, GCM),
+// the payload beats, then (decryption / verification) the tag beat, each part from a
+// fresh beat, its last beat partial (tkeep contiguous from lane 0); an empty message
+// is one null beat (tkeep 0, tlast). Each beat is checked against the lengths (its
+// tkeep, and tlast only on the last one); one that disagrees (ERROR.LENGTH) ends the
+// packet's input: the engine message is completed with zero beats (output discarded,
+// at most ceil(a/16) + ceil(p/16) + 1 beats at the engine's rate), then the packet
+// error rule below. Output: the payload beats, then (encryption / generation) the tag
+// beat (tkeep lanes 0..t-1, tlast); decryption / verification hold the last payload
+// beat until the engine's verdict and send it with tlast and m_axis_tuser = tag failed
+// (ERROR.TAG; no payload: a null beat): released plaintext cannot be taken back. XTS:
+// the payload beats, the last with tlast; refused (ERROR.MODE) with a 192-bit key
+// loaded or when decrypting on an encrypt-only core.
+// MODE, MODE_HI, DECRYPT, IV, LEN and CCM are taken at the first beat of every packet
+// (every packet starts from IV); KEY, TWEAK_KEY and KEY_LEN at CTRL.LOAD_KEY, between
+// packets.
 //
-// tkeep. Every beat has tkeep all ones except the tlast beat, which may be partial
-// (contiguous from lane 0, at least one byte) in CTR, CFB and OFB: its output beat has
-// the same tkeep (unused lanes zero). Anything else is a packet error (ERROR.KEEP, a
-// partial beat in ECB/CBC: ERROR.PARTIAL, a packet in an unsupported mode:
-// ERROR.MODE, a packet without a key: ERROR.NO_KEY; GCM/CMAC: ERROR.LENGTH above):
-// the output beats of the packet
-// already sent stay sent, the rest of the input packet (through its tlast) is dropped,
-// and the output packet is closed by one all-zero beat with tkeep all ones, tlast
-// and m_axis_tuser = 1. So every input packet gives exactly one output packet, and
-// nothing hangs. m_axis_tuser is 0 on every other beat.
+// tkeep (ECB..OFB). Every beat has tkeep all ones except the tlast beat, which may be
+// partial (contiguous from lane 0, at least one byte) in CTR, CFB and OFB: its output
+// beat has the same tkeep (unused lanes zero). Anything else is a packet error
+// (ERROR.KEEP, a partial beat in ECB/CBC: ERROR.PARTIAL, a packet in an unsupported
+// mode: ERROR.MODE, a packet without a key: ERROR.NO_KEY; whole packets: ERROR.LENGTH
+// above): the output beats of the packet already sent stay sent, the rest of the input
+// packet (through its tlast) is dropped, and the output packet is closed by one
+// all-zero beat with tkeep all ones, tlast and m_axis_tuser = 1. So every input packet
+// gives exactly one output packet, and nothing hangs. m_axis_tuser is 0 on every other
+// beat but a failed tag's last beat.
 //
 // Byte order (AXI4-Stream byte lanes): lane i (tdata[8i+7:8i], tkeep[i]) holds byte
 // i of the block, i.e. FIPS-197 byte 0 is in tdata[7:0]; the core contract's order
@@ -56,9 +57,9 @@
 // Timing. s_axis_tready = FIFO not full (registered); m_axis_* come from the engine's
 // output FIFO (registered). Per chunk: one cycle to form it, the engine command, the
 // blocks at the engine's rate for the mode (docs/modes.md), the status; a new packet
-// costs one cycle more (sampling MODE/IV). GCM/CMAC: the command one cycle after the
-// first beat is taken, then the engine's rate; decryption's last beat one cycle after
-// the status. Latency and throughput on the tested cores: docs/axis_core.md. Every
+// costs one cycle more (sampling MODE/IV). Whole packets: the command one cycle after
+// the first beat is taken, then the engine's rate; decryption's last beat one cycle
+// after the status. Latency and throughput on the tested cores: docs/axis_core.md. Every
 // register is reset by rst_ni (asynchronous, active low).
 //
 // Parameters:
@@ -75,12 +76,11 @@
 //                 from the registry).
 //   Decrypts      the core decrypts (its Directions has bit 1; the template sets it
 //                 from the registry): 0 refuses an ECB or CBC decryption packet with
-//                 ERROR.MODE, as an XTS decryption packet (CTR, CFB, OFB, GCM and CMAC
-//                 use the forward cipher only).
-//   Modes         the modes built, bit i for mode code i: 9'h1df (ECB..OFB, GCM, CMAC,
-//                 XTS) by default, 9'h01f the small ECB..OFB wrapper (the engine
-//                 without GHASH, the MAC and XTS units); bit 5 (CCM) must be 0
-//                 (checked at elaboration). A packet in a mode left out: ERROR.MODE.
+//                 ERROR.MODE, as an XTS decryption packet (CTR, CFB, OFB, CCM, GCM and
+//                 CMAC use the forward cipher only).
+//   Modes         the modes built, bit i for mode code i: 9'h1ff (all) by default,
+//                 9'h01f the small ECB..OFB wrapper (the engine without CCM, GHASH,
+//                 the MAC and XTS units). A packet in a mode left out: ERROR.MODE.
 
 `default_nettype none
 
@@ -95,7 +95,7 @@ module ak_axis_core
   parameter int CoreTagWidth = 1,
   parameter logic [2:0] KeyLens = 3'b111,
   parameter bit         Decrypts = 1'b1,
-  parameter logic [8:0] Modes = 9'h1df
+  parameter logic [8:0] Modes = 9'h1ff
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -159,9 +159,6 @@ module ak_axis_core
   end
   if (FifoDepth < 1) begin : g_bad_depth
     $fatal(1, "ak_axis_core: FifoDepth must be >= 1, got %0d", FifoDepth);
-  end
-  if (Modes[5]) begin : g_bad_modes
-    $fatal(1, "ak_axis_core: Modes may not hold CCM (bit 5), got %0h", Modes);
   end
 
   // AXI4-Stream lanes (byte 0 in [7:0]) <-> core order (byte 0 in [127:120])
@@ -335,9 +332,9 @@ module ak_axis_core
     StRun,    // the chunk's beats in and out, then its status
     StDrop,   // packet error: drop input beats through tlast
     StClose,  // packet error: the closing beat (tuser = 1)
-    StACmd,   // GCM/CMAC: the packet's engine command
-    StARun,   // GCM/CMAC: the packet's beats in and out, then its status
-    StAFin    // GCM decryption / CMAC verification: the last beat (tlast, tuser = fail)
+    StACmd,   // CCM/GCM/CMAC/XTS: the packet's engine command
+    StARun,   // CCM/GCM/CMAC/XTS: the packet's beats in and out, then its status
+    StAFin    // CCM/GCM decryption, CMAC verification: the last beat (tlast, tuser = fail)
   } st_e;
 
   st_e          st_q, st_d;
@@ -353,16 +350,17 @@ module ak_axis_core
   logic         kl_q, kl_d;              // its last beat ends the packet
   logic [CntWidth-1:0] in_left_q, in_left_d, out_left_q, out_left_d;
   logic [127:0] last_in_q, last_in_d, last_out_q, last_out_d;  // core order
-  // GCM/CMAC packets (one engine message each): lengths taken at the first beat, the
+  // CCM/GCM/CMAC/XTS packets (one engine message each): lengths taken at the first beat, the
   // input beats still expected (AAD, payload, tag), the payload beats still to come out
   logic [15:0]  plen_q, plen_d;          // payload bytes
   logic [10:0]  alen_q, alen_d;          // AAD bytes (0 for CMAC)
   logic [4:0]   tlen_q, tlen_d;          // tag bytes
+  logic [3:0]   nlen_q, nlen_d;          // CCM nonce bytes
   logic [7:0]   a_left_q, a_left_d;      // AAD beats to take
   logic [12:0]  p_left_q, p_left_d;      // payload beats to take
   logic         t_left_q, t_left_d;      // the tag beat to take (decryption)
   logic [12:0]  o_left_q, o_left_d;      // payload beats to send
-  logic         aead_q, aead_d;          // the packet is GCM/CMAC
+  logic         aead_q, aead_d;          // the packet is CCM/GCM/CMAC/XTS
   logic         abort_q, abort_d;        // a beat disagreed with the lengths
   logic         fail_q, fail_d;          // tag check failed
   logic [127:0] hold_q, hold_d;          // decryption: the last payload beat (core order)
@@ -383,9 +381,10 @@ module ak_axis_core
   logic [12:0] r_pbeats;
   logic        r_tbeat;
   assign r_mode   = {hwif_out.CTRL.MODE_HI.value, hwif_out.CTRL.MODE.value};
-  assign r_aead   = (r_mode == ModeGcm) || (r_mode == ModeCmac) || (r_mode == ModeXts);
+  assign r_aead   = (r_mode == ModeCcm) || (r_mode == ModeGcm) || (r_mode == ModeCmac) ||
+                    (r_mode == ModeXts);
   assign r_plen   = hwif_out.LEN.PAYLOAD.value;
-  assign r_alen   = (r_mode == ModeGcm) ? hwif_out.LEN.AAD.value : '0;
+  assign r_alen   = ((r_mode == ModeGcm) || (r_mode == ModeCcm)) ? hwif_out.LEN.AAD.value : '0;
   assign r_tlen   = hwif_out.LEN.TAG.value;
   assign r_abeats = 8'((12'(r_alen) + 12'd15) >> 4);
   assign r_pbeats = 13'((17'(r_plen) + 17'd15) >> 4);
@@ -475,6 +474,7 @@ module ak_axis_core
     plen_d     = plen_q;
     alen_d     = alen_q;
     tlen_d     = tlen_q;
+    nlen_d     = nlen_q;
     a_left_d   = a_left_q;
     p_left_d   = p_left_q;
     t_left_d   = t_left_q;
@@ -521,6 +521,7 @@ module ak_axis_core
               plen_d   = r_plen;
               alen_d   = r_alen;
               tlen_d   = r_tlen;
+              nlen_d   = hwif_out.CCM.NONCE_LEN.value;
               a_left_d = r_abeats;
               p_left_d = r_pbeats;
               t_left_d = r_tbeat;
@@ -528,8 +529,11 @@ module ak_axis_core
               abort_d  = 1'b0;
               fail_d   = 1'b0;
               hold_d   = '0;
-              if ((r_mode == ModeXts) ? (r_plen < 16'd16)
-                                      : ((r_tlen < 5'd4) || (r_tlen > 5'd16))) begin
+              if ((r_mode == ModeXts) ? (r_plen < 16'd16) :
+                  ((r_tlen < 5'd4) || (r_tlen > 5'd16) ||
+                   ((r_mode == ModeCcm) &&
+                    (r_tlen[0] || (hwif_out.CCM.NONCE_LEN.value < 4'd7) ||
+                     (hwif_out.CCM.NONCE_LEN.value > 4'd13))))) begin
                 err_set[5] = 1'b1;
                 st_d       = StDrop;
               end else if ((r_abeats == '0) && (r_pbeats == '0) && !r_tbeat) begin
@@ -685,6 +689,7 @@ module ak_axis_core
       plen_q     <= '0;
       alen_q     <= '0;
       tlen_q     <= '0;
+      nlen_q     <= '0;
       a_left_q   <= '0;
       p_left_q   <= '0;
       t_left_q   <= 1'b0;
@@ -712,6 +717,7 @@ module ak_axis_core
       plen_q     <= plen_d;
       alen_q     <= alen_d;
       tlen_q     <= tlen_d;
+      nlen_q     <= nlen_d;
       a_left_q   <= a_left_d;
       p_left_q   <= p_left_d;
       t_left_q   <= t_left_d;
@@ -732,7 +738,7 @@ module ak_axis_core
                     (key_len_q == 2'd1) ? {{192{1'b1}}, 64'h0} : '1;
 
   ak_mode_engine #(
-    .AeadModes   (Modes[6] || Modes[7] || Modes[8]),  // GHASH, MAC, XTS only when needed
+    .AeadModes   (Modes[6] || Modes[7] || Modes[8]),  // GHASH, GCM/CMAC MAC, XTS if needed
     .Modes       (Modes),
     .Streams     (1),
     .CoreInReg   (2),  // a register slice before the core: engine and core apart
@@ -754,7 +760,7 @@ module ak_axis_core
     .cmd_decrypt_i    (dec_q),
     .cmd_iv_i         (chain_q),
     .cmd_iv_len_i     (32'd12),
-    .cmd_nonce_len_i  (4'd0),
+    .cmd_nonce_len_i  (nlen_q),
     .cmd_tag_len_i    (tlen_q),
     .cmd_aad_len_i    (32'(alen_q)),
     .cmd_msg_len_i    (e_msg_len),

@@ -22,7 +22,7 @@ SYS_TOP = "ak_axis_sys"
 #: ak_axis_core FifoDepth of the rendered system (the RTL default)
 FIFO_DEPTH = 4
 #: ak_axis_core Modes of the rendered system (the RTL default: every mode it offers)
-MODES = 0x1DF
+MODES = 0x1FF
 #: the wrapper's core tag width (its mode engine has one stream: two lanes)
 CORE_TAG_WIDTH = 1
 

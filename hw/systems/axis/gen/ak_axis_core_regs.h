@@ -99,6 +99,12 @@ extern "C" {
 #define AK_AXIS_CORE_REGS__LEN__TAG_bw 5
 #define AK_AXIS_CORE_REGS__LEN__TAG_reset 0x10
 
+// reg - ak_axis_core_regs::CCM
+#define AK_AXIS_CORE_REGS__CCM__NONCE_LEN_bm 0xf
+#define AK_AXIS_CORE_REGS__CCM__NONCE_LEN_bp 0
+#define AK_AXIS_CORE_REGS__CCM__NONCE_LEN_bw 4
+#define AK_AXIS_CORE_REGS__CCM__NONCE_LEN_reset 0xd
+
 // reg - ak_axis_core_regs::tkey_r
 #define AK_AXIS_CORE_REGS__TKEY_R__W_bm 0xffffffff
 #define AK_AXIS_CORE_REGS__TKEY_R__W_bp 0
@@ -114,7 +120,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t IV[4];
     uint32_t KEY[8];
     uint32_t LEN;
-    uint8_t RESERVED_44_5f[0x1c];
+    uint32_t CCM;
+    uint8_t RESERVED_48_5f[0x18];
     uint32_t TWEAK_KEY[8];
 } ak_axis_core_regs_t;
 

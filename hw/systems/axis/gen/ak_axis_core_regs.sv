@@ -231,6 +231,7 @@ module ak_axis_core_regs (
         logic IV[4];
         logic KEY[8];
         logic LEN;
+        logic CCM;
         logic TWEAK_KEY[8];
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
@@ -262,6 +263,8 @@ module ak_axis_core_regs (
         end
         decoded_reg_strb.LEN = cpuif_req_masked & (cpuif_addr == 7'h40);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h40);
+        decoded_reg_strb.CCM = cpuif_req_masked & (cpuif_addr == 7'h44);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h44);
         for(int i0=0; i0<8; i0++) begin
             decoded_reg_strb.TWEAK_KEY[i0] = cpuif_req_masked & (cpuif_addr == 7'h60 + (7)'(i0) * 7'h4) & cpuif_req_is_wr;
             is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h60 + (7)'(i0) * 7'h4);
@@ -360,6 +363,12 @@ module ak_axis_core_regs (
         } LEN;
         struct {
             struct {
+                logic [3:0] next;
+                logic load_next;
+            } NONCE_LEN;
+        } CCM;
+        struct {
+            struct {
                 logic [31:0] next;
                 logic load_next;
             } W;
@@ -429,6 +438,11 @@ module ak_axis_core_regs (
                 logic [4:0] value;
             } TAG;
         } LEN;
+        struct {
+            struct {
+                logic [3:0] value;
+            } NONCE_LEN;
+        } CCM;
         struct {
             struct {
                 logic [31:0] value;
@@ -856,6 +870,29 @@ module ak_axis_core_regs (
         end
     end
     assign hwif_out.LEN.TAG.value = field_storage.LEN.TAG.value;
+    // Field: ak_axis_core_regs.CCM.NONCE_LEN
+    always_comb begin
+        automatic logic [3:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CCM.NONCE_LEN.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CCM && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CCM.NONCE_LEN.value & ~decoded_wr_biten[3:0]) | (decoded_wr_data[3:0] & decoded_wr_biten[3:0]);
+            load_next_c = '1;
+        end
+        field_combo.CCM.NONCE_LEN.next = next_c;
+        field_combo.CCM.NONCE_LEN.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CCM.NONCE_LEN.value <= 4'hd;
+        end else begin
+            if(field_combo.CCM.NONCE_LEN.load_next) begin
+                field_storage.CCM.NONCE_LEN.value <= field_combo.CCM.NONCE_LEN.next;
+            end
+        end
+    end
+    assign hwif_out.CCM.NONCE_LEN.value = field_storage.CCM.NONCE_LEN.value;
     for(genvar i0=0; i0<8; i0++) begin
         // Field: ak_axis_core_regs.TWEAK_KEY[].W
         always_comb begin
@@ -931,6 +968,9 @@ module ak_axis_core_regs (
             readback_data_var[15:0] = field_storage.LEN.PAYLOAD.value;
             readback_data_var[26:16] = field_storage.LEN.AAD.value;
             readback_data_var[31:27] = field_storage.LEN.TAG.value;
+        end
+        if(rd_mux_addr == 7'h44) begin
+            readback_data_var[3:0] = field_storage.CCM.NONCE_LEN.value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

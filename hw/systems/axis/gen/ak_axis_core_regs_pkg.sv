@@ -169,6 +169,14 @@ package ak_axis_core_regs_pkg;
     } ak_axis_core_regs__LEN__out_t;
 
     typedef struct {
+        logic [3:0] value;
+    } ak_axis_core_regs__CCM__NONCE_LEN__out_t;
+
+    typedef struct {
+        ak_axis_core_regs__CCM__NONCE_LEN__out_t NONCE_LEN;
+    } ak_axis_core_regs__CCM__out_t;
+
+    typedef struct {
         logic [31:0] value;
     } ak_axis_core_regs__tkey_r__W__out_t;
 
@@ -182,6 +190,7 @@ package ak_axis_core_regs_pkg;
         ak_axis_core_regs__iv_r__out_t IV[4];
         ak_axis_core_regs__key_r__out_t KEY[8];
         ak_axis_core_regs__LEN__out_t LEN;
+        ak_axis_core_regs__CCM__out_t CCM;
         ak_axis_core_regs__tkey_r__out_t TWEAK_KEY[8];
     } ak_axis_core_regs__out_t;
 endpackage

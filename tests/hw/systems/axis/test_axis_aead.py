@@ -1,11 +1,12 @@
-"""ak_axis_core's whole-packet modes, GCM/GMAC, CMAC and XTS with the lengths in LEN
-(docs/axis_core.md "GCM/GMAC, CMAC and XTS"), on ``ak_axis_sys`` with the bench of
+"""ak_axis_core's whole-packet modes, CCM, GCM/GMAC, CMAC and XTS with the lengths in LEN
+(docs/axis_core.md "CCM, GCM/GMAC, CMAC and XTS"), on ``ak_axis_sys`` with the bench of
 test_axis_core.py (cocotbext-axi, random pauses on both streams and the AXI4-Lite bus,
 the beat monitor):
 
-* GCM encryption and decryption, CMAC generation and verification, random payload
-  (0, 1..80 bytes), AAD (0..40) and tag (4..16) lengths, several packets back to back
-  per configuration; expected values from `cryptography` (Cipher(AES, GCM), cmac.CMAC);
+* CCM and GCM encryption and decryption, CMAC generation and verification, random
+  payload (0, 1..80 bytes), AAD (0..40), tag (4..16; CCM even) and CCM nonce (7..13)
+  lengths, several packets back to back
+  per configuration; expected values from `cryptography` (AESCCM, AESGCM, cmac.CMAC);
   every output beat's tkeep, tlast and tuser checked against the doc's framing;
 * a flipped bit (in the tag, the payload or the AAD): the plaintext still comes out, the
   last beat has tuser = 1, ERROR.TAG; the next packet is right;
@@ -16,7 +17,7 @@ the beat monitor):
   bytes (ciphertext stealing for a partial last beat), both directions, 128- and 256-bit
   keys; a 192-bit key, and decryption on an encrypt-only core, refused with ERROR.MODE;
   a data unit under 16 bytes and a wrong tlast: ERROR.LENGTH;
-* a build without GCM, CMAC and XTS (Modes = 9'h01f, slow): all refused with ERROR.MODE,
+* a build without CCM, GCM, CMAC and XTS (Modes = 9'h01f, slow): all refused with ERROR.MODE,
   the chunked modes still right.
 
 The file is both the pytest module and the cocotb test module.
@@ -35,7 +36,8 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:  # the bench of test_axis_core.py (pytest and cocotb side)
     sys.path.insert(0, str(HERE))
 from test_axis_core import KEY_LEN, _bench, _core_key_sizes, expected  # noqa: E402
-GCM, CMAC, XTS = 6, 7, 8
+CCM, GCM, CMAC, XTS = 5, 6, 7, 8
+AEAD = (CCM, GCM)  # AAD, payload, tag
 
 
 def beats(data: bytes) -> list[bytes]:
@@ -69,6 +71,13 @@ def gcm(key: bytes, iv: bytes, aad: bytes, pt: bytes, t: int) -> tuple[bytes, by
     return ct[:-16], ct[-16:][:t]
 
 
+def ccm(key: bytes, nonce: bytes, aad: bytes, pt: bytes, t: int) -> tuple[bytes, bytes]:
+    from cryptography.hazmat.primitives.ciphers.aead import AESCCM
+
+    ct = AESCCM(key, tag_length=t).encrypt(nonce, pt, aad)
+    return ct[:-t], ct[-t:]
+
+
 def cmac_tag(key: bytes, msg: bytes, t: int) -> bytes:
     from cryptography.hazmat.primitives import cmac
     from cryptography.hazmat.primitives.ciphers import algorithms
@@ -85,18 +94,21 @@ class Aead:
         self.b = b
 
     async def config(self, mode: int, dec: bool, iv: bytes, p: int, a: int, t: int,
-                     key_len: int) -> None:
+                     key_len: int, n: int = 13) -> None:
         b = self.b
         await b.write_block("IV", iv)
+        await b.write("CCM", b.f("CCM.NONCE_LEN", n))
         await b.write("LEN", b.f("LEN.PAYLOAD", p) | b.f("LEN.AAD", a) | b.f("LEN.TAG", t))
         await b.write("CTRL", b.f("CTRL.MODE", mode) | b.f("CTRL.DECRYPT", int(dec))
                       | b.f("CTRL.KEY_LEN", key_len))
 
     def case(self, key: bytes, mode: int, dec: bool, iv: bytes, aad: bytes, pt: bytes,
-             t: int, flip: str | None = None):
+             t: int, flip: str | None = None, n: int = 13):
         """(input frame, expected output beats [(tkeep, tuser, bytes)])."""
         if mode == GCM:
             ct, tag = gcm(key, iv, aad, pt, t)
+        elif mode == CCM:
+            ct, tag = ccm(key, iv[:n], aad, pt, t)
         else:
             aad, ct, tag = b"", b"", cmac_tag(key, pt, t)
         fail = flip is not None
@@ -137,8 +149,8 @@ class Aead:
 
 @cocotb.test()
 async def cocotb_aead(dut) -> None:
-    """GCM (encrypt, decrypt) and CMAC (generate, verify), random lengths, back to back
-    packets per configuration, random pauses; then flipped bits."""
+    """CCM and GCM (encrypt, decrypt) and CMAC (generate, verify), random lengths, back
+    to back packets per configuration, random pauses; then flipped bits."""
     seed = int(os.environ.get("AK_SEED", "1"))
     n_cfg = int(os.environ.get("AK_CFGS", "3"))
     b = await _bench(dut, seed)
@@ -147,7 +159,7 @@ async def cocotb_aead(dut) -> None:
     for size in _core_key_sizes():
         key = rng.randbytes(size // 8)
         await b.load_key(key)
-        for mode in (GCM, CMAC):
+        for mode in (CCM, GCM, CMAC):
             for dec in (False, True):
                 lens = [(0, 0), (0, rng.randint(1, 40)), (rng.randint(1, 80), 0)]
                 lens += [(rng.randint(1, 80), rng.randint(0, 40)) for _ in range(n_cfg)]
@@ -155,25 +167,28 @@ async def cocotb_aead(dut) -> None:
                     if mode == CMAC:
                         a = 0
                     t = rng.choice((16, rng.randint(4, 16)))
+                    n = rng.randint(7, 13)
+                    if mode == CCM:
+                        t &= ~1
                     iv = rng.randbytes(16)
-                    await x.config(mode, dec, iv, p, a, t, KEY_LEN[len(key)])
-                    cases = [x.case(key, mode, dec, iv, rng.randbytes(a), rng.randbytes(p), t)
-                             for _ in range(2)]
+                    await x.config(mode, dec, iv, p, a, t, KEY_LEN[len(key)], n)
+                    cases = [x.case(key, mode, dec, iv, rng.randbytes(a), rng.randbytes(p), t,
+                                    n=n) for _ in range(2)]
                     b.in_pkts, b.out_pkts = [[]], [[]]
                     await b.packets([c[0] for c in cases])
                     outs = [o for o in b.out_pkts if o]
                     for i, (c, o) in enumerate(zip(cases, outs)):
-                        x.check(c[1], o, (size, mode, dec, p, a, t, i))
+                        x.check(c[1], o, (size, mode, dec, p, a, t, n, i))
                     assert len(outs) == len(cases)
                     assert not b.violations, b.violations[:3]
                     assert await b.read("ERROR") == 0, (mode, dec, p, a, t)
     # a failed tag: the output released, the last beat tuser = 1, ERROR.TAG
     key = rng.randbytes(_core_key_sizes()[0] // 8)
     await b.load_key(key)
-    for mode, flip in ((GCM, "tag"), (GCM, "payload"), (GCM, "aad"), (CMAC, "tag"),
-                       (CMAC, "payload")):
-        p, a, t = rng.randint(1, 80), (rng.randint(1, 40) if mode == GCM else 0), \
-            rng.randint(4, 16)
+    for mode, flip in ((GCM, "tag"), (GCM, "payload"), (GCM, "aad"), (CCM, "tag"),
+                       (CCM, "payload"), (CCM, "aad"), (CMAC, "tag"), (CMAC, "payload")):
+        p, a, t = rng.randint(1, 80), (rng.randint(1, 40) if mode in AEAD else 0), \
+            rng.randint(2, 8) * 2
         iv = rng.randbytes(16)
         await x.config(mode, True, iv, p, a, t, KEY_LEN[len(key)])
         bad = x.case(key, mode, True, iv, rng.randbytes(a), rng.randbytes(p), t, flip)
@@ -222,10 +237,10 @@ async def cocotb_aead_errors(dut) -> None:
         x.check(good[1], [o for o in b.out_pkts if o][0], (mode, dec, "next"))
         assert await b.read("ERROR") == 0
 
-    for mode in (GCM, CMAC):
+    for mode in (CCM, GCM, CMAC):
         for dec in (False, True):
-            a = rng.randint(1, 40) if mode == GCM else 0
-            p, t = rng.randint(17, 80), rng.randint(4, 16)
+            a = rng.randint(1, 40) if mode in AEAD else 0
+            p, t = rng.randint(17, 80), rng.randint(2, 8) * 2
             parts = [rng.randbytes(a), rng.randbytes(p)] + ([rng.randbytes(t)] if dec else [])
             # early tlast: the packet one beat short (or a short payload)
             short = frame_of([parts[0], parts[1][:-16]] + parts[2:])
@@ -238,7 +253,17 @@ async def cocotb_aead_errors(dut) -> None:
                                     frame_of([parts[0], parts[1][:-1]] + parts[2:]))
             # LEN.TAG out of range: refused at the first beat
             await bad_then_good(mode, dec, p, a, t, frame_of(parts),
-                                regs_t=rng.choice((0, 3, 17, 31)))
+                                regs_t=rng.choice((0, 3, 17, 31) + ((5, 15) if mode == CCM
+                                                                    else ())))
+    # CCM: a nonce length outside 7..13 refuses the packet
+    p, a, t = rng.randint(1, 40), rng.randint(0, 20), 8
+    iv = rng.randbytes(16)
+    await x.config(CCM, False, iv, p, a, t, kl, n=rng.choice((0, 6, 14, 15)))
+    b.in_pkts, b.out_pkts = [[]], [[]]
+    await b.packets([frame_of([rng.randbytes(a), rng.randbytes(p)])])
+    assert [o for o in b.out_pkts if o][0][-1][:2] == (0xFFFF, 1)
+    assert await b.read("ERROR") == b.f("ERROR.LENGTH")
+    await b.write("ERROR", 0xFFFFFFFF)
     # an empty encryption message is one null beat; a full beat there is an error
     await bad_then_good(GCM, False, 0, 0, 16, AxiStreamFrame(rng.randbytes(16)))
 
@@ -316,15 +341,15 @@ async def cocotb_xts(dut) -> None:
 
 @cocotb.test()
 async def cocotb_aead_not_built(dut) -> None:
-    """A build without GCM, CMAC and XTS (Modes = 9'h01f): all refused with ERROR.MODE, as
-    is CCM; ECB..OFB still right."""
+    """A build without CCM, GCM, CMAC and XTS (Modes = 9'h01f): all refused with
+    ERROR.MODE; ECB..OFB still right."""
     from cocotbext.axi import AxiStreamFrame
 
     b = await _bench(dut, 13)
     rng = b.rng
     key = rng.randbytes(16)
     await b.load_key(key)
-    for mode, hi in ((GCM, 0), (CMAC, 0), (5, 0), (0, 1)):
+    for mode, hi in ((GCM, 0), (CMAC, 0), (CCM, 0), (0, 1)):
         for dec in (False, True):
             await b.write("LEN", b.f("LEN.PAYLOAD", 32) | b.f("LEN.TAG", 16))
             await b.write("CTRL", b.f("CTRL.MODE", mode) | b.f("CTRL.DECRYPT", int(dec))
@@ -362,20 +387,20 @@ def _run(core: str, testcase, env: dict | None = None, seed: int = 1,
 
 
 def test_axis_aead() -> None:
-    """GCM and CMAC on pipe2 (the build of test_axis_core.py): every direction and key
-    size, random lengths and pauses, failed tags, length errors."""
+    """CCM, GCM, CMAC and XTS on pipe2 (the build of test_axis_core.py): every direction
+    and key size, random lengths and pauses, failed tags, length errors."""
     _run("pipe2", ["cocotb_aead", "cocotb_aead_errors", "cocotb_xts"])
 
 
 def test_axis_aead_e128() -> None:
-    """On the encrypt-only AES-128 pipe2: GCM decryption and CMAC verification need only
+    """On the encrypt-only AES-128 pipe2: CCM/GCM decryption and CMAC verification need only
     the forward cipher, so they run; XTS decryption is refused (ERROR.MODE)."""
     _run("pipe2_e128", ["cocotb_aead", "cocotb_aead_errors", "cocotb_xts"])
 
 
 @pytest.mark.slow
 def test_axis_aead_not_built() -> None:
-    """Modes = 9'h01f (the small ECB..OFB wrapper): GCM, CMAC, XTS refused (ERROR.MODE)."""
+    """Modes = 9'h01f (the small ECB..OFB wrapper): CCM, GCM, CMAC, XTS refused."""
     _run("pipe2", "cocotb_aead_not_built", modes=0x01F)
 
 
