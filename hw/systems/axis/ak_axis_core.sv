@@ -363,6 +363,7 @@ module ak_axis_core
   logic         aead_q, aead_d;          // the packet is CCM/GCM/CMAC/XTS
   logic         abort_q, abort_d;        // a beat disagreed with the lengths
   logic         fail_q, fail_d;          // tag check failed
+  logic         pend_q;                  // an output beat offered and not yet taken
   logic [127:0] hold_q, hold_d;          // decryption: the last payload beat (core order)
 
   // chunk formation: the FIFO beats up to the first tlast, before the first bad one
@@ -630,8 +631,10 @@ module ak_axis_core
             else                     t_left_d = 1'b0;
           end
         end
-        // output: payload beats (decryption: the last one held), the tag beat
-        if (abort_q) begin
+        // output: payload beats (decryption: the last one held), the tag beat; after an
+        // abort the engine's output is discarded, except a beat already offered on
+        // m_axis (AXI4-Stream: offered is offered until taken)
+        if (abort_q && !pend_q) begin
           e_out_ready = 1'b1;
         end else if (e_out_tag) begin
           e_out_ready = m_axis_tready;
@@ -697,6 +700,7 @@ module ak_axis_core
       abort_q    <= 1'b0;
       fail_q     <= 1'b0;
       hold_q     <= '0;
+      pend_q     <= 1'b0;
     end else begin
       st_q       <= st_d;
       in_pkt_q   <= in_pkt_d;
@@ -725,6 +729,7 @@ module ak_axis_core
       abort_q    <= abort_d;
       fail_q     <= fail_d;
       hold_q     <= hold_d;
+      pend_q     <= m_axis_tvalid && !m_axis_tready;
     end
   end
 
@@ -810,7 +815,7 @@ module ak_axis_core
       m_axis_tvalid = 1'b1;
       m_axis_tlast  = 1'b1;
       m_axis_tuser  = 1'b1;
-    end else if (st_q == StARun && !abort_q) begin
+    end else if (st_q == StARun && (!abort_q || pend_q)) begin
       // payload beats (decryption: all but the last), the tag beat (tlast)
       m_axis_tdata = lanes_swap(e_out_data);
       if (e_out_tag) begin
