@@ -2,31 +2,52 @@
 //
 // s_axis_* takes plaintext (or ciphertext) packets, m_axis_* returns the result
 // packets; one packet is one message of the mode set in the AXI4-Lite register block
-// (s_axil_*, generated from axis_core.rdl): ECB, CBC, CTR, CFB-128 or OFB, encryption
-// or decryption, key and IV from the registers. The mode engine (ak_mode_engine, one
-// stream) runs the mode; the core is outside, on the core contract master ports
-// core_* (docs/core-contract.md), so any registry core fits (ak_axis_sys.sv.tpl).
+// (s_axil_*, generated from axis_core.rdl): ECB, CBC, CTR, CFB-128 or OFB (chunked,
+// below) or CCM, GCM/GMAC, CMAC, XTS (lengths from LEN, below), encryption or
+// decryption (CMAC: generation or verification), key (XTS: and TWEAK_KEY) and IV from
+// the registers. The mode engine (ak_mode_engine, one stream) runs the mode; the core
+// is outside, on the core contract master ports core_* (docs/core-contract.md), so any
+// registry core fits (ak_axis_sys.sv.tpl).
 //
-// Packets and chunks. The mode engine needs a message length at command time; an
-// AXI4-Stream packet announces its end only with tlast. So the packet goes to the
-// engine in chunks: beats are buffered in an input FIFO (FifoDepth beats); when the
-// engine is idle, the beats in the FIFO up to the packet's tlast form one engine
-// command (msg_len = their bytes), and the chaining value (CBC/CFB: last
-// ciphertext, OFB: last keystream block, CTR: counter + beats) is carried from chunk
-// to chunk here, so a packet of any length is exactly one message of its mode. No
-// mode needs the packet length in advance; CCM does, so it is not offered.
-// MODE, DECRYPT and IV are taken at the first beat of every packet (every packet
-// starts from IV); KEY and KEY_LEN at CTRL.LOAD_KEY, loaded between packets.
+// Packets and chunks (ECB..OFB). The mode engine needs a message length at command
+// time; an AXI4-Stream packet announces its end only with tlast. So the packet goes to
+// the engine in chunks: beats are buffered in an input FIFO (FifoDepth beats); when
+// the engine is idle, the beats in the FIFO up to the packet's tlast form one engine
+// command (msg_len = their bytes), and the chaining value (CBC/CFB: last ciphertext,
+// OFB: last keystream block, CTR: counter + beats) is carried from chunk to chunk
+// here, so a packet of any length is exactly one message of its mode.
 //
-// tkeep. Every beat has tkeep all ones except the tlast beat, which may be partial
-// (contiguous from lane 0, at least one byte) in CTR, CFB and OFB: its output beat has
-// the same tkeep (unused lanes zero). Anything else is a packet error (ERROR.KEEP, a
-// partial beat in ECB/CBC: ERROR.PARTIAL, a packet in an unsupported mode:
-// ERROR.MODE, a packet without a key: ERROR.NO_KEY): the output beats of the packet
-// already sent stay sent, the rest of the input packet (through its tlast) is dropped,
-// and the output packet is closed by one all-zero beat with tkeep all ones, tlast
-// and m_axis_tuser = 1. So every input packet gives exactly one output packet, and
-// nothing hangs. m_axis_tuser is 0 on every other beat.
+// Whole packets (CCM 5, GCM/GMAC 6, CMAC 7, XTS 8 = MODE_HI): CCM needs the lengths at
+// its start and no state carries between engine messages, so the packet is ONE engine
+// message of the lengths in LEN (payload p, AAD a, tag t; CCM: CCM.NONCE_LEN, the nonce
+// in IV; XTS: one data unit of p >= 16 bytes, the tweak in IV, the engine's length in
+// bits, no tag), issued at its first beat. The packet carries the AAD beats (CCM, GCM),
+// the payload beats, then (decryption / verification) the tag beat, each part from a
+// fresh beat, its last beat partial (tkeep contiguous from lane 0); an empty message
+// is one null beat (tkeep 0, tlast). Each beat is checked against the lengths (its
+// tkeep, and tlast only on the last one); one that disagrees (ERROR.LENGTH) ends the
+// packet's input: the engine message is completed with zero beats (output discarded,
+// at most ceil(a/16) + ceil(p/16) + 1 beats at the engine's rate), then the packet
+// error rule below. Output: the payload beats, then (encryption / generation) the tag
+// beat (tkeep lanes 0..t-1, tlast); decryption / verification hold the last payload
+// beat until the engine's verdict and send it with tlast and m_axis_tuser = tag failed
+// (ERROR.TAG; no payload: a null beat): released plaintext cannot be taken back. XTS:
+// the payload beats, the last with tlast; refused (ERROR.MODE) with a 192-bit key
+// loaded or when decrypting on an encrypt-only core.
+// MODE, MODE_HI, DECRYPT, IV, LEN and CCM are taken at the first beat of every packet
+// (every packet starts from IV); KEY, TWEAK_KEY and KEY_LEN at CTRL.LOAD_KEY, between
+// packets.
+//
+// tkeep (ECB..OFB). Every beat has tkeep all ones except the tlast beat, which may be
+// partial (contiguous from lane 0, at least one byte) in CTR, CFB and OFB: its output
+// beat has the same tkeep (unused lanes zero). Anything else is a packet error
+// (ERROR.KEEP, a partial beat in ECB/CBC: ERROR.PARTIAL, a packet in an unsupported
+// mode: ERROR.MODE, a packet without a key: ERROR.NO_KEY; whole packets: ERROR.LENGTH
+// above): the output beats of the packet already sent stay sent, the rest of the input
+// packet (through its tlast) is dropped, and the output packet is closed by one
+// all-zero beat with tkeep all ones, tlast and m_axis_tuser = 1. So every input packet
+// gives exactly one output packet, and nothing hangs. m_axis_tuser is 0 on every other
+// beat but a failed tag's last beat.
 //
 // Byte order (AXI4-Stream byte lanes): lane i (tdata[8i+7:8i], tkeep[i]) holds byte
 // i of the block, i.e. FIPS-197 byte 0 is in tdata[7:0]; the core contract's order
@@ -36,12 +57,14 @@
 // Timing. s_axis_tready = FIFO not full (registered); m_axis_* come from the engine's
 // output FIFO (registered). Per chunk: one cycle to form it, the engine command, the
 // blocks at the engine's rate for the mode (docs/modes.md), the status; a new packet
-// costs one cycle more (sampling MODE/IV). Latency and throughput on the tested cores:
-// docs/axis_core.md. Every register is reset by rst_ni (asynchronous, active low).
+// costs one cycle more (sampling MODE/IV). Whole packets: the command one cycle after
+// the first beat is taken, then the engine's rate; decryption's last beat one cycle
+// after the status. Latency and throughput on the tested cores: docs/axis_core.md. Every
+// register is reset by rst_ni (asynchronous, active low).
 //
 // Parameters:
 //   DataWidth     tdata width, 128 only (checked at elaboration).
-//   AddrWidth     s_axil address width (>= 6); the low 6 bits select the register.
+//   AddrWidth     s_axil address width (>= 7); the low 7 bits select the register.
 //   FifoDepth     input FIFO beats, the largest chunk (>= 1; 4 by default).
 //   InFlight      the mode engine's: blocks of an independent flow kept in the core
 //                 (ak_axis_sys sets it from the core's registry latency and interval,
@@ -53,7 +76,11 @@
 //                 from the registry).
 //   Decrypts      the core decrypts (its Directions has bit 1; the template sets it
 //                 from the registry): 0 refuses an ECB or CBC decryption packet with
-//                 ERROR.MODE (CTR, CFB and OFB decrypt with the forward cipher).
+//                 ERROR.MODE, as an XTS decryption packet (CTR, CFB, OFB, CCM, GCM and
+//                 CMAC use the forward cipher only).
+//   Modes         the modes built, bit i for mode code i: 9'h1ff (all) by default,
+//                 9'h01f the small ECB..OFB wrapper (the engine without CCM, GHASH,
+//                 the MAC and XTS units). A packet in a mode left out: ERROR.MODE.
 
 `default_nettype none
 
@@ -67,7 +94,8 @@ module ak_axis_core
   parameter int InFlight     = 4,
   parameter int CoreTagWidth = 1,
   parameter logic [2:0] KeyLens = 3'b111,
-  parameter bit         Decrypts = 1'b1
+  parameter bit         Decrypts = 1'b1,
+  parameter logic [8:0] Modes = 9'h1ff
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -184,10 +212,11 @@ module ak_axis_core
     .hwif_out      (hwif_out)
   );
 
-  logic [255:0] key_regs;
+  logic [255:0] key_regs, tkey_regs;
   logic [127:0] iv_regs;
   for (genvar i = 0; i < 8; i++) begin : g_key
-    assign key_regs[255 - 32*i -: 32] = bswap(hwif_out.KEY[i].W.value);
+    assign key_regs[255 - 32*i -: 32]  = bswap(hwif_out.KEY[i].W.value);
+    assign tkey_regs[255 - 32*i -: 32] = bswap(hwif_out.TWEAK_KEY[i].W.value);
   end
   for (genvar i = 0; i < 4; i++) begin : g_iv
     assign iv_regs[127 - 32*i -: 32] = bswap(hwif_out.IV[i].W.value);
@@ -204,16 +233,17 @@ module ak_axis_core
   logic [CntWidth-1:0] fd_count;
   logic [4:0]          fn_q [FifoDepth];
   logic [4:0]          fn_d [FifoDepth];
-  logic [FifoDepth-1:0] fl_q, fl_d, fb_q, fb_d;
+  logic [FifoDepth-1:0] fl_q, fl_d, fb_q, fb_d, fc_q, fc_d;
   logic [CntWidth-1:0] fcnt_q, fcnt_d;
   logic                push, pop;
   logic [4:0]          in_n;
-  logic                in_bad;
+  logic                in_bad, in_contig;
 
   always_comb begin : keep_check
     in_n = '0;
     for (int i = 0; i < 16; i++) in_n = in_n + 5'(s_axis_tkeep[i]);
-    in_bad = (in_n == 5'd0) || (s_axis_tkeep != keep_of(in_n)) ||
+    in_contig = (s_axis_tkeep == keep_of(in_n));  // all zero counts as contiguous
+    in_bad = (in_n == 5'd0) || !in_contig ||
              ((in_n != 5'd16) && !s_axis_tlast);
   end
 
@@ -242,12 +272,14 @@ module ak_axis_core
     fn_d   = fn_q;
     fl_d   = fl_q;
     fb_d   = fb_q;
+    fc_d   = fc_q;
     fcnt_d = fcnt_q;
     if (pop) begin
       for (int i = 0; i < FifoDepth - 1; i++) begin
         fn_d[i] = fn_q[i+1];
         fl_d[i] = fl_q[i+1];
         fb_d[i] = fb_q[i+1];
+        fc_d[i] = fc_q[i+1];
       end
       fcnt_d = fcnt_d - 1'b1;
     end
@@ -256,6 +288,7 @@ module ak_axis_core
         fn_d[i] = in_n;
         fl_d[i] = s_axis_tlast;
         fb_d[i] = in_bad;
+        fc_d[i] = in_contig;
       end
     end
     if (push) fcnt_d = fcnt_d + 1'b1;
@@ -268,11 +301,13 @@ module ak_axis_core
       end
       fl_q   <= '0;
       fb_q   <= '0;
+      fc_q   <= '0;
       fcnt_q <= '0;
     end else begin
       fn_q   <= fn_d;
       fl_q   <= fl_d;
       fb_q   <= fb_d;
+      fc_q   <= fc_d;
       fcnt_q <= fcnt_d;
     end
   end
@@ -296,12 +331,15 @@ module ak_axis_core
     StCmd,    // the chunk's engine command
     StRun,    // the chunk's beats in and out, then its status
     StDrop,   // packet error: drop input beats through tlast
-    StClose   // packet error: the closing beat (tuser = 1)
+    StClose,  // packet error: the closing beat (tuser = 1)
+    StACmd,   // CCM/GCM/CMAC/XTS: the packet's engine command
+    StARun,   // CCM/GCM/CMAC/XTS: the packet's beats in and out, then its status
+    StAFin    // CCM/GCM decryption, CMAC verification: the last beat (tlast, tuser = fail)
   } st_e;
 
   st_e          st_q, st_d;
   logic         in_pkt_q, in_pkt_d;      // the FIFO head belongs to a started packet (refused too)
-  logic [2:0]   mode_q, mode_d;          // the packet's mode
+  logic [3:0]   mode_q, mode_d;          // the packet's mode
   logic         dec_q, dec_d;
   logic [127:0] chain_q, chain_d;        // IV / chaining value / counter of the next chunk
   logic         key_ok_q, key_ok_d;      // a key is loaded
@@ -312,6 +350,21 @@ module ak_axis_core
   logic         kl_q, kl_d;              // its last beat ends the packet
   logic [CntWidth-1:0] in_left_q, in_left_d, out_left_q, out_left_d;
   logic [127:0] last_in_q, last_in_d, last_out_q, last_out_d;  // core order
+  // CCM/GCM/CMAC/XTS packets (one engine message each): lengths taken at the first beat, the
+  // input beats still expected (AAD, payload, tag), the payload beats still to come out
+  logic [15:0]  plen_q, plen_d;          // payload bytes
+  logic [10:0]  alen_q, alen_d;          // AAD bytes (0 for CMAC)
+  logic [4:0]   tlen_q, tlen_d;          // tag bytes
+  logic [3:0]   nlen_q, nlen_d;          // CCM nonce bytes
+  logic [7:0]   a_left_q, a_left_d;      // AAD beats to take
+  logic [12:0]  p_left_q, p_left_d;      // payload beats to take
+  logic         t_left_q, t_left_d;      // the tag beat to take (decryption)
+  logic [12:0]  o_left_q, o_left_d;      // payload beats to send
+  logic         aead_q, aead_d;          // the packet is CCM/GCM/CMAC/XTS
+  logic         abort_q, abort_d;        // a beat disagreed with the lengths
+  logic         fail_q, fail_d;          // tag check failed
+  logic         pend_q;                  // an output beat offered and not yet taken
+  logic [127:0] hold_q, hold_d;          // decryption: the last payload beat (core order)
 
   // chunk formation: the FIFO beats up to the first tlast, before the first bad one
   logic [CntWidth-1:0] ck;
@@ -319,14 +372,38 @@ module ak_axis_core
   logic                ck_last;
   logic                whole_only, head_bad, mode_bad;
 
-  assign whole_only = (4'(mode_q) == ModeEcb) || (4'(mode_q) == ModeCbc);
+  // the mode code of CTRL (MODE_HI, MODE), and what the LEN register announces
+  logic [3:0]  r_mode;
+  logic        r_aead;
+  logic [15:0] r_plen;
+  logic [10:0] r_alen;
+  logic [4:0]  r_tlen;
+  logic [7:0]  r_abeats;
+  logic [12:0] r_pbeats;
+  logic        r_tbeat;
+  assign r_mode   = {hwif_out.CTRL.MODE_HI.value, hwif_out.CTRL.MODE.value};
+  assign r_aead   = (r_mode == ModeCcm) || (r_mode == ModeGcm) || (r_mode == ModeCmac) ||
+                    (r_mode == ModeXts);
+  assign r_plen   = hwif_out.LEN.PAYLOAD.value;
+  assign r_alen   = ((r_mode == ModeGcm) || (r_mode == ModeCcm)) ? hwif_out.LEN.AAD.value : '0;
+  assign r_tlen   = hwif_out.LEN.TAG.value;
+  assign r_abeats = 8'((12'(r_alen) + 12'd15) >> 4);
+  assign r_pbeats = 13'((17'(r_plen) + 17'd15) >> 4);
+  assign r_tbeat  = hwif_out.CTRL.DECRYPT.value && (r_mode != ModeXts);
+
+  logic [15:0] modes16;
+  assign modes16    = {7'b0, Modes};
+  assign whole_only = (mode_q == ModeEcb) || (mode_q == ModeCbc);
   assign head_bad   = fb_q[0] || (whole_only && (fn_q[0] != 5'd16));
   // a mode not offered, or one the core cannot run (an inverse-cipher decryption on
   // an encrypt-only core)
-  assign mode_bad   = (4'(hwif_out.CTRL.MODE.value) > ModeOfb) ||
+  assign mode_bad   = !modes16[r_mode] ||
                       (!Decrypts && hwif_out.CTRL.DECRYPT.value &&
-                       ((4'(hwif_out.CTRL.MODE.value) == ModeEcb) ||
-                        (4'(hwif_out.CTRL.MODE.value) == ModeCbc)));
+                       ((r_mode == ModeEcb) || (r_mode == ModeCbc) || (r_mode == ModeXts))) ||
+                      ((r_mode == ModeXts) && (key_len_q == 2'd1));  // XTS-AES: 128, 256
+  // tag check at the end (GCM decryption, CMAC verification): the last payload beat held
+  logic tagchk;
+  assign tagchk     = dec_q && (mode_q != ModeXts);
 
   always_comb begin : chunk
     logic stop;
@@ -349,7 +426,7 @@ module ak_axis_core
   // chaining value after a chunk (the engine's rules, docs/modes.md)
   logic [127:0] chain_next;
   always_comb begin : chain_after
-    unique case (4'(mode_q))
+    unique case (mode_q)
       ModeCbc, ModeCfb: chain_next = dec_q ? last_in_q : last_out_q;   // last ciphertext
       ModeCtr:          chain_next = chain_q + 128'(k_q);
       ModeOfb:          chain_next = last_in_q ^ last_out_q;           // last keystream
@@ -357,7 +434,25 @@ module ak_axis_core
     endcase
   end
 
-  logic [4:0] err_set;  // KEEP, PARTIAL, MODE, NO_KEY, KEY_LEN (hwset pulses)
+  // the beat the lengths expect at the FIFO head: its bytes and whether it is the last
+  function automatic logic [4:0] tail_n(input logic [3:0] low);
+    return (low == 4'd0) ? 5'd16 : {1'b0, low};
+  endfunction
+  logic [4:0] x_n;
+  logic       x_last, head_ok;
+  always_comb begin : expect_beat
+    if (a_left_q != '0) begin
+      x_n = (a_left_q == 8'd1) ? tail_n(alen_q[3:0]) : 5'd16;
+    end else if (p_left_q != '0) begin
+      x_n = (p_left_q == 13'd1) ? tail_n(plen_q[3:0]) : 5'd16;
+    end else begin
+      x_n = tlen_q;
+    end
+    x_last  = (14'(a_left_q) + 14'(p_left_q) + 14'(t_left_q)) == 14'd1;
+    head_ok = fc_q[0] && (fn_q[0] == x_n) && (fl_q[0] == x_last);
+  end
+
+  logic [6:0] err_set;  // KEEP, PARTIAL, MODE, NO_KEY, KEY_LEN, LENGTH, TAG (hwset pulses)
   logic [3:0] key_lens;
   assign key_lens = {1'b0, KeyLens};
 
@@ -377,6 +472,18 @@ module ak_axis_core
     out_left_d = out_left_q;
     last_in_d  = last_in_q;
     last_out_d = last_out_q;
+    plen_d     = plen_q;
+    alen_d     = alen_q;
+    tlen_d     = tlen_q;
+    nlen_d     = nlen_q;
+    a_left_d   = a_left_q;
+    p_left_d   = p_left_q;
+    t_left_d   = t_left_q;
+    o_left_d   = o_left_q;
+    abort_d    = abort_q;
+    fail_d     = fail_q;
+    hold_d     = hold_q;
+    aead_d     = aead_q;
     err_set    = '0;
     e_key_valid = 1'b0;
     e_cmd_valid = 1'b0;
@@ -406,8 +513,45 @@ module ak_axis_core
               err_set[2] = mode_bad;
               err_set[3] = !mode_bad;
               st_d       = StDrop;
+            end else if (r_aead) begin
+              // GCM / CMAC: the whole packet is one message of the lengths in LEN
+              mode_d   = r_mode;
+              dec_d    = hwif_out.CTRL.DECRYPT.value;
+              chain_d  = iv_regs;
+              aead_d   = 1'b1;
+              plen_d   = r_plen;
+              alen_d   = r_alen;
+              tlen_d   = r_tlen;
+              nlen_d   = hwif_out.CCM.NONCE_LEN.value;
+              a_left_d = r_abeats;
+              p_left_d = r_pbeats;
+              t_left_d = r_tbeat;
+              o_left_d = (r_mode == ModeCmac) ? '0 : r_pbeats;  // CMAC: the tag only
+              abort_d  = 1'b0;
+              fail_d   = 1'b0;
+              hold_d   = '0;
+              if ((r_mode == ModeXts) ? (r_plen < 16'd16) :
+                  ((r_tlen < 5'd4) || (r_tlen > 5'd16) ||
+                   ((r_mode == ModeCcm) &&
+                    (r_tlen[0] || (hwif_out.CCM.NONCE_LEN.value < 4'd7) ||
+                     (hwif_out.CCM.NONCE_LEN.value > 4'd13))))) begin
+                err_set[5] = 1'b1;
+                st_d       = StDrop;
+              end else if ((r_abeats == '0) && (r_pbeats == '0) && !r_tbeat) begin
+                // an empty message: one null beat (tkeep 0, tlast)
+                if (fc_q[0] && (fn_q[0] == 5'd0) && fl_q[0]) begin
+                  pop  = 1'b1;
+                  st_d = StACmd;
+                end else begin
+                  err_set[5] = 1'b1;
+                  st_d       = StDrop;
+                end
+              end else begin
+                st_d = StACmd;
+              end
             end else begin
-              mode_d   = hwif_out.CTRL.MODE.value;
+              aead_d   = 1'b0;
+              mode_d   = r_mode;
               dec_d    = hwif_out.CTRL.DECRYPT.value;
               chain_d  = iv_regs;
             end
@@ -462,6 +606,67 @@ module ak_axis_core
           st_d     = StIdle;
         end
       end
+      StACmd: begin
+        e_cmd_valid = 1'b1;
+        if (e_cmd_ready) st_d = StARun;
+      end
+      StARun: begin
+        // input: the FIFO head while it is the beat the lengths expect; after a beat
+        // that disagrees (abort), zero beats complete the engine message
+        if ((a_left_q != '0) || (p_left_q != '0) || t_left_q) begin
+          if (abort_q) begin
+            e_in_valid = 1'b1;
+          end else if (fcnt_q != '0) begin
+            if (head_ok) begin
+              e_in_valid = 1'b1;
+              pop        = e_in_ready;
+            end else begin
+              abort_d    = 1'b1;
+              err_set[5] = 1'b1;
+            end
+          end
+          if (e_in_valid && e_in_ready) begin
+            if (a_left_q != '0)      a_left_d = a_left_q - 1'b1;
+            else if (p_left_q != '0) p_left_d = p_left_q - 1'b1;
+            else                     t_left_d = 1'b0;
+          end
+        end
+        // output: payload beats (decryption: the last one held), the tag beat; after an
+        // abort the engine's output is discarded, except a beat already offered on
+        // m_axis (AXI4-Stream: offered is offered until taken)
+        if (abort_q && !pend_q) begin
+          e_out_ready = 1'b1;
+        end else if (e_out_tag) begin
+          e_out_ready = m_axis_tready;
+        end else if (tagchk && (o_left_q == 13'd1)) begin
+          e_out_ready = 1'b1;
+          if (e_out_valid) hold_d = e_out_data;
+        end else begin
+          e_out_ready = m_axis_tready;
+        end
+        if (e_out_valid && e_out_ready && !e_out_tag && (o_left_q != '0)) begin
+          o_left_d = o_left_q - 1'b1;
+        end
+        e_sts_ready = 1'b1;
+        if (e_sts_valid) begin
+          if (abort_q || abort_d) begin
+            st_d = StDrop;
+          end else if (tagchk) begin
+            fail_d     = !e_sts_pass;
+            err_set[6] = !e_sts_pass;
+            st_d       = StAFin;
+          end else begin
+            in_pkt_d = 1'b0;
+            st_d     = StIdle;
+          end
+        end
+      end
+      StAFin: begin
+        if (m_axis_tready) begin
+          in_pkt_d = 1'b0;
+          st_d     = StIdle;
+        end
+      end
       default: st_d = StIdle;
     endcase
   end
@@ -470,7 +675,7 @@ module ak_axis_core
     if (!rst_ni) begin
       st_q       <= StIdle;
       in_pkt_q   <= 1'b0;
-      mode_q     <= 3'(ModeEcb);
+      mode_q     <= ModeEcb;
       dec_q      <= 1'b0;
       chain_q    <= '0;
       key_ok_q   <= 1'b0;
@@ -483,6 +688,19 @@ module ak_axis_core
       out_left_q <= '0;
       last_in_q  <= '0;
       last_out_q <= '0;
+      aead_q     <= 1'b0;
+      plen_q     <= '0;
+      alen_q     <= '0;
+      tlen_q     <= '0;
+      nlen_q     <= '0;
+      a_left_q   <= '0;
+      p_left_q   <= '0;
+      t_left_q   <= 1'b0;
+      o_left_q   <= '0;
+      abort_q    <= 1'b0;
+      fail_q     <= 1'b0;
+      hold_q     <= '0;
+      pend_q     <= 1'b0;
     end else begin
       st_q       <= st_d;
       in_pkt_q   <= in_pkt_d;
@@ -499,10 +717,25 @@ module ak_axis_core
       out_left_q <= out_left_d;
       last_in_q  <= last_in_d;
       last_out_q <= last_out_d;
+      aead_q     <= aead_d;
+      plen_q     <= plen_d;
+      alen_q     <= alen_d;
+      tlen_q     <= tlen_d;
+      nlen_q     <= nlen_d;
+      a_left_q   <= a_left_d;
+      p_left_q   <= p_left_d;
+      t_left_q   <= t_left_d;
+      o_left_q   <= o_left_d;
+      abort_q    <= abort_d;
+      fail_q     <= fail_d;
+      hold_q     <= hold_d;
+      pend_q     <= m_axis_tvalid && !m_axis_tready;
     end
   end
 
-  assign e_msg_len = (32'(k_q) << 4) - 32'd16 + 32'(kn_q);
+  // GCM, CMAC: bytes; XTS: bits (the engine's unit for XTS); chunks: their bytes
+  assign e_msg_len = !aead_q ? ((32'(k_q) << 4) - 32'd16 + 32'(kn_q)) :
+                     (mode_q == ModeXts) ? {13'd0, plen_q, 3'd0} : 32'(plen_q);
 
   // the key: unused low bits zero (core contract)
   logic [255:0] key_mask;
@@ -510,7 +743,8 @@ module ak_axis_core
                     (key_len_q == 2'd1) ? {{192{1'b1}}, 64'h0} : '1;
 
   ak_mode_engine #(
-    .Modes       (9'h01f),  // ECB, CBC, CTR, CFB-128, OFB: the modes a packet can run
+    .AeadModes   (Modes[6] || Modes[7] || Modes[8]),  // GHASH, GCM/CMAC MAC, XTS if needed
+    .Modes       (Modes),
     .Streams     (1),
     .CoreInReg   (2),  // a register slice before the core: engine and core apart
     .InFlight    (InFlight),
@@ -523,21 +757,21 @@ module ak_axis_core
     .key_valid_i      (e_key_valid),
     .key_ready_o      (e_key_ready),
     .key_i            (key_regs & key_mask),
-    .key2_i           ('0),  // XTS not offered here
+    .key2_i           (tkey_regs & key_mask),  // XTS's K2, loaded with the key
     .key_len_i        (key_len_q),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
-    .cmd_mode_i       ((4'(mode_q) > ModeCcm) ? '1 : 4'(mode_q)),  // 6, 7: illegal (all ones)
+    .cmd_mode_i       (mode_q),
     .cmd_decrypt_i    (dec_q),
     .cmd_iv_i         (chain_q),
     .cmd_iv_len_i     (32'd12),
-    .cmd_nonce_len_i  (4'd0),
-    .cmd_tag_len_i    (5'd0),
-    .cmd_aad_len_i    (32'd0),
+    .cmd_nonce_len_i  (nlen_q),
+    .cmd_tag_len_i    (tlen_q),
+    .cmd_aad_len_i    (32'(alen_q)),
     .cmd_msg_len_i    (e_msg_len),
     .in_valid_i       (e_in_valid),
     .in_ready_o       (e_in_ready),
-    .in_data_i        (fd_head),
+    .in_data_i        ((aead_q && abort_q) ? '0 : fd_head),
     .out_valid_o      (e_out_valid),
     .out_ready_i      (e_out_ready),
     .out_data_o       (e_out_data),
@@ -581,6 +815,29 @@ module ak_axis_core
       m_axis_tvalid = 1'b1;
       m_axis_tlast  = 1'b1;
       m_axis_tuser  = 1'b1;
+    end else if (st_q == StARun && (!abort_q || pend_q)) begin
+      // payload beats (decryption: all but the last), the tag beat (tlast)
+      m_axis_tdata = lanes_swap(e_out_data);
+      if (e_out_tag) begin
+        m_axis_tvalid = e_out_valid;
+        m_axis_tkeep  = keep_of(tlen_q);
+        m_axis_tlast  = 1'b1;
+      end else if (!(tagchk && (o_left_q == 13'd1))) begin
+        m_axis_tvalid = e_out_valid;
+        if (o_left_q == 13'd1) begin
+          m_axis_tkeep = keep_of(tail_n(plen_q[3:0]));
+          m_axis_tlast = (mode_q == ModeXts);  // XTS: no tag, the last payload beat ends
+        end
+      end
+    end else if (st_q == StAFin) begin
+      // decryption / verification: the held last payload beat (none: a null beat),
+      // tlast, tuser = the tag failed
+      m_axis_tvalid = 1'b1;
+      m_axis_tdata  = lanes_swap(hold_q);
+      m_axis_tkeep  = ((plen_q == '0) || (mode_q == ModeCmac)) ? '0
+                                                               : keep_of(tail_n(plen_q[3:0]));
+      m_axis_tlast  = 1'b1;
+      m_axis_tuser  = fail_q;
     end
   end
 
@@ -595,14 +852,17 @@ module ak_axis_core
   assign hwif_in.ERROR.MODE.hwset      = err_set[2];
   assign hwif_in.ERROR.NO_KEY.hwset    = err_set[3];
   assign hwif_in.ERROR.KEY_LEN.hwset   = err_set[4];
+  assign hwif_in.ERROR.LENGTH.hwset    = err_set[5];
+  assign hwif_in.ERROR.TAG.hwset       = err_set[6];
 
   // the engine's CCM tag flag and verdicts never matter here (no CCM, legal commands
   // only); the ERROR register values are software's
   logic unused;
-  assign unused = ^{e_out_tag, e_sts_pass, e_sts_error, s_axil_awaddr, s_axil_araddr,
+  assign unused = ^{s_axil_awaddr, s_axil_araddr,
                     hwif_out.ERROR.KEEP.value, hwif_out.ERROR.PARTIAL.value,
                     hwif_out.ERROR.MODE.value, hwif_out.ERROR.NO_KEY.value,
-                    hwif_out.ERROR.KEY_LEN.value};
+                    hwif_out.ERROR.KEY_LEN.value, hwif_out.ERROR.LENGTH.value,
+                    hwif_out.ERROR.TAG.value, e_sts_error};
 
 endmodule
 

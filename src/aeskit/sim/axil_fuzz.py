@@ -22,7 +22,7 @@ from the same compiled RDL. How the endpoint decodes an address is the endpoint'
 (:meth:`AxilFuzz.decode`): the generated register block drops the low two address bits
 (an unaligned address is the aligned register, WSTRB applied unshifted); ak_coproc maps
 any address with a bit at or above the map's width (bit 7) set to an unmapped offset
-(SLVERR); ak_axis_core passes only the low 6 bits (addresses alias every 64 bytes,
+(SLVERR); ak_axis_core passes only the low 7 bits (addresses alias every 128 bytes,
 docs/axis_core.md "Parameters").
 
 Phase 1 (exact): random reads and writes of every register with random data and

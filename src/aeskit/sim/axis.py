@@ -14,13 +14,15 @@ from pathlib import Path
 from aeskit.hw import manifest, templates
 from aeskit.hw.registry import KEY_LEN_CODE, CoreSpec
 
-__all__ = ["SYS", "SYS_TOP", "FIFO_DEPTH", "system_sv", "system_files", "wrapper_paths"]
+__all__ = ["SYS", "SYS_TOP", "FIFO_DEPTH", "MODES", "system_sv", "system_files", "wrapper_paths"]
 
 #: the manifest of the wrapper (its template, its sources, the mode engine)
 SYS = "aeskit:system:axis_core"
 SYS_TOP = "ak_axis_sys"
 #: ak_axis_core FifoDepth of the rendered system (the RTL default)
 FIFO_DEPTH = 4
+#: ak_axis_core Modes of the rendered system (the RTL default: every mode it offers)
+MODES = 0x1FF
 #: the wrapper's core tag width (its mode engine has one stream: two lanes)
 CORE_TAG_WIDTH = 1
 
@@ -30,18 +32,22 @@ def wrapper_paths() -> list[Path]:
     return manifest.sources(SYS)
 
 
-def system_sv(core: CoreSpec, fifo_depth: int = FIFO_DEPTH) -> str:
-    """SystemVerilog of ``ak_axis_sys``: ak_axis_core on ``core`` (registry parameters)."""
+def system_sv(core: CoreSpec, fifo_depth: int = FIFO_DEPTH, modes: int = MODES) -> str:
+    """SystemVerilog of ``ak_axis_sys``: ak_axis_core on ``core`` (registry parameters),
+    the modes of the mask ``modes`` built (bit i: mode code i)."""
     params = ", ".join(f".{k}({v})" for k, v in
                        {**core.parameters, "TagWidth": CORE_TAG_WIDTH}.items())
     mask = sum(1 << code for size, code in KEY_LEN_CODE.items() if size in core.key_sizes)
     return templates.render(SYS, SYS_TOP, core=core.name, core_top=core.top,
                             core_params=params, fifo_depth=fifo_depth,
                             key_lens=f"3'b{mask:03b}", in_flight=core.engine_in_flight(),
-                            decrypts="1'b1" if core.decrypt else "1'b0")
+                            decrypts="1'b1" if core.decrypt else "1'b0",
+                            modes=f"9'h{modes:03x}")
 
 
-def system_files(core: CoreSpec, out_dir: Path, fifo_depth: int = FIFO_DEPTH) -> list[Path]:
+def system_files(core: CoreSpec, out_dir: Path, fifo_depth: int = FIFO_DEPTH,
+                 modes: int = MODES) -> list[Path]:
     """Write ``ak_axis_sys.sv`` for ``core`` into ``out_dir``; return every source."""
-    top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv", system_sv(core, fifo_depth))
+    top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv",
+                                     system_sv(core, fifo_depth, modes))
     return core.file_paths() + wrapper_paths() + [top]

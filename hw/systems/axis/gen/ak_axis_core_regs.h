@@ -27,6 +27,10 @@ extern "C" {
 #define AK_AXIS_CORE_REGS__CTRL__LOAD_KEY_bp 8
 #define AK_AXIS_CORE_REGS__CTRL__LOAD_KEY_bw 1
 #define AK_AXIS_CORE_REGS__CTRL__LOAD_KEY_reset 0x0
+#define AK_AXIS_CORE_REGS__CTRL__MODE_HI_bm 0x200
+#define AK_AXIS_CORE_REGS__CTRL__MODE_HI_bp 9
+#define AK_AXIS_CORE_REGS__CTRL__MODE_HI_bw 1
+#define AK_AXIS_CORE_REGS__CTRL__MODE_HI_reset 0x0
 
 // reg - ak_axis_core_regs::STATUS
 #define AK_AXIS_CORE_REGS__STATUS__KEY_VALID_bm 0x1
@@ -60,6 +64,14 @@ extern "C" {
 #define AK_AXIS_CORE_REGS__ERROR__KEY_LEN_bp 4
 #define AK_AXIS_CORE_REGS__ERROR__KEY_LEN_bw 1
 #define AK_AXIS_CORE_REGS__ERROR__KEY_LEN_reset 0x0
+#define AK_AXIS_CORE_REGS__ERROR__LENGTH_bm 0x20
+#define AK_AXIS_CORE_REGS__ERROR__LENGTH_bp 5
+#define AK_AXIS_CORE_REGS__ERROR__LENGTH_bw 1
+#define AK_AXIS_CORE_REGS__ERROR__LENGTH_reset 0x0
+#define AK_AXIS_CORE_REGS__ERROR__TAG_bm 0x40
+#define AK_AXIS_CORE_REGS__ERROR__TAG_bp 6
+#define AK_AXIS_CORE_REGS__ERROR__TAG_bw 1
+#define AK_AXIS_CORE_REGS__ERROR__TAG_reset 0x0
 
 // reg - ak_axis_core_regs::iv_r
 #define AK_AXIS_CORE_REGS__IV_R__W_bm 0xffffffff
@@ -73,6 +85,32 @@ extern "C" {
 #define AK_AXIS_CORE_REGS__KEY_R__W_bw 32
 #define AK_AXIS_CORE_REGS__KEY_R__W_reset 0x0
 
+// reg - ak_axis_core_regs::LEN
+#define AK_AXIS_CORE_REGS__LEN__PAYLOAD_bm 0xffff
+#define AK_AXIS_CORE_REGS__LEN__PAYLOAD_bp 0
+#define AK_AXIS_CORE_REGS__LEN__PAYLOAD_bw 16
+#define AK_AXIS_CORE_REGS__LEN__PAYLOAD_reset 0x0
+#define AK_AXIS_CORE_REGS__LEN__AAD_bm 0x7ff0000
+#define AK_AXIS_CORE_REGS__LEN__AAD_bp 16
+#define AK_AXIS_CORE_REGS__LEN__AAD_bw 11
+#define AK_AXIS_CORE_REGS__LEN__AAD_reset 0x0
+#define AK_AXIS_CORE_REGS__LEN__TAG_bm 0xf8000000
+#define AK_AXIS_CORE_REGS__LEN__TAG_bp 27
+#define AK_AXIS_CORE_REGS__LEN__TAG_bw 5
+#define AK_AXIS_CORE_REGS__LEN__TAG_reset 0x10
+
+// reg - ak_axis_core_regs::CCM
+#define AK_AXIS_CORE_REGS__CCM__NONCE_LEN_bm 0xf
+#define AK_AXIS_CORE_REGS__CCM__NONCE_LEN_bp 0
+#define AK_AXIS_CORE_REGS__CCM__NONCE_LEN_bw 4
+#define AK_AXIS_CORE_REGS__CCM__NONCE_LEN_reset 0xd
+
+// reg - ak_axis_core_regs::tkey_r
+#define AK_AXIS_CORE_REGS__TKEY_R__W_bm 0xffffffff
+#define AK_AXIS_CORE_REGS__TKEY_R__W_bp 0
+#define AK_AXIS_CORE_REGS__TKEY_R__W_bw 32
+#define AK_AXIS_CORE_REGS__TKEY_R__W_reset 0x0
+
 // addrmap - ak_axis_core_regs
 typedef struct __attribute__ ((__packed__)) {
     uint32_t CTRL;
@@ -81,10 +119,14 @@ typedef struct __attribute__ ((__packed__)) {
     uint8_t RESERVED_c_f[0x4];
     uint32_t IV[4];
     uint32_t KEY[8];
+    uint32_t LEN;
+    uint32_t CCM;
+    uint8_t RESERVED_48_5f[0x18];
+    uint32_t TWEAK_KEY[8];
 } ak_axis_core_regs_t;
 
 
-static_assert(sizeof(ak_axis_core_regs_t) == 0x40, "Packing error");
+static_assert(sizeof(ak_axis_core_regs_t) == 0x80, "Packing error");
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,7 @@ module ak_axis_core_regs (
 
         output logic s_axil_awready,
         input wire s_axil_awvalid,
-        input wire [5:0] s_axil_awaddr,
+        input wire [6:0] s_axil_awaddr,
         input wire [2:0] s_axil_awprot,
         output logic s_axil_wready,
         input wire s_axil_wvalid,
@@ -18,7 +18,7 @@ module ak_axis_core_regs (
         output logic [1:0] s_axil_bresp,
         output logic s_axil_arready,
         input wire s_axil_arvalid,
-        input wire [5:0] s_axil_araddr,
+        input wire [6:0] s_axil_araddr,
         input wire [2:0] s_axil_arprot,
         input wire s_axil_rready,
         output logic s_axil_rvalid,
@@ -34,7 +34,7 @@ module ak_axis_core_regs (
     //--------------------------------------------------------------------------
     logic cpuif_req;
     logic cpuif_req_is_wr;
-    logic [5:0] cpuif_addr;
+    logic [6:0] cpuif_addr;
     logic [31:0] cpuif_wr_data;
     logic [31:0] cpuif_wr_biten;
     logic cpuif_req_stall_wr;
@@ -51,10 +51,10 @@ module ak_axis_core_regs (
     logic [1:0] axil_n_in_flight;
     logic axil_prev_was_rd;
     logic axil_arvalid;
-    logic [5:0] axil_araddr;
+    logic [6:0] axil_araddr;
     logic axil_ar_accept;
     logic axil_awvalid;
-    logic [5:0] axil_awaddr;
+    logic [6:0] axil_awaddr;
     logic axil_wvalid;
     logic [31:0] axil_wdata;
     logic [3:0] axil_wstrb;
@@ -132,17 +132,17 @@ module ak_axis_core_regs (
             if(axil_arvalid && !axil_prev_was_rd) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '0;
-                cpuif_addr = {axil_araddr[5:2], 2'b0};
+                cpuif_addr = {axil_araddr[6:2], 2'b0};
                 if(!cpuif_req_stall_rd) axil_ar_accept = '1;
             end else if(axil_awvalid && axil_wvalid) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '1;
-                cpuif_addr = {axil_awaddr[5:2], 2'b0};
+                cpuif_addr = {axil_awaddr[6:2], 2'b0};
                 if(!cpuif_req_stall_wr) axil_aw_accept = '1;
             end else if(axil_arvalid) begin
                 cpuif_req = '1;
                 cpuif_req_is_wr = '0;
-                cpuif_addr = {axil_araddr[5:2], 2'b0};
+                cpuif_addr = {axil_araddr[6:2], 2'b0};
                 if(!cpuif_req_stall_rd) axil_ar_accept = '1;
             end
         end
@@ -230,10 +230,13 @@ module ak_axis_core_regs (
         logic ERROR;
         logic IV[4];
         logic KEY[8];
+        logic LEN;
+        logic CCM;
+        logic TWEAK_KEY[8];
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
-    logic [5:0] decoded_addr;
+    logic [6:0] decoded_addr;
     logic decoded_req;
     logic decoded_req_is_wr;
     logic [31:0] decoded_wr_data;
@@ -244,19 +247,27 @@ module ak_axis_core_regs (
         automatic logic is_valid_rw;
         is_valid_addr = '0;
         is_valid_rw = '1; // No valid RW check
-        decoded_reg_strb.CTRL = cpuif_req_masked & (cpuif_addr == 6'h0);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 6'h0);
-        decoded_reg_strb.STATUS = cpuif_req_masked & (cpuif_addr == 6'h4) & !cpuif_req_is_wr;
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 6'h4);
-        decoded_reg_strb.ERROR = cpuif_req_masked & (cpuif_addr == 6'h8);
-        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 6'h8);
+        decoded_reg_strb.CTRL = cpuif_req_masked & (cpuif_addr == 7'h0);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h0);
+        decoded_reg_strb.STATUS = cpuif_req_masked & (cpuif_addr == 7'h4) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h4);
+        decoded_reg_strb.ERROR = cpuif_req_masked & (cpuif_addr == 7'h8);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h8);
         for(int i0=0; i0<4; i0++) begin
-            decoded_reg_strb.IV[i0] = cpuif_req_masked & (cpuif_addr == 6'h10 + (6)'(i0) * 6'h4);
-            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 6'h10 + (6)'(i0) * 6'h4);
+            decoded_reg_strb.IV[i0] = cpuif_req_masked & (cpuif_addr == 7'h10 + (7)'(i0) * 7'h4);
+            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h10 + (7)'(i0) * 7'h4);
         end
         for(int i0=0; i0<8; i0++) begin
-            decoded_reg_strb.KEY[i0] = cpuif_req_masked & (cpuif_addr == 6'h20 + (6)'(i0) * 6'h4) & cpuif_req_is_wr;
-            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 6'h20 + (6)'(i0) * 6'h4);
+            decoded_reg_strb.KEY[i0] = cpuif_req_masked & (cpuif_addr == 7'h20 + (7)'(i0) * 7'h4) & cpuif_req_is_wr;
+            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h20 + (7)'(i0) * 7'h4);
+        end
+        decoded_reg_strb.LEN = cpuif_req_masked & (cpuif_addr == 7'h40);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h40);
+        decoded_reg_strb.CCM = cpuif_req_masked & (cpuif_addr == 7'h44);
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h44);
+        for(int i0=0; i0<8; i0++) begin
+            decoded_reg_strb.TWEAK_KEY[i0] = cpuif_req_masked & (cpuif_addr == 7'h60 + (7)'(i0) * 7'h4) & cpuif_req_is_wr;
+            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h60 + (7)'(i0) * 7'h4);
         end
         decoded_err = ~is_valid_addr & decoded_req;
     end
@@ -289,6 +300,10 @@ module ak_axis_core_regs (
                 logic next;
                 logic load_next;
             } LOAD_KEY;
+            struct {
+                logic next;
+                logic load_next;
+            } MODE_HI;
         } CTRL;
         struct {
             struct {
@@ -311,6 +326,14 @@ module ak_axis_core_regs (
                 logic next;
                 logic load_next;
             } KEY_LEN;
+            struct {
+                logic next;
+                logic load_next;
+            } LENGTH;
+            struct {
+                logic next;
+                logic load_next;
+            } TAG;
         } ERROR;
         struct {
             struct {
@@ -324,6 +347,32 @@ module ak_axis_core_regs (
                 logic load_next;
             } W;
         } KEY[8];
+        struct {
+            struct {
+                logic [15:0] next;
+                logic load_next;
+            } PAYLOAD;
+            struct {
+                logic [10:0] next;
+                logic load_next;
+            } AAD;
+            struct {
+                logic [4:0] next;
+                logic load_next;
+            } TAG;
+        } LEN;
+        struct {
+            struct {
+                logic [3:0] next;
+                logic load_next;
+            } NONCE_LEN;
+        } CCM;
+        struct {
+            struct {
+                logic [31:0] next;
+                logic load_next;
+            } W;
+        } TWEAK_KEY[8];
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -341,6 +390,9 @@ module ak_axis_core_regs (
             struct {
                 logic value;
             } LOAD_KEY;
+            struct {
+                logic value;
+            } MODE_HI;
         } CTRL;
         struct {
             struct {
@@ -358,6 +410,12 @@ module ak_axis_core_regs (
             struct {
                 logic value;
             } KEY_LEN;
+            struct {
+                logic value;
+            } LENGTH;
+            struct {
+                logic value;
+            } TAG;
         } ERROR;
         struct {
             struct {
@@ -369,6 +427,27 @@ module ak_axis_core_regs (
                 logic [31:0] value;
             } W;
         } KEY[8];
+        struct {
+            struct {
+                logic [15:0] value;
+            } PAYLOAD;
+            struct {
+                logic [10:0] value;
+            } AAD;
+            struct {
+                logic [4:0] value;
+            } TAG;
+        } LEN;
+        struct {
+            struct {
+                logic [3:0] value;
+            } NONCE_LEN;
+        } CCM;
+        struct {
+            struct {
+                logic [31:0] value;
+            } W;
+        } TWEAK_KEY[8];
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -467,6 +546,29 @@ module ak_axis_core_regs (
         end
     end
     assign hwif_out.CTRL.LOAD_KEY.value = field_storage.CTRL.LOAD_KEY.value;
+    // Field: ak_axis_core_regs.CTRL.MODE_HI
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CTRL.MODE_HI.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.MODE_HI.value & ~decoded_wr_biten[9:9]) | (decoded_wr_data[9:9] & decoded_wr_biten[9:9]);
+            load_next_c = '1;
+        end
+        field_combo.CTRL.MODE_HI.next = next_c;
+        field_combo.CTRL.MODE_HI.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.MODE_HI.value <= 1'h0;
+        end else begin
+            if(field_combo.CTRL.MODE_HI.load_next) begin
+                field_storage.CTRL.MODE_HI.value <= field_combo.CTRL.MODE_HI.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.MODE_HI.value = field_storage.CTRL.MODE_HI.value;
     // Field: ak_axis_core_regs.ERROR.KEEP
     always_comb begin
         automatic logic [0:0] next_c;
@@ -597,6 +699,58 @@ module ak_axis_core_regs (
         end
     end
     assign hwif_out.ERROR.KEY_LEN.value = field_storage.ERROR.KEY_LEN.value;
+    // Field: ak_axis_core_regs.ERROR.LENGTH
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.ERROR.LENGTH.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.ERROR && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.ERROR.LENGTH.value & ~(decoded_wr_data[5:5] & decoded_wr_biten[5:5]);
+            load_next_c = '1;
+        end else if(hwif_in.ERROR.LENGTH.hwset) begin // HW Set
+            next_c = '1;
+            load_next_c = '1;
+        end
+        field_combo.ERROR.LENGTH.next = next_c;
+        field_combo.ERROR.LENGTH.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.ERROR.LENGTH.value <= 1'h0;
+        end else begin
+            if(field_combo.ERROR.LENGTH.load_next) begin
+                field_storage.ERROR.LENGTH.value <= field_combo.ERROR.LENGTH.next;
+            end
+        end
+    end
+    assign hwif_out.ERROR.LENGTH.value = field_storage.ERROR.LENGTH.value;
+    // Field: ak_axis_core_regs.ERROR.TAG
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.ERROR.TAG.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.ERROR && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.ERROR.TAG.value & ~(decoded_wr_data[6:6] & decoded_wr_biten[6:6]);
+            load_next_c = '1;
+        end else if(hwif_in.ERROR.TAG.hwset) begin // HW Set
+            next_c = '1;
+            load_next_c = '1;
+        end
+        field_combo.ERROR.TAG.next = next_c;
+        field_combo.ERROR.TAG.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.ERROR.TAG.value <= 1'h0;
+        end else begin
+            if(field_combo.ERROR.TAG.load_next) begin
+                field_storage.ERROR.TAG.value <= field_combo.ERROR.TAG.next;
+            end
+        end
+    end
+    assign hwif_out.ERROR.TAG.value = field_storage.ERROR.TAG.value;
     for(genvar i0=0; i0<4; i0++) begin
         // Field: ak_axis_core_regs.IV[].W
         always_comb begin
@@ -647,6 +801,123 @@ module ak_axis_core_regs (
         end
         assign hwif_out.KEY[i0].W.value = field_storage.KEY[i0].W.value;
     end
+    // Field: ak_axis_core_regs.LEN.PAYLOAD
+    always_comb begin
+        automatic logic [15:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.LEN.PAYLOAD.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.LEN && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.LEN.PAYLOAD.value & ~decoded_wr_biten[15:0]) | (decoded_wr_data[15:0] & decoded_wr_biten[15:0]);
+            load_next_c = '1;
+        end
+        field_combo.LEN.PAYLOAD.next = next_c;
+        field_combo.LEN.PAYLOAD.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.LEN.PAYLOAD.value <= 16'h0;
+        end else begin
+            if(field_combo.LEN.PAYLOAD.load_next) begin
+                field_storage.LEN.PAYLOAD.value <= field_combo.LEN.PAYLOAD.next;
+            end
+        end
+    end
+    assign hwif_out.LEN.PAYLOAD.value = field_storage.LEN.PAYLOAD.value;
+    // Field: ak_axis_core_regs.LEN.AAD
+    always_comb begin
+        automatic logic [10:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.LEN.AAD.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.LEN && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.LEN.AAD.value & ~decoded_wr_biten[26:16]) | (decoded_wr_data[26:16] & decoded_wr_biten[26:16]);
+            load_next_c = '1;
+        end
+        field_combo.LEN.AAD.next = next_c;
+        field_combo.LEN.AAD.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.LEN.AAD.value <= 11'h0;
+        end else begin
+            if(field_combo.LEN.AAD.load_next) begin
+                field_storage.LEN.AAD.value <= field_combo.LEN.AAD.next;
+            end
+        end
+    end
+    assign hwif_out.LEN.AAD.value = field_storage.LEN.AAD.value;
+    // Field: ak_axis_core_regs.LEN.TAG
+    always_comb begin
+        automatic logic [4:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.LEN.TAG.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.LEN && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.LEN.TAG.value & ~decoded_wr_biten[31:27]) | (decoded_wr_data[31:27] & decoded_wr_biten[31:27]);
+            load_next_c = '1;
+        end
+        field_combo.LEN.TAG.next = next_c;
+        field_combo.LEN.TAG.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.LEN.TAG.value <= 5'h10;
+        end else begin
+            if(field_combo.LEN.TAG.load_next) begin
+                field_storage.LEN.TAG.value <= field_combo.LEN.TAG.next;
+            end
+        end
+    end
+    assign hwif_out.LEN.TAG.value = field_storage.LEN.TAG.value;
+    // Field: ak_axis_core_regs.CCM.NONCE_LEN
+    always_comb begin
+        automatic logic [3:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CCM.NONCE_LEN.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CCM && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CCM.NONCE_LEN.value & ~decoded_wr_biten[3:0]) | (decoded_wr_data[3:0] & decoded_wr_biten[3:0]);
+            load_next_c = '1;
+        end
+        field_combo.CCM.NONCE_LEN.next = next_c;
+        field_combo.CCM.NONCE_LEN.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CCM.NONCE_LEN.value <= 4'hd;
+        end else begin
+            if(field_combo.CCM.NONCE_LEN.load_next) begin
+                field_storage.CCM.NONCE_LEN.value <= field_combo.CCM.NONCE_LEN.next;
+            end
+        end
+    end
+    assign hwif_out.CCM.NONCE_LEN.value = field_storage.CCM.NONCE_LEN.value;
+    for(genvar i0=0; i0<8; i0++) begin
+        // Field: ak_axis_core_regs.TWEAK_KEY[].W
+        always_comb begin
+            automatic logic [31:0] next_c;
+            automatic logic load_next_c;
+            next_c = field_storage.TWEAK_KEY[i0].W.value;
+            load_next_c = '0;
+            if(decoded_reg_strb.TWEAK_KEY[i0] && decoded_req_is_wr) begin // SW write
+                next_c = (field_storage.TWEAK_KEY[i0].W.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+                load_next_c = '1;
+            end
+            field_combo.TWEAK_KEY[i0].W.next = next_c;
+            field_combo.TWEAK_KEY[i0].W.load_next = load_next_c;
+        end
+        always_ff @(posedge clk or negedge arst_n) begin
+            if(~arst_n) begin
+                field_storage.TWEAK_KEY[i0].W.value <= 32'h0;
+            end else begin
+                if(field_combo.TWEAK_KEY[i0].W.load_next) begin
+                    field_storage.TWEAK_KEY[i0].W.value <= field_combo.TWEAK_KEY[i0].W.next;
+                end
+            end
+        end
+        assign hwif_out.TWEAK_KEY[i0].W.value = field_storage.TWEAK_KEY[i0].W.value;
+    end
 
     //--------------------------------------------------------------------------
     // Write response
@@ -659,7 +930,7 @@ module ak_axis_core_regs (
     // Readback
     //--------------------------------------------------------------------------
 
-    logic [5:0] rd_mux_addr;
+    logic [6:0] rd_mux_addr;
     assign rd_mux_addr = decoded_addr;
 
     logic readback_err;
@@ -668,27 +939,38 @@ module ak_axis_core_regs (
     always_comb begin
         automatic logic [31:0] readback_data_var;
         readback_data_var = '0;
-        if(rd_mux_addr == 6'h0) begin
+        if(rd_mux_addr == 7'h0) begin
             readback_data_var[2:0] = field_storage.CTRL.MODE.value;
             readback_data_var[3] = field_storage.CTRL.DECRYPT.value;
             readback_data_var[5:4] = field_storage.CTRL.KEY_LEN.value;
+            readback_data_var[9] = field_storage.CTRL.MODE_HI.value;
         end
-        if(rd_mux_addr == 6'h4) begin
+        if(rd_mux_addr == 7'h4) begin
             readback_data_var[0] = hwif_in.STATUS.KEY_VALID.next;
             readback_data_var[1] = hwif_in.STATUS.KEY_BUSY.next;
             readback_data_var[2] = hwif_in.STATUS.IN_PACKET.next;
         end
-        if(rd_mux_addr == 6'h8) begin
+        if(rd_mux_addr == 7'h8) begin
             readback_data_var[0] = field_storage.ERROR.KEEP.value;
             readback_data_var[1] = field_storage.ERROR.PARTIAL.value;
             readback_data_var[2] = field_storage.ERROR.MODE.value;
             readback_data_var[3] = field_storage.ERROR.NO_KEY.value;
             readback_data_var[4] = field_storage.ERROR.KEY_LEN.value;
+            readback_data_var[5] = field_storage.ERROR.LENGTH.value;
+            readback_data_var[6] = field_storage.ERROR.TAG.value;
         end
         for(int i0=0; i0<4; i0++) begin
-            if(rd_mux_addr == 6'h10 + (6)'(i0) * 6'h4) begin
+            if(rd_mux_addr == 7'h10 + (7)'(i0) * 7'h4) begin
                 readback_data_var[31:0] = field_storage.IV[i0].W.value;
             end
+        end
+        if(rd_mux_addr == 7'h40) begin
+            readback_data_var[15:0] = field_storage.LEN.PAYLOAD.value;
+            readback_data_var[26:16] = field_storage.LEN.AAD.value;
+            readback_data_var[31:27] = field_storage.LEN.TAG.value;
+        end
+        if(rd_mux_addr == 7'h44) begin
+            readback_data_var[3:0] = field_storage.CCM.NONCE_LEN.value;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

@@ -4,8 +4,8 @@
 package ak_axis_core_regs_pkg;
 
     localparam AK_AXIS_CORE_REGS_DATA_WIDTH = 32;
-    localparam AK_AXIS_CORE_REGS_MIN_ADDR_WIDTH = 6;
-    localparam AK_AXIS_CORE_REGS_SIZE = 'h40;
+    localparam AK_AXIS_CORE_REGS_MIN_ADDR_WIDTH = 7;
+    localparam AK_AXIS_CORE_REGS_SIZE = 'h80;
 
     typedef struct {
         logic next;
@@ -46,11 +46,21 @@ package ak_axis_core_regs_pkg;
     } ak_axis_core_regs__ERROR__KEY_LEN__in_t;
 
     typedef struct {
+        logic hwset;
+    } ak_axis_core_regs__ERROR__LENGTH__in_t;
+
+    typedef struct {
+        logic hwset;
+    } ak_axis_core_regs__ERROR__TAG__in_t;
+
+    typedef struct {
         ak_axis_core_regs__ERROR__KEEP__in_t KEEP;
         ak_axis_core_regs__ERROR__PARTIAL__in_t PARTIAL;
         ak_axis_core_regs__ERROR__MODE__in_t MODE;
         ak_axis_core_regs__ERROR__NO_KEY__in_t NO_KEY;
         ak_axis_core_regs__ERROR__KEY_LEN__in_t KEY_LEN;
+        ak_axis_core_regs__ERROR__LENGTH__in_t LENGTH;
+        ak_axis_core_regs__ERROR__TAG__in_t TAG;
     } ak_axis_core_regs__ERROR__in_t;
 
     typedef struct {
@@ -75,10 +85,15 @@ package ak_axis_core_regs_pkg;
     } ak_axis_core_regs__CTRL__LOAD_KEY__out_t;
 
     typedef struct {
+        logic value;
+    } ak_axis_core_regs__CTRL__MODE_HI__out_t;
+
+    typedef struct {
         ak_axis_core_regs__CTRL__MODE__out_t MODE;
         ak_axis_core_regs__CTRL__DECRYPT__out_t DECRYPT;
         ak_axis_core_regs__CTRL__KEY_LEN__out_t KEY_LEN;
         ak_axis_core_regs__CTRL__LOAD_KEY__out_t LOAD_KEY;
+        ak_axis_core_regs__CTRL__MODE_HI__out_t MODE_HI;
     } ak_axis_core_regs__CTRL__out_t;
 
     typedef struct {
@@ -102,11 +117,21 @@ package ak_axis_core_regs_pkg;
     } ak_axis_core_regs__ERROR__KEY_LEN__out_t;
 
     typedef struct {
+        logic value;
+    } ak_axis_core_regs__ERROR__LENGTH__out_t;
+
+    typedef struct {
+        logic value;
+    } ak_axis_core_regs__ERROR__TAG__out_t;
+
+    typedef struct {
         ak_axis_core_regs__ERROR__KEEP__out_t KEEP;
         ak_axis_core_regs__ERROR__PARTIAL__out_t PARTIAL;
         ak_axis_core_regs__ERROR__MODE__out_t MODE;
         ak_axis_core_regs__ERROR__NO_KEY__out_t NO_KEY;
         ak_axis_core_regs__ERROR__KEY_LEN__out_t KEY_LEN;
+        ak_axis_core_regs__ERROR__LENGTH__out_t LENGTH;
+        ak_axis_core_regs__ERROR__TAG__out_t TAG;
     } ak_axis_core_regs__ERROR__out_t;
 
     typedef struct {
@@ -126,9 +151,46 @@ package ak_axis_core_regs_pkg;
     } ak_axis_core_regs__key_r__out_t;
 
     typedef struct {
+        logic [15:0] value;
+    } ak_axis_core_regs__LEN__PAYLOAD__out_t;
+
+    typedef struct {
+        logic [10:0] value;
+    } ak_axis_core_regs__LEN__AAD__out_t;
+
+    typedef struct {
+        logic [4:0] value;
+    } ak_axis_core_regs__LEN__TAG__out_t;
+
+    typedef struct {
+        ak_axis_core_regs__LEN__PAYLOAD__out_t PAYLOAD;
+        ak_axis_core_regs__LEN__AAD__out_t AAD;
+        ak_axis_core_regs__LEN__TAG__out_t TAG;
+    } ak_axis_core_regs__LEN__out_t;
+
+    typedef struct {
+        logic [3:0] value;
+    } ak_axis_core_regs__CCM__NONCE_LEN__out_t;
+
+    typedef struct {
+        ak_axis_core_regs__CCM__NONCE_LEN__out_t NONCE_LEN;
+    } ak_axis_core_regs__CCM__out_t;
+
+    typedef struct {
+        logic [31:0] value;
+    } ak_axis_core_regs__tkey_r__W__out_t;
+
+    typedef struct {
+        ak_axis_core_regs__tkey_r__W__out_t W;
+    } ak_axis_core_regs__tkey_r__out_t;
+
+    typedef struct {
         ak_axis_core_regs__CTRL__out_t CTRL;
         ak_axis_core_regs__ERROR__out_t ERROR;
         ak_axis_core_regs__iv_r__out_t IV[4];
         ak_axis_core_regs__key_r__out_t KEY[8];
+        ak_axis_core_regs__LEN__out_t LEN;
+        ak_axis_core_regs__CCM__out_t CCM;
+        ak_axis_core_regs__tkey_r__out_t TWEAK_KEY[8];
     } ak_axis_core_regs__out_t;
 endpackage

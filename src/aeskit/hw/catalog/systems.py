@@ -48,7 +48,8 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         name="axis_core",
         top="ak_axis_sys",
         description="AXI4-Stream wrapper: packets are messages through the mode engine "
-                    "(ECB, CBC, CTR, CFB-128, OFB) on any core; key and mode over AXI4-Lite",
+                    "(ECB, CBC, CTR, CFB-128, OFB; CCM, GCM/GMAC, CMAC, XTS with "
+                    "lengths from registers) on any core; key and mode over AXI4-Lite",
         paper="-",
         manifest="aeskit:system:axis_core",
         default_core="round",
@@ -59,8 +60,9 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         # it in 26 iterations (2 min 47 s)
         router="router2",
         placer="static",
-        # ak_axis_core: Modes = 9'h01f (ECB, CBC, CTR, CFB-128, OFB), Streams = 1
-        modes=0x01F,
+        # ak_axis_core: Modes = 9'h1ff (every mode; its Modes parameter's default),
+        # Streams = 1
+        modes=0x1FF,
         streams=1,
     ),
 )

@@ -4,12 +4,13 @@ docstring describes the driver, the model and the two phases).
 
 What is particular to this endpoint:
 
-* address decode: the wrapper passes only the low 6 address bits (the map's width) to
-  the register block, so an address above the map aliases the register at its low 6
-  bits (docs/axis_core.md, "Parameters": "the interconnect decodes the rest"); the only
-  unmapped offset is the hole at 0x0C (SLVERR); an unaligned address is its aligned
+* address decode: the wrapper passes only the low 7 address bits (the map's width) to
+  the register block, so an address above the map aliases the register at its low 7
+  bits (docs/axis_core.md, "Parameters": "the interconnect decodes the rest"); the
+  unmapped offsets are the holes at 0x0C and 0x44..0x7C (SLVERR); an unaligned address is its aligned
   register, WSTRB applied unshifted;
-* the KEY words (write-only) are compared with the wrapper's ``key_regs`` vector;
+* the KEY and TWEAK_KEY words (write-only) are compared with the wrapper's ``key_regs``
+  and ``tkey_regs`` vectors;
 * phase 2 fires CTRL.LOAD_KEY with random KEY_LEN (also 3 and sizes the core lacks)
   and random MODE/DECRYPT while cocotbext-axi streams random packets through the
   wrapper (random pauses on both streams); after a LOAD_KEY the bench often waits for
@@ -56,7 +57,9 @@ class AxisFuzz(fz.AxilFuzz):
         return addr & ((1 << self.width) - 1)
 
     def key_vector(self) -> int:
-        return int(self.dut.u_axis.key_regs.value)
+        # the write-only registers in address order: KEY, then TWEAK_KEY
+        a = self.dut.u_axis
+        return int(a.key_regs.value) << 256 | int(a.tkey_regs.value)
 
     def phase2_data(self, reg: fz.Reg) -> int:
         """CTRL: mostly supported modes, every KEY_LEN code, LOAD_KEY half the time."""

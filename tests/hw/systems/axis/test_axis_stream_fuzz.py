@@ -6,7 +6,8 @@ legal and illegal places (the ports have TKEEP; there is no TSTRB).
 
 Traffic. Batches of 1..6 packets (back to back, or with gaps) in the configuration of
 the moment; between batches, while the stream is idle, the registers are changed over
-AXI4-Lite (cocotbext-axi's AxiLiteMaster): MODE (0..4, and now and then CCM 5, 6, 7),
+AXI4-Lite (cocotbext-axi's AxiLiteMaster): MODE (0..4, and now and then the refused
+codes 9, 11, 15 with CTRL.MODE_HI; CCM, GCM, CMAC, XTS: test_axis_aead.py),
 DECRYPT, the IV, a new key with LOAD_KEY (random KEY_LEN: 128/192/256 and the refused
 3; junk in the KEY words a shorter key does not use), often sent without waiting for
 STATUS.KEY_BUSY. The first packets run before any key is loaded. Packets:
@@ -16,7 +17,7 @@ STATUS.KEY_BUSY. The first packets run before any key is loaded. Packets:
 * illegal framing (docs/axis_core.md "Packet errors"): a beat with TKEEP not
   contiguous from lane 0, TKEEP all zero, a partial beat without TLAST (ERROR.KEEP),
   a partial TLAST beat in ECB/CBC (ERROR.PARTIAL), anywhere in the packet, followed
-  by random beats (good or bad) up to TLAST; a packet in MODE 5/6/7 (ERROR.MODE) or
+  by random beats (good or bad) up to TLAST; a packet in mode 9, 11 or 15 (ERROR.MODE) or
   before any key (ERROR.NO_KEY);
 * now and then a long packet P during which (after its first output beat) CTRL, the
   IV and the KEY words are rewritten, half the time with LOAD_KEY, sometimes followed by
@@ -232,7 +233,8 @@ class StreamFuzz:
 
     async def write_ctrl(self, load: bool) -> None:
         c = self.cfg
-        await self.wr("CTRL", self.f("CTRL.MODE", c.mode) | self.f("CTRL.DECRYPT", int(c.dec))
+        await self.wr("CTRL", self.f("CTRL.MODE", c.mode & 7)
+                      | self.f("CTRL.MODE_HI", c.mode >> 3) | self.f("CTRL.DECRYPT", int(c.dec))
                       | self.f("CTRL.KEY_LEN", c.key_len) | self.f("CTRL.LOAD_KEY", int(load)))
         if load:
             self.pending = c.key_len        # KEY_LEN goes with the LOAD_KEY write
@@ -269,7 +271,7 @@ class StreamFuzz:
             await self.write_key()
             c.key_len = rng.choice((0, 1, 2, 0, 1, 2, 3))
         if rng.random() < 0.6 or load:
-            c.mode = rng.choice((0, 1, 2, 3, 4) * 6 + (5, 6, 7))
+            c.mode = rng.choice((0, 1, 2, 3, 4) * 6 + (9, 11, 15))
             c.dec = rng.random() < 0.5
             await self.write_ctrl(load)
         if rng.random() < 0.6:
@@ -351,7 +353,7 @@ class StreamFuzz:
         self.profile()
         first = len(self.sink.beats)
         if scribble:
-            new = (rng.randrange(8), rng.random() < 0.5)
+            new = (rng.choice((0, 1, 2, 3, 4, 9, 11, 15)), rng.random() < 0.5)
             p = self.make_packet("legal", [self.beat(FULL, i == SCRIBBLE - 1)
                                            for i in range(SCRIBBLE)])
             q_kind, q_beats = self.packet(new[0])
