@@ -55,8 +55,11 @@ def _variant_ids() -> set[str]:
 
 #: the Yosys read of a variant (the large unrolled builds take 30-40 s each) runs in
 #: make test-full; its Verilator lint and model build stay in make test
-MAIN_TIERED = [pytest.param(*t, marks=pytest.mark.slow) if t[0] in _variant_ids() else t
-               for t in MAIN]
+#: the variants, and the two largest cores' checks (25 s each; Verilator's lint of them
+#: stays in make test, and every synthesis reads them with read_slang), in test-full
+_SLOW_CHECKS = {"core-ttable_unrolled", "core-tbox_unfolded"}
+MAIN_TIERED = [pytest.param(*t, marks=pytest.mark.slow)
+               if t[0] in _variant_ids() | _SLOW_CHECKS else t for t in MAIN]
 
 
 def _run(cmd: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess:

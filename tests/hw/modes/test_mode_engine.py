@@ -324,7 +324,7 @@ async def cocotb_reset_mid_message(dut) -> None:
 HERE = Path(__file__).resolve().parent
 
 
-@pytest.mark.parametrize("core", ["pipe2", "round"])
+@pytest.mark.parametrize("core", [pytest.param("pipe2", marks=pytest.mark.slow), "round"])
 def test_mode_engine_cocotb(core: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core

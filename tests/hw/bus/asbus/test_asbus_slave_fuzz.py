@@ -783,6 +783,7 @@ def _run(width: int, n: int, seed: int) -> None:
              parameters={"DataWidth": width}, build_args=ADAM_BENCH_ARGS)
 
 
+@pytest.mark.slow  # 78 s; make test fuzzes the ASBUS master (test_asbus_master_fuzz)
 def test_asbus_slave_fuzz() -> None:
     """3,000 random commands at 32 bits (the build of test_adam.py)."""
     _run(32, *settings(default_seed=1, default_n=N_FAST))
