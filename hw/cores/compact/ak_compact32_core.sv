@@ -81,9 +81,12 @@
 //             table per row (ak_sbox_sel / ak_inv_sbox_sel, Impl 0); 1 comp,
 //             2 canright, 3 lutinv: one shared S-box per row (ak_sbox_comp_encdec,
 //             ak_sbox_canright_encdec, ak_sbox_lutinv_encdec; dec_i the block's
-//             direction), 4 S-boxes instead of 8; anything else stops elaboration.
-//             The key schedule's SubWord stays ak_sub_word (tables). Cycle counts
-//             do not depend on it.
+//             direction), 4 S-boxes instead of 8; 4 bram: block RAM, the datapath's
+//             4 lookups and the key schedule's SubWord in 4 dual-port ROMs
+//             (ak_sbox_rom2, SubBytes and InvSubBytes in each; 4 ECP5 DP16KD, 8
+//             iCE40 SB_RAM40_4K), addressed by the reads that load xr_q and sub_q;
+//             anything else stops elaboration. Otherwise the key schedule's SubWord
+//             stays ak_sub_word (tables). Cycle counts do not depend on it.
 //   Directions, KeySizes  the configuration (docs/core-contract.md, "Configurations"):
 //             Directions bit 0 builds encryption, bit 1 decryption (3, both, by
 //             default); KeySizes bit k builds key_len_i = k (7, all three). Without
@@ -240,10 +243,33 @@ module ak_compact32_core #(
   assign sub_d = !dec ? kw
                : (k128 ? win_word(win_q, 6) : (k192 ? win_word(win_q, 4) : win_word(win_q, 2)));
 
-  ak_sub_word u_sub_word (
-    .in_i (sub_q),
-    .out_o(kw_sub)
-  );
+  if (SboxImpl == 4) begin : g_sub_bram
+    // SubWord from two more dual-port ROMs (their SubBytes half), addressed with the
+    // word sub_q takes, enabled with it: kw_sub = SubWord(sub_q) as below
+    ak_sbox_rom2 u_rom_k01 (
+      .clk_i   (clk_i),
+      .a_en_i  (step && !key_hs),
+      .a_addr_i({1'b0, sub_d[31:24]}),
+      .a_data_o(kw_sub[31:24]),
+      .b_en_i  (step && !key_hs),
+      .b_addr_i({1'b0, sub_d[23:16]}),
+      .b_data_o(kw_sub[23:16])
+    );
+    ak_sbox_rom2 u_rom_k23 (
+      .clk_i   (clk_i),
+      .a_en_i  (step && !key_hs),
+      .a_addr_i({1'b0, sub_d[15:8]}),
+      .a_data_o(kw_sub[15:8]),
+      .b_en_i  (step && !key_hs),
+      .b_addr_i({1'b0, sub_d[7:0]}),
+      .b_data_o(kw_sub[7:0])
+    );
+  end else begin : g_sub_word
+    ak_sub_word u_sub_word (
+      .in_i (sub_q),
+      .out_o(kw_sub)
+    );
+  end
 
   assign kw_rot     = (ph_q == 3'd0);
   assign kw_subonly = k256 && (ph_q == 3'd4);
@@ -354,14 +380,40 @@ module ak_compact32_core #(
         .dec_i(dec),
         .out_o(sbx[31-8*r -: 8])
       );
-    end else begin : g_bad_impl
+    end else if (SboxImpl != 4) begin : g_bad_impl
       assign sbx[31-8*r -: 8] = 8'h00;
 `ifdef __ICARUS__
-      initial $fatal(1, "ak_compact32_core: SboxImpl must be 0..3, got %0d", SboxImpl);
+      initial $fatal(1, "ak_compact32_core: SboxImpl must be 0..4, got %0d", SboxImpl);
 `else
-      $fatal(1, "ak_compact32_core: SboxImpl must be 0..3, got %0d", SboxImpl);
+      $fatal(1, "ak_compact32_core: SboxImpl must be 0..4, got %0d", SboxImpl);
 `endif
     end
+  end
+
+  if (SboxImpl == 4) begin : g_bram
+    // Block RAM: the read that loads xr_q also addresses the ROMs, so their output
+    // latches hold S(xr_q) exactly when the table form computes it; rows 0/1 share
+    // one dual-port ROM, rows 2/3 the other, address {direction of the next step,
+    // byte} (the next step belongs to the same block as this one, or is step 0 of
+    // the next, which does not use sbx)
+    ak_sbox_rom2 u_rom_01 (
+      .clk_i   (clk_i),
+      .a_en_i  (busy_q || accept),
+      .a_addr_i({dec, xr_d[31:24]}),
+      .a_data_o(sbx[31:24]),
+      .b_en_i  (busy_q || accept),
+      .b_addr_i({dec, xr_d[23:16]}),
+      .b_data_o(sbx[23:16])
+    );
+    ak_sbox_rom2 u_rom_23 (
+      .clk_i   (clk_i),
+      .a_en_i  (busy_q || accept),
+      .a_addr_i({dec, xr_d[15:8]}),
+      .a_data_o(sbx[15:8]),
+      .b_en_i  (busy_q || accept),
+      .b_addr_i({dec, xr_d[7:0]}),
+      .b_data_o(sbx[7:0])
+    );
   end
 
   // at the accepting cycle the column is column 0 (encryption) or 3 of in_data_i

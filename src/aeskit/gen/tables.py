@@ -186,3 +186,85 @@ def tbox_ram_sv() -> str:
     lines = header("ak_tbox_ram", _TBOX_DOC)
     lines += [_TBOX_PORTS, *rows, _TBOX_BODY] + FOOTER
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------
+# the compact class: a dual-port S-box ROM, SubBytes and InvSubBytes in one block RAM
+# ------------------------------------------------------------------------------------
+def sbox_rom2_bytes() -> list[int]:
+    """The 512 bytes of ak_sbox_rom2: address {0, b} SubBytes(b), {1, b} InvSubBytes(b)."""
+    return [*SBOX, *INV_SBOX]
+
+
+_ROM2_DOC = [
+    "SubBytes and InvSubBytes in one 512 x 8 ROM with two independent",
+    "synchronous read ports: the block-RAM S-box of the compact cores (two S-box",
+    "lookups per block RAM).",
+    "",
+    "Contents (computed by the generator from the FIPS-197 S-box definition):",
+    "  address {1'b0, b}: SubBytes(b)      address {1'b1, b}: InvSubBytes(b)",
+    "",
+    "Timing    : synchronous read, latency 1: the byte of the address presented before",
+    "            a rising edge with *_en_i high appears after that edge and holds while",
+    "            *_en_i is low (the block RAM's own output latch, without its optional",
+    "            output register: ECP5 -6 DP16KD clock-to-out 5.6 ns).",
+    "Mapping   : (* rom_style = \"block\" *). ECP5: one DP16KD in true dual-port mode",
+    "            (2048 x 9 per port, a quarter used). iCE40: SB_RAM40_4K has one read port,",
+    "            so Yosys builds one 512 x 8 RAM per port (two in all). The data outputs",
+    "            are not reset (block-RAM output latches are not); cores keep valid flags",
+    "            in reset flip-flops and never pass a byte they did not read.",
+    "Byte order: one byte, bit 7 the coefficient of x^7 (FIPS-197); address bit 8 the",
+    "            direction (1: InvSubBytes).",
+    "Parameters: none.",
+]
+
+_ROM2_PORTS = """\
+module ak_sbox_rom2 (
+  input  logic       clk_i,
+  input  logic       a_en_i,    // read enable (clock enable of the output) port A
+  input  logic [8:0] a_addr_i,  // {inverse, byte}
+  output logic [7:0] a_data_o,
+  input  logic       b_en_i,    // read enable port B
+  input  logic [8:0] b_addr_i,  // {inverse, byte}
+  output logic [7:0] b_data_o
+);
+
+  // byte i in [8*i +: 8]
+  localparam logic [512*8-1:0] Table = {"""
+
+_ROM2_BODY = """\
+  };
+
+  (* rom_style = "block", ram_style = "block" *) logic [7:0] rom [512];
+
+  initial begin : rom_init
+    for (int i = 0; i < 512; i++) rom[i] = Table[8*i +: 8];
+  end
+
+  logic [7:0] a_q, b_q;
+
+  always_ff @(posedge clk_i) begin : port_a
+    if (a_en_i) a_q <= rom[a_addr_i];
+  end
+
+  always_ff @(posedge clk_i) begin : port_b
+    if (b_en_i) b_q <= rom[b_addr_i];
+  end
+
+  assign a_data_o = a_q;
+  assign b_data_o = b_q;"""
+
+
+def sbox_rom2_sv() -> str:
+    """ak_sbox_rom2: the 512 bytes as one packed localparam copied into the RAM by an
+    initial loop (the form ak_tbox_ram uses, which Verilator, read_slang and Icarus
+    all take)."""
+    data = sbox_rom2_bytes()
+    rows = []
+    for hi in range(511, -1, -16):  # most significant (byte 511) first
+        chunk = ", ".join(f"8'h{data[i]:02x}" for i in range(hi, hi - 16, -1))
+        end = "," if hi - 16 >= 0 else ""
+        rows.append(f"    {chunk}{end}  // {hi:3d} .. {hi - 15:3d}")
+    lines = header("ak_sbox_rom2", _ROM2_DOC)
+    lines += [_ROM2_PORTS, *rows, _ROM2_BODY] + FOOTER
+    return "\n".join(lines)

@@ -53,3 +53,24 @@ CORES = CORES + (
     configuration(CORES[0], key_sizes=(128,), decrypt=False),
     configuration(CORES[0], key_sizes=(128,)),
 )
+
+#: the same core with its S-boxes in block RAM (SboxImpl 4): the datapath's four lookups
+#: and the key schedule's SubWord in four dual-port ROMs (ak_sbox_rom2, SubBytes and
+#: InvSubBytes in each), read by the registers that feed the table S-boxes otherwise, so
+#: the cycle counts do not change; 4 ECP5 DP16KD, 8 iCE40 SB_RAM40_4K
+COMPACT32_BRAM = CoreSpec(
+    name="compact32_bram",
+    top="ak_compact32_core",
+    description="Compact core with its 8 S-box lookups (datapath and SubWord) in 4 "
+                "dual-port block-RAM ROMs instead of LUTs",
+    paper="compact class (issue 50)",
+    sbox="bram",
+    parameters={"SboxImpl": 4},
+    latency={128: 44, 192: 52, 256: 60},
+    interval={128: 44, 192: 52, 256: 60},
+    key_setup={128: 45, 192: 53, 256: 61},
+)
+CORES = CORES + (
+    COMPACT32_BRAM,
+    configuration(COMPACT32_BRAM, key_sizes=(128,), decrypt=False),
+)

@@ -108,21 +108,24 @@ def test_compact32_control(case: str) -> None:
     _run(case, tag_width=4)
 
 
-@pytest.mark.parametrize("variant", ["compact32_comp"])
-def test_compact32_sbox_variant(variant: str) -> None:
+@pytest.mark.parametrize("variant,impl", [("compact32_comp", 1), ("compact32_bram", 4)])
+def test_compact32_sbox_variant(variant: str, impl: int) -> None:
     """The shared-S-box build (SboxImpl 1: one ak_sbox_comp_encdec per row, dec_i
-    the block's direction): every KAT of all key sizes under stalls, exact timing
-    (unchanged by the S-box) and 1,500 random stalled blocks."""
+    the block's direction) and the block-RAM build (SboxImpl 4: the datapath's and
+    SubWord's lookups in ak_sbox_rom2, whose outputs are not reset): every KAT of all
+    key sizes under stalls, exact timing (unchanged by the S-box), 1,500 random
+    stalled blocks, and reset in the middle of a block, a stalled result and a key
+    setup."""
     core = get_core(variant)
-    assert core.top == CORE.top and core.parameters.get("SboxImpl") == 1
+    assert core.top == CORE.top and core.parameters.get("SboxImpl") == impl
     assert (core.latency, core.interval, core.key_setup) == (CORE.latency, CORE.interval,
                                                              CORE.key_setup)
     corebench.run(core, "test_compact32", HERE, ["cocotb_kat_all", "cocotb_exact_timing",
-                                                  "cocotb_random"],
+                                                  "cocotb_random", "cocotb_reset_mid_block"],
                   tag_width=4, AK_GAP=0.2, AK_STALL=0.5, AK_BLOCKS=1500, AK_SEED=43)
 
 
-@pytest.mark.parametrize("name", ["compact32_e128",
+@pytest.mark.parametrize("name", ["compact32_e128", "compact32_bram_e128",
                                   pytest.param("compact32_128", marks=pytest.mark.slow)])
 def test_compact32_configuration(name: str) -> None:
     """Issue 48's configurations (Directions, KeySizes): the AES-128 KATs, exact
