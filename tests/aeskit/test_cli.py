@@ -183,7 +183,8 @@ def test_every_mode_through_the_engine(tmp_path: Path, core: str, mode: str,
     assert back.read_bytes() == data
 
 
-@pytest.mark.parametrize("core", ["pipe2", "round"])
+# pipe2's engine runs of the CLI are in make test-full (round's keep make test's coverage)
+@pytest.mark.parametrize("core", [pytest.param("pipe2", marks=pytest.mark.slow), "round"])
 def test_ccm_encrypt_decrypt_and_forgery(tmp_path: Path, core: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     from cryptography.hazmat.primitives.ciphers.aead import AESCCM

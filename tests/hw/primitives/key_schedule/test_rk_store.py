@@ -318,7 +318,9 @@ def _run(top: str, testcase: str | list[str], parameters: dict | None = None,
                extra_env={k: str(v) for k, v in env.items()})
 
 
-@pytest.mark.parametrize("nr_max, group", [(14, 0), (10, 0), (14, 2), (10, 1)])
+@pytest.mark.parametrize("nr_max, group", [(14, 0), (10, 0),
+                                            pytest.param(14, 2, marks=pytest.mark.slow),
+                                            (10, 1)])
 def test_rk_store(nr_max: int, group: int) -> None:
     """Group > 0: the write chain of the unrolled cores (entry r written r // Group
     edges after the fill's write): every entry checked from the cycle it must be

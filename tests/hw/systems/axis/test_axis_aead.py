@@ -395,6 +395,7 @@ def test_axis_aead() -> None:
     _run("pipe2", ["cocotb_aead", "cocotb_aead_errors", "cocotb_xts"])
 
 
+@pytest.mark.slow  # make test-full: make test keeps coproc's encrypt-only AEAD runs
 def test_axis_aead_e128() -> None:
     """On the encrypt-only AES-128 pipe2: CCM/GCM decryption and CMAC verification need only
     the forward cipher, so they run; XTS decryption is refused (ERROR.MODE)."""
