@@ -422,14 +422,21 @@ module ak_compact32_core #(
   // The next step's column. In the accepting cycle: column 1 (encryption) or 2 of
   // in_data_i. At the end of a pass the next step reads, in row 3, the byte this
   // step writes (the only overlap of two consecutive steps): it is taken from res.
-  always_comb begin : column_next
-    xr_d = rd;
-    if (!busy_q) begin
-      xr_d = dec ? in_data_i[63:32] : in_data_i[95:64];
-    end else if (cnt_q[1:0] == 2'd3) begin
-      xr_d[7:0] = res[7:0];
-    end
-  end
+  // The forwarded byte is the one path from the S-box outputs back to the S-box
+  // inputs (in the block-RAM build, from the RAM outputs to its address): it is taken
+  // at the end of passes 0 .. Nr-1 only (after the last step no step follows), so the
+  // final round's choice is left out of it, and the rest of the choice (xr_rest, kept
+  // apart for synthesis) is settled from registers and in_data_i, so the result only
+  // meets the last 2:1 choice.
+  (* keep *) logic [31:0] xr_rest;
+  logic       fwd;           // the next step reads row 3 from this step's result
+  logic [7:0] fwd_byte;      // row 3 of the result of a step 3 of passes 0 .. Nr-1
+
+  assign fwd = busy_q && (cnt_q[1:0] == 2'd3);
+  assign xr_rest = !busy_q ? (dec ? in_data_i[63:32] : in_data_i[95:64]) : rd;
+  assign fwd_byte = rnd0 ? (xr_q[7:0] ^ kw[7:0])
+                  : (dec ? mc_out[7:0] : (mc_out[7:0] ^ kw[7:0]));
+  assign xr_d = {xr_rest[31:8], fwd ? fwd_byte : xr_rest[7:0]};
   assign dec_y = sbx ^ kw;
 
   ak_inv_mix_pre u_inv_mix_pre (

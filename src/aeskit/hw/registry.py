@@ -225,6 +225,10 @@ class SystemSpec:
         mod, _, fn = self.builder.partition(":")
         build = getattr(importlib.import_module(mod), fn)
         out = out_dir if out_dir is not None else BUILD_ROOT / "systems" / self.name / spec.name
+        # a system built for fewer modes than all renders its top with that Modes mask
+        # (a builder takes ``modes``); the full build keeps the RTL default
+        if self.modes != ALL_MODES:
+            return list(build(spec, out, modes=self.modes))
         return list(build(spec, out))
 
     def to_json(self) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from aeskit.hw.registry import SYSTEMS
 
 #: the module of each system that instantiates the engine (its file from the manifests)
 ENGINE_MODULE = {"cipher_ahb": "ak_cipher_ahb", "coproc": "ak_coproc", "axis_core": "ak_axis_core"}
+#: systems built from another's RTL with fewer modes: the Modes of their rendered top
+RENDERED = {"coproc_lite": "coproc", "coproc_cmac": "coproc"}
 
 
 def _engine_params(text: str) -> str:
@@ -51,6 +53,19 @@ def test_system_config_matches_rtl(name: str) -> None:
     assert _streams(text, params) == spec.streams, name
 
 
+@pytest.mark.parametrize("name", sorted(RENDERED))
+def test_rendered_system_sets_its_modes(name: str, tmp_path) -> None:
+    """A system with fewer modes than its RTL's default renders its top with that mask
+    (the top SystemSpec.sources writes for its default core)."""
+    spec = next(s for s in SYSTEMS if s.name == name)
+    base = next(s for s in SYSTEMS if s.name == RENDERED[name])
+    assert (spec.top, spec.manifest, spec.builder) == (base.top, base.manifest, base.builder)
+    top = next(p for p in spec.sources(out_dir=tmp_path) if p.stem == spec.top)
+    m = re.search(r"\.Modes\s*\(\s*9'h([0-9a-fA-F]+)\s*\)", top.read_text())
+    assert m and int(m.group(1), 16) == spec.modes, (name, hex(spec.modes))
+    assert spec.modes & base.modes == spec.modes
+
+
 def test_every_engine_system_is_checked() -> None:
     with_engine = {s.name for s in SYSTEMS if s.modes is not None}
-    assert with_engine == set(ENGINE_MODULE), with_engine
+    assert with_engine == set(ENGINE_MODULE) | set(RENDERED), with_engine

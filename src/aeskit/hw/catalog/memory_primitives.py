@@ -29,6 +29,9 @@ def rk_fill_cycles(key_bits: int) -> int:
 RK_FILL_SETUP: dict[int, int] = {kb: rk_fill_cycles(kb) for kb in (128, 192, 256)}
 
 PRIMITIVES: tuple[PrimitiveSpec, ...] = (
+    PrimitiveSpec("sbox_rom2", "sbox", "ak_sbox_rom2",
+                  "S-box ROM, 512 x 8, two synchronous read ports: {dec, byte} -> S(b) "
+                  "or S^-1(b) (the compact cores' block-RAM S-boxes, one DP16KD)"),
     PrimitiveSpec("tbox_ram", "tbox", "ak_tbox_ram",
                   "T-box ROM, 512 x 32, two synchronous read ports: {dec, byte} -> "
                   "S(b) x {02,01,01,03} or S^-1(b) x {0e,09,0d,0b}"),

@@ -65,4 +65,32 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         modes=0x1FF,
         streams=1,
     ),
+    # the co-processor for the smallest FPGAs (issue 50): on the block-RAM compact core,
+    # encrypt-only AES-128, built with ECB/CBC/CTR only, and with CMAC added
+    SystemSpec(
+        name="coproc_lite",
+        top="ak_coproc_sys",
+        description="The co-processor built with ECB, CBC and CTR only (Modes = 9'h007) "
+                    "on the compact core: the AES peripheral of a small FPGA",
+        paper="003 Chaves et al.",
+        manifest="aeskit:system:coproc",
+        default_core="compact32_bram_e128",
+        builder="aeskit.sim.coproc:system_files",
+        interfaces="AXI4-Lite slave, AXI4 master, irq",
+        modes=0x007,
+        streams=1,
+    ),
+    SystemSpec(
+        name="coproc_cmac",
+        top="ak_coproc_sys",
+        description="The co-processor built with ECB, CBC, CTR and CMAC (Modes = 9'h087) "
+                    "on the compact core: encryption and message authentication",
+        paper="003 Chaves et al.",
+        manifest="aeskit:system:coproc",
+        default_core="compact32_bram_e128",
+        builder="aeskit.sim.coproc:system_files",
+        interfaces="AXI4-Lite slave, AXI4 master, irq",
+        modes=0x087,
+        streams=1,
+    ),
 )

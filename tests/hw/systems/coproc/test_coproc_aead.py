@@ -399,6 +399,46 @@ async def cocotb_modes_left_out(dut) -> None:
     assert err == 0 and got == expected("ecb", False, key, b"", data)
 
 
+@cocotb.test(skip=os.environ.get("AK_COPROC_SMALL") is None)
+async def cocotb_small_system(dut) -> None:
+    """coproc_cmac (Modes = 9'h087) on the encrypt-only AES-128 block-RAM compact core:
+    ECB and CBC encryption, CTR both ways and CMAC generation and verification (a
+    tampered message too) against OpenSSL, random lengths under memory pauses; ECB and
+    CBC decryption (they need the inverse cipher), the modes left out (CFB, OFB, CCM,
+    GCM, XTS) and a 256-bit key are ILLEGAL with nothing written."""
+    from test_coproc import expected, start
+
+    tb = await start(dut, seed=67)
+    rng = tb.rng
+    for i in range(6):
+        key = rng.randbytes(16)
+        iv = rng.randbytes(16)
+        blocks = rng.randbytes(16 * rng.randint(1, 6))
+        for mode, code in (("ecb", Mode.ECB), ("cbc", Mode.CBC)):
+            err, got, _ = await run_job(tb, code, False, key, blocks, len(blocks), len(blocks),
+                                        iv=iv)
+            assert err == 0 and got == expected(mode, False, key, iv, blocks), (mode, err)
+        data = rng.randbytes(rng.randint(1, 90))
+        for dec in (False, True):
+            err, got, _ = await run_job(tb, Mode.CTR, dec, key, data, len(data), len(data),
+                                        iv=iv)
+            assert err == 0 and got == expected("ctr", dec, key, iv, data), ("ctr", dec, err)
+        msg = rng.randbytes(_len(rng, i))
+        t = rng.randint(4, 16)
+        await cmac_job(tb, False, key, msg, t)
+        await cmac_job(tb, True, key, msg, t)
+        await cmac_job(tb, True, key, msg, t, tamper=True)
+    key = rng.randbytes(16)
+    refused = [(Mode.ECB, True), (Mode.CBC, True)] + \
+        [(m, d) for m in (Mode.CFB, Mode.OFB, Mode.CCM, Mode.GCM, Mode.XTS) for d in (False, True)]
+    for code, dec in refused:
+        err, _, _ = await run_job(tb, code, dec, key, rng.randbytes(48), 32, 48,
+                                  iv=rng.randbytes(16), key2=rng.randbytes(16))
+        assert err == ERR["ILLEGAL"], (code, dec, err)
+    err, _, _ = await run_job(tb, Mode.ECB, False, rng.randbytes(32), rng.randbytes(32), 32, 32)
+    assert err == ERR["ILLEGAL"], ("256-bit key", err)
+
+
 #: CYCLES (START to DONE) on tbox_folded, AES-128, memory without pauses, buffers on
 #: 64-byte boundaries, no AAD, 16-byte tags, as measured on 29 Nov 2026 (not from a
 #: formula: asserted so that a change shows); keys (mode, direction, payload bytes)
@@ -486,6 +526,19 @@ def test_coproc_aead_core_caps() -> None:
 def test_coproc_aead_cycles() -> None:
     """The cycle counts of docs/coproc.md for GCM, CMAC and XTS (AEAD_CYCLES)."""
     _run("cocotb_aead_cycles", env={"AK_AEAD_CYCLES": "1"})
+
+
+def test_coproc_small_system() -> None:
+    """The registry's coproc_cmac on its default core (compact32_bram_e128): the
+    sources its synthesis uses (SystemSpec.sources, Modes = 9'h087)."""
+    from aeskit.hw.registry import get_system
+    from aeskit.sim.cocotb_run import run_cocotb
+    from aeskit.sim.coproc import SYS_TOP
+
+    spec = get_system("coproc_cmac")
+    run_cocotb(toplevel=SYS_TOP, sources=spec.sources(), test_module="test_coproc_aead",
+               test_dir=HERE, parameters={}, testcase="cocotb_small_system",
+               extra_env={"AK_COPROC_SMALL": "1"}, seed=1)
 
 
 def test_coproc_modes_left_out() -> None:
