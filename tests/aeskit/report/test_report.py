@@ -297,6 +297,29 @@ def test_coproc_section_renders_table2() -> None:
     assert "Not measured" in coproc.render([], None)
 
 
+def test_coproc_section_renders_the_small_systems() -> None:
+    """The co-processor builds for the smallest FPGAs: one row per system and iCE40
+    device, with the device's logic cells, the modes built and what does not fit."""
+    from aeskit.report.sections import coproc
+
+    small = {"coproc_lite": {"iCE40-UP5K": {"lut4": 3100, "ff": 1500, "ebr": 10,
+                                            "fmax_mhz": 31.25, "fits": True},
+                             "iCE40-HX8K": {"lut4": 3100, "ff": 1500, "ebr": 10,
+                                            "fmax_mhz": 55.0, "fits": True}},
+             "coproc_cmac": {"iCE40-UP5K": _misfit_synth("coproc_cmac", "iCE40-UP5K", 6000,
+                                                         1800, 10, 0)}}
+    small["coproc_cmac"]["iCE40-UP5K"]["misfit"]["over"] = ["LUT4"]
+    small["coproc_cmac"]["iCE40-UP5K"]["misfit"]["needs"]["LUT4"] = 6000
+    small["coproc_cmac"]["iCE40-UP5K"]["misfit"]["available"]["LUT4"] = 5280
+    md = coproc.render([], {"cycles": {}, "synth": {}, "small": small})
+    assert ("| `coproc_lite` | compact32_bram_e128 | ECB, CBC, CTR | iCE40-UP5K | "
+            "3,100 of 5,280 | 1,500 | 10 | 31.2 |") in md
+    assert "| iCE40-HX8K | 3,100 of 7,680 | 1,500 | 10 | 55.0 |" in md
+    assert "| `coproc_cmac` | compact32_bram_e128 | ECB, CBC, CTR, CMAC | iCE40-UP5K |" in md
+    assert "does not fit (needs 6000 of 5280 LUT4)" in md
+    assert "smallest FPGAs" not in coproc.render([], {"cycles": {}, "synth": {}})
+
+
 def test_three_seeds_give_median_fmax_spread_and_critical_paths(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """run_report places every core with each seed (each in its own folder) and shows

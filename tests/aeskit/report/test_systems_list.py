@@ -22,6 +22,8 @@ FAKE: dict[str, tuple[int, int, int, tuple[float, float, float]]] = {
     "cipher_ahb": (20000, 7000, 4, (35.0, 36.0, 34.0)),
     "coproc": (9000, 4000, 24, (50.0, 52.0, 48.0)),
     "axis_core": (8000, 3000, 8, (70.0, 71.0, 69.0)),
+    "coproc_lite": (2500, 1300, 4, (80.0, 78.0, 82.0)),
+    "coproc_cmac": (3500, 1500, 4, (75.0, 74.0, 77.0)),
 }
 #: every entry systems has, and nothing else
 FIELDS = {"name", "kind", "design", "top", "section", "modes", "modes_mask", "streams",
@@ -159,7 +161,7 @@ def test_report_json_systems(report: dict[str, Any]) -> None:
     the core alone and cycles per block where the report measures them."""
     systems = {s["name"]: s for s in report["systems"]}
     assert list(systems) == ["ecb_cbc_ctr_1s", "p001_2s", "all_2s", "cipher_ahb", "coproc",
-                             "axis_core"]
+                             "axis_core", "coproc_lite", "coproc_cmac"]
     assert all(set(s) == FIELDS for s in systems.values())
     e = systems["ecb_cbc_ctr_1s"]
     # median seed 1 (60.0 MHz): its area, LUT4 6000 + 1
@@ -191,6 +193,9 @@ def test_report_json_systems(report: dict[str, Any]) -> None:
     assert cp["core_lut4"] is None and cp["engine_lut4"] is None
     ax = systems["axis_core"]
     assert (ax["modes_mask"], ax["core"], ax["cycles_per_block"]) == (0x1FF, "round", None)
+    lite = systems["coproc_lite"]
+    assert (lite["modes_mask"], lite["core"], lite["lut4"]) == (0x007, "compact32_bram_e128",
+                                                                2501)
 
 
 def test_markdown_table_shows_the_systems(report: dict[str, Any]) -> None:

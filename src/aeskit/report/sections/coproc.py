@@ -39,7 +39,11 @@ PAPER_COPROC_MHZ = 100.0
 #: the paper's expanded key, words of 32 bits (1408 bits)
 PAPER_KEY_WORDS = 1408 // 32
 #: systems synthesized here, each on its registry default core
-SYSTEMS = ("coproc", "axis_core")
+SYSTEMS = ("coproc", "axis_core", "coproc_lite", "coproc_cmac")
+#: the co-processor builds for the smallest FPGAs (issue 50), also placed on these
+#: devices (seed 1, through the I/O shim)
+SMALL_SYSTEMS = ("coproc_lite", "coproc_cmac")
+SMALL_DEVICES = ("iCE40-UP5K", "iCE40-HX8K")
 CACHE_DIR = BUILD_ROOT / "coproc_report"
 
 
@@ -90,6 +94,13 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
         design = system_design(name, out_dir=CACHE_DIR / "src" / name)
         out["synth"][name] = {"core": design.name, **synth_json(
             design, device, force, say, BUILD_ROOT / "synth", seeds)}
+    out["small"] = {}
+    for name in SMALL_SYSTEMS:
+        design = system_design(name, out_dir=CACHE_DIR / "src" / name)
+        out["small"][name] = {
+            dev: (out["synth"][name] if dev == device else
+                  synth_json(design, dev, force, say, BUILD_ROOT / "synth", (1,)))
+            for dev in SMALL_DEVICES}
     return out
 
 
@@ -186,4 +197,31 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         out.append(f"| `{name}` ({get_system(name).top}) | {core} | {num(s.get('lut4'))} | "
                    f"{num(s.get('ff'))} | {num(s.get('ebr'))} | "
                    f"{system_fmax_cell(s)} |")
+    out += small_markdown(data.get("small") or {})
     return "\n".join(out)
+
+
+def small_markdown(small: dict[str, dict[str, Any]]) -> list[str]:
+    """The co-processor builds for the smallest FPGAs on the iCE40 parts (seed 1)."""
+    from aeskit.hw.registry import get_system, mode_names
+    from aeskit.report.render import misfit_note
+    from aeskit.synth.devices import get_device
+
+    if not small:
+        return []
+    out = ["", "The co-processor for the smallest FPGAs (issue 50): `ak_coproc` built with "
+           "fewer modes on the block-RAM compact core, placed on the iCE40 parts through the "
+           "I/O shim (seed 1; logic cells = iCE40 LUT4).", "",
+           "| system | core | modes | device | logic cells | FF | RAM | Fmax MHz |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, per in small.items():
+        spec = get_system(name)
+        for dev, s in per.items():
+            cells = get_device(dev).lut4
+            lut = num(s.get("lut4")) + (f" of {cells:,}" if cells else "")
+            fmax = num(s.get("fmax_mhz"), ".1f") if s.get("fmax_mhz") else \
+                str(misfit_note(s) or "did not route")
+            out.append(f"| `{name}` | {spec.default_core} | "
+                       f"{', '.join(m.upper() for m in mode_names(spec.modes))} | {dev} | "
+                       f"{lut} | {num(s.get('ff'))} | {num(s.get('ebr'))} | {fmax} |")
+    return out
