@@ -208,7 +208,11 @@ module ak_compact32_core #(
   assign rnd0 = (rnd == 4'd0);
   assign rnd_final = k128 ? (rnd == 4'd10) : (k192 ? (rnd == 4'd12) : (rnd == 4'd14));
   assign last_step = rnd_final && (cnt_q[1:0] == 2'd3);
-  assign load_phase = k128 ? (cnt_q < 6'd4) : (k192 ? (cnt_q < 6'd6) : (cnt_q < 6'd8));
+  // step < Nk written as bit tests, not as a compare: Yosys maps a less-than to a
+  // carry chain (iCE40 SB_CARRY), which put 4 carry cells at the head of the S-box
+  // address paths
+  assign load_phase = (cnt_q[5:3] == 3'd0) && (k128 ? !cnt_q[2]
+                                                    : (k192 ? !(cnt_q[2] && cnt_q[1]) : 1'b1));
 
   // ------------------------------------------------------------------------------
   // Key schedule: one word per step
@@ -298,11 +302,7 @@ module ak_compact32_core #(
   // ------------------------------------------------------------------------------
   // Datapath: one column per step
   // ------------------------------------------------------------------------------
-  logic [1:0]  col;          // logical column of the step
-  logic [1:0]  moff;         // row offset after this pass (m')
   logic [1:0]  slot [4];     // slot of row r this step writes (and read)
-  logic [3:0]  cnt_nx;       // the next step (mod 16)
-  logic [1:0]  col_nx, moff_nx;
   logic [1:0]  slot_nx [4];  // slot of row r the next step reads
   logic [31:0] rd;           // the next step's column, read from st_q
   logic [31:0] xr_d;
@@ -314,15 +314,38 @@ module ak_compact32_core #(
   logic [31:0] mc_in, mc_out;
   logic [31:0] res;          // the new column
 
-  assign col  = cnt_q[1:0] ^ {dec, dec};
-  assign moff = dec ? (2'd0 - rnd[1:0]) : rnd[1:0];
-  assign cnt_nx  = cnt_q[3:0] + 4'd1;
-  assign col_nx  = cnt_nx[1:0] ^ {dec, dec};
-  assign moff_nx = dec ? (2'd0 - cnt_nx[3:2]) : cnt_nx[3:2];
+  // The slots as constant tables indexed by {direction, step mod 16}: the step's
+  // logical column c = n mod 4 (decryption 3 - n mod 4), its pass's offset m' =
+  // (n / 4) mod 4 (decryption its negative), row r's slot c + r m' (mod 4); the next
+  // step's slot is the same function of n + 1 (mod 16). Written as tables, synthesis
+  // maps them to LUTs; as the additions and products they are, Yosys maps carry
+  // chains (iCE40 SB_CARRY) and small multipliers onto the read-address paths.
+  function automatic logic [63:0] slot_table(input int r, input int ahead);
+    logic [63:0] t;
+    for (int i = 0; i < 32; i++) begin
+      int n, c, m;
+      n = (i + ahead) % 16;
+      c = (i >= 16) ? 3 - (n % 4) : n % 4;
+      m = (i >= 16) ? (4 - (n / 4)) % 4 : n / 4;
+      t[2 * i +: 2] = 2'((c + r * m) % 4);
+    end
+    return t;
+  endfunction
 
   for (genvar r = 0; r < 4; r++) begin : g_row
-    assign slot[r]    = col + 2'(r) * moff;
-    assign slot_nx[r] = col_nx + 2'(r) * moff_nx;
+    localparam logic [63:0] SlotTab   = slot_table(r, 0);
+    localparam logic [63:0] SlotNxTab = slot_table(r, 1);
+
+    always_comb begin : slot_pick
+      slot[r]    = 2'd0;
+      slot_nx[r] = 2'd0;
+      for (int i = 0; i < 32; i++) begin
+        if ({dec, cnt_q[3:0]} == 5'(i)) begin
+          slot[r]    = SlotTab[2 * i +: 2];
+          slot_nx[r] = SlotNxTab[2 * i +: 2];
+        end
+      end
+    end
 
     // the 4:1 byte choice written out (a variable part-select maps to a shifter)
     always_comb begin : read_mux
@@ -428,12 +451,20 @@ module ak_compact32_core #(
   // final round's choice is left out of it, and the rest of the choice (xr_rest, kept
   // apart for synthesis) is settled from registers and in_data_i, so the result only
   // meets the last 2:1 choice.
-  (* keep *) logic [31:0] xr_rest;
+  logic [31:0] xr_rest;
   logic       fwd;           // the next step reads row 3 from this step's result
   logic [7:0] fwd_byte;      // row 3 of the result of a step 3 of passes 0 .. Nr-1
 
   assign fwd = busy_q && (cnt_q[1:0] == 2'd3);
-  assign xr_rest = !busy_q ? (dec ? in_data_i[63:32] : in_data_i[95:64]) : rd;
+  if (SboxImpl == 4) begin : g_rest_kept
+    // kept apart in the block-RAM build only (Yosys, AES-128 encryption only: 858
+    // LUT4 kept, 996 merged; the table build is smaller merged)
+    (* keep *) logic [31:0] rest;
+    assign rest    = !busy_q ? (dec ? in_data_i[63:32] : in_data_i[95:64]) : rd;
+    assign xr_rest = rest;
+  end else begin : g_rest
+    assign xr_rest = !busy_q ? (dec ? in_data_i[63:32] : in_data_i[95:64]) : rd;
+  end
   assign fwd_byte = rnd0 ? (xr_q[7:0] ^ kw[7:0])
                   : (dec ? mc_out[7:0] : (mc_out[7:0] ^ kw[7:0]));
   assign xr_d = {xr_rest[31:8], fwd ? fwd_byte : xr_rest[7:0]};
