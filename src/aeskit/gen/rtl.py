@@ -22,6 +22,7 @@ RTL: dict[str, Callable[[], str]] = {
     "ak_inv_affine": lambda: render.affine_sv(True),
     "ak_sbox_bram": lambda: tables.bram_sv(False),
     "ak_inv_sbox_bram": lambda: tables.bram_sv(True),
+    "ak_sbox_rom_byte": tables.rom_byte_sv,
     "ak_sbox_comp_s1": render.comp_s1_sv,
     "ak_sbox_comp_s2": render.comp_s2_sv,
     "ak_nb_inv": render.nb_inv_sv,

@@ -92,6 +92,35 @@ def bram_sv(inverse: bool) -> str:
     return "\n".join(lines)
 
 
+def rom_byte_sv() -> str:
+    """ak_sbox_rom_byte: SubBytes and InvSubBytes in one 512 x 8 ROM with a synchronous
+    read, address {dec_i, in_i} (the byte-serial compact8 core's block-RAM S-box)."""
+    m = "ak_sbox_rom_byte"
+    lines = header(m, [
+        "SubBytes and InvSubBytes in one 512 x 8 ROM with a synchronous",
+        "(registered) read: address {dec_i, in_i}, so that one block RAM holds both tables",
+        "(iCE40 SB_RAM40_4K 512 x 8, ECP5 DP16KD 2048 x 9): rom_style = \"block\".",
+        "  {1'b0, b}: SubBytes(b)    {1'b1, b}: InvSubBytes(b)",
+        "",
+        "Timing    : latency 1 -- out_o is the table entry of {dec_i, in_i} sampled at the",
+        "            previous rising edge; a new address every cycle. No reset: a block-RAM",
+        "            output register holds whatever it last read (undefined until the first",
+        "            edge); the user keeps its valid flags in reset flip-flops.",
+        "Byte order: one byte, bit 7 the coefficient of x^7 (FIPS-197).",
+        "Parameters: none.",
+    ])
+    lines += [f"module {m} (", "  input  logic       clk_i,", "  input  logic       dec_i,",
+              "  input  logic [7:0] in_i,", "  output logic [7:0] out_o", ");", "",
+              "  (* rom_style = \"block\" *) logic [7:0] rom_q;", "",
+              "  always_ff @(posedge clk_i) begin : table_rom",
+              "    case ({dec_i, in_i})"]
+    for d, table in ((0, SBOX), (1, INV_SBOX)):
+        lines += [f"      9'h{(d << 8) | x:03x}: rom_q <= 8'h{table[x]:02x};" for x in range(256)]
+    lines += ["      default: rom_q <= 8'h00;  // unreachable: 512 cases are exhaustive",
+              "    endcase", "  end", "", "  assign out_o = rom_q;"] + FOOTER
+    return "\n".join(lines)
+
+
 # ------------------------------------------------------------------------------------
 # paper 003: the T-box block RAM
 # ------------------------------------------------------------------------------------
