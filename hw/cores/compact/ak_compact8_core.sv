@@ -325,7 +325,15 @@ module ak_compact8_core #(
   assign row_r  = s[1:0];
   assign col_r  = s[3:2] ^ {bdec, bdec};
   assign moff_r = bdec ? (2'd0 - rnd_r) : rnd_r;
-  assign slot_r = col_r + row_r * moff_r;
+  // col + row * m' (mod 4) written out: row 2 adds 2m', row 3 subtracts m'
+  always_comb begin : read_slot
+    case (row_r)
+      2'd0:    slot_r = col_r;
+      2'd1:    slot_r = col_r + moff_r;
+      2'd2:    slot_r = col_r + {moff_r[0], 1'b0};
+      default: slot_r = col_r - moff_r;
+    endcase
+  end
 
   // the 16:1 byte choice written out (a variable part-select maps to a shifter)
   always_comb begin : read_mux
