@@ -196,6 +196,14 @@ def test_case_tables_equal_model(module: str, want: tuple[int, ...]) -> None:
     assert _case_table(RTL[module]()) == list(want)
 
 
+def test_sbox_rom_byte_equals_model() -> None:
+    """ak_sbox_rom_byte (compact8's block-RAM S-box): {0, b} holds S(b), {1, b} S^-1(b)."""
+    rows = re.findall(r"^\s+9'h([0-9a-f]{3}): rom_q <= 8'h([0-9a-f]{2});$",
+                      RTL["ak_sbox_rom_byte"](), re.M)
+    assert [int(a, 16) for a, _ in rows] == list(range(512))
+    assert [int(b, 16) for _, b in rows] == list(SBOX) + list(INV_SBOX)
+
+
 def test_tbox_ram_words_equal_model() -> None:
     """Word i of the packed localparam (listed from word 511 down) is S(b) x {02,01,01,03}
     for i = {0, b} and S^-1(b) x {0e,09,0d,0b} for i = {1, b}, lane 0 in [31:24]."""
