@@ -3,7 +3,10 @@
 ``compact32`` works on one 32-bit column per cycle (4 S-boxes, one MixColumns), four
 cycles per round plus the initial AddRoundKey, with the round keys generated one word
 per cycle (forward for encryption, backward from the window the key setup keeps for
-decryption). docs/cores/compact.md.
+decryption). ``compact8`` is byte-serial: one S-box shared by the datapath and the
+key schedule, one byte through it per cycle, 32 cycles per pass (16 key bytes, 16
+state bytes), round keys one byte per cycle on the fly; ``compact8_bram`` holds its
+S-box in one 512 x 8 block-RAM ROM. docs/cores/compact.md.
 """
 
 from __future__ import annotations
@@ -73,4 +76,45 @@ COMPACT32_BRAM = CoreSpec(
 CORES = CORES + (
     COMPACT32_BRAM,
     configuration(COMPACT32_BRAM, key_sizes=(128,), decrypt=False),
+)
+
+#: compact8 (byte-serial, one S-box): Nr + 1 passes of 32 cycles plus one, key setup one
+#: key byte per cycle (16(Nr+1)) plus one
+_C8_CYCLES = {128: 353, 192: 417, 256: 481}
+_C8_SETUP = {128: 177, 192: 209, 256: 241}
+
+#: the block-RAM S-box of compact8 (SboxImpl 4: port A of ak_sbox_rom2, {dec, byte})
+COMPACT8_SBOX_ROM = 4
+
+_COMPACT8 = (
+    CoreSpec(
+        name="compact8",
+        top="ak_compact8_core",
+        description="Compact core, byte-serial: one S-box (tables) shared by the datapath "
+                    "and the key schedule, one byte per cycle, byte-serial on-the-fly key "
+                    "schedule forward and backward",
+        paper="compact class (issue 50)",
+        latency=dict(_C8_CYCLES),
+        interval=dict(_C8_CYCLES),
+        key_setup=dict(_C8_SETUP),
+    ),
+    CoreSpec(
+        name="compact8_bram",
+        top="ak_compact8_core",
+        description="Compact core, byte-serial, its one S-box a 512 x 8 block-RAM ROM "
+                    "(SubBytes and InvSubBytes, one port of ak_sbox_rom2)",
+        paper="compact class (issue 50)",
+        sbox="bram",
+        parameters={"SboxImpl": COMPACT8_SBOX_ROM},
+        latency=dict(_C8_CYCLES),
+        interval=dict(_C8_CYCLES),
+        key_setup=dict(_C8_SETUP),
+    ),
+)
+
+#: compact8's encrypt-only AES-128 configurations (no InvSubBytes table or ROM half,
+#: no backward taps, no last_q, a 16-byte key window)
+CORES = CORES + _COMPACT8 + (
+    configuration(_COMPACT8[0], key_sizes=(128,), decrypt=False),
+    configuration(_COMPACT8[1], key_sizes=(128,), decrypt=False),
 )
