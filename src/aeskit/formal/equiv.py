@@ -69,8 +69,10 @@ def _read(design: SynthTarget, work: Path, sub: str, role: str,
     for k, v in sorted(design.parameters.items()):
         parts += ["-G", f"{k}={_sv_value(v)}"]
     parts += ["--top", design.top, *(f"{sub}/{f}" for f in files)]
+    # memory: a ROM (a memory with initial contents and no write port, ak_sbox_rom2)
+    # becomes constant logic, so its contents are part of the proof, not free state
     lines = [" ".join(parts), f"hierarchy -check -top {design.top}", "proc", "flatten",
-             f"cd {design.top}"]
+             "memory", f"cd {design.top}"]
     for port, val in sorted(fix.items()):
         # tie an input: drop its port status and drive the wire with a constant
         lines += [f"delete -port w:{port}", f"connect -set {port} {int(val)}"]
