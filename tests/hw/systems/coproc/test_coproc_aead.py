@@ -541,6 +541,7 @@ def test_coproc_small_system() -> None:
                extra_env={"AK_COPROC_SMALL": "1"}, seed=1)
 
 
+@pytest.mark.slow  # make test: test_coproc_small_system's build refuses the modes it leaves out
 def test_coproc_modes_left_out() -> None:
     """A build without CBC, GCM, CMAC, XTS refuses them (its own Verilator build, about
     40 s)."""
