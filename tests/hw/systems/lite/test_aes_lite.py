@@ -12,7 +12,9 @@ valid gaps on AW, W, AR and bready / rready held low on B and R), against
 * on compact32_bram (both directions, every key size): ECB/CBC/CTR both ways and
   CMAC with 128/192/256-bit keys;
 * a build with Modes = 9'h007 (aes_lite_ecc): CMAC ends in ILLEGAL, the core untouched
-  (ECB still right afterwards).
+  (ECB still right afterwards);
+* static: ``verilator --lint-only -Wall`` of the three builds and Yosys ``read_slang``
+  of ak_aes_lite, zero warnings.
 
 The file is both the pytest module and the cocotb test module (``cocotb_*``).
 """
@@ -412,3 +414,48 @@ def test_aes_lite_full_core() -> None:
 def test_aes_lite_ecc() -> None:
     """A build with Modes = 9'h007 (aes_lite_ecc) refuses CMAC."""
     _run("cocotb_errors", env={"AK_LITE_ECC": "1"}, modes=0x007)
+
+
+# ----------------------------------------------------------------------------------
+# static checks: Verilator -Wall and Yosys read_slang, zero warnings
+# ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("core,modes", [("compact32_bram_e128", None),
+                                        ("compact32_bram_e128", 0x007),
+                                        ("compact32_bram", None)])
+def test_verilator_lint(core: str, modes: int | None, tmp_path: Path) -> None:
+    """``verilator --lint-only -Wall`` of ak_aes_lite_sys (the peripheral with its core,
+    each build of the tests): zero warnings."""
+    import subprocess
+
+    from aeskit.sim.cocotb_run import WAIVERS
+    from aeskit.sim.lite import SYS_TOP, system_files
+    from aeskit.toolchain.paths import verilator
+
+    cmd = [verilator(), "--lint-only", "-Wall", "--top-module", SYS_TOP, str(WAIVERS),
+           *(str(f) for f in system_files(core, tmp_path / "src", modes=modes))]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0 and "%Warning" not in out, out
+
+
+def test_yosys_slang_check() -> None:
+    """Yosys read_slang + hierarchy + proc + check of ak_aes_lite: no warning."""
+    import re
+    import subprocess
+
+    from aeskit import BUILD_ROOT
+    from aeskit.sim.lite import lite_paths
+    from aeskit.toolchain.paths import yosys
+
+    files = " ".join(str(f) for f in lite_paths())
+    script = (f"read_slang -j 1 --top ak_aes_lite {files}; hierarchy -check -top ak_aes_lite; "
+              f"proc; check -assert")
+    cwd = BUILD_ROOT / "lint"
+    cwd.mkdir(parents=True, exist_ok=True)
+    res = subprocess.run(yosys() + ["-p", script], capture_output=True, text=True,
+                         cwd=cwd, timeout=600)
+    out = res.stdout + res.stderr
+    bad = [ln for ln in out.splitlines()
+           if re.match(r"\s*(Warning|ERROR)\b", ln) or re.search(r": (warning|error): ", ln)]
+    assert res.returncode == 0 and "Build succeeded: 0 errors, 0 warnings" in out and not bad, \
+        "\n".join(bad or out.splitlines()[-30:])
