@@ -60,7 +60,7 @@ module ak_aes_lite #(
   input  logic [127:0]         core_out_data_i,
   input  logic [0:0]           core_out_tag_i
 );
-  localparam logic [2:0] ModeEcb = 3'd0, ModeCbc = 3'd1, ModeCtr = 3'd2, ModeCmac = 3'd7;
+  import ak_mode_codes_pkg::*;  // mode codes (ak_mode_e): CTRL.MODE is bits [2:0]
   localparam bit HasCbc = Modes[1], HasCtr = Modes[2], HasCmac = Modes[7];
 
   // ------------------------------------------------------------------------------
@@ -126,7 +126,7 @@ module ak_aes_lite #(
   logic   err_q, err_d;          // STATUS.ERR: 0 NONE, 1 ILLEGAL
   logic   done_set;
   logic   keygo_p, go_p;
-  logic [2:0] mode;
+  ak_mode_e   mode;
   logic   dec, last;
   logic [4:0] nbytes;
   logic   mode_ok, dir_ok, len_ok;
@@ -134,7 +134,7 @@ module ak_aes_lite #(
 
   assign keygo_p = hwif_out.KEYGO.GO.value;
   assign go_p    = hwif_out.GO.START.value;
-  assign mode    = hwif_out.CTRL.MODE.value;
+  assign mode    = ak_mode_e'({1'b0, hwif_out.CTRL.MODE.value});
   assign dec     = hwif_out.CTRL.DECRYPT.value;
   assign last    = hwif_out.GO.LAST.value;
   assign nbytes  = hwif_out.GO.NBYTES.value;

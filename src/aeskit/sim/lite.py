@@ -15,6 +15,7 @@ from pathlib import Path
 from aeskit import BUILD_ROOT, HW_ROOT
 from aeskit.gen.regs import RegLayout, layout
 from aeskit.hw import manifest, templates
+from aeskit.hw.codes import Mode
 from aeskit.hw.registry import CoreSpec, get_core, key_sizes_mask
 
 SYS = "aeskit:system:aes_lite"
@@ -24,7 +25,8 @@ RDL = HW_ROOT / "systems" / "lite" / "aes_lite.rdl"
 #: ak_aes_lite's default Modes: ECB, CBC, CTR, CMAC
 DEFAULT_MODES = 0x087
 #: CTRL.MODE codes (the project's mode codes, aeskit.hw.codes.Mode)
-MODE_CODE: dict[str, int] = {"ecb": 0, "cbc": 1, "ctr": 2, "cmac": 7}
+MODE_CODE: dict[str, int] = {m.name.lower(): int(m)
+                             for m in (Mode.ECB, Mode.CBC, Mode.CTR, Mode.CMAC)}
 #: CTRL.KEY_LEN codes, by key bytes
 KEY_LEN_CODE: dict[int, int] = {16: 0, 24: 1, 32: 2}
 #: STATUS.ERR codes
