@@ -294,7 +294,8 @@ module ak_aes_lite #(
   always_comb begin
     hwif_in.STATUS.BUSY.next   = state_q != StIdle;
     hwif_in.STATUS.DONE.hwset  = done_set;
-    hwif_in.STATUS.DONE.hwclr  = state_q == StIdle && (keygo_p || go_p);
+    // a refused GO / KEYGO sets DONE in the cycle it would clear it: the set wins
+    hwif_in.STATUS.DONE.hwclr  = state_q == StIdle && (keygo_p || go_p) && !done_set;
     hwif_in.STATUS.ERR.next    = {1'b0, err_q};
     hwif_in.STATUS.KEY_OK.next = key_ok_q;
     for (int i = 0; i < 4; i++) begin

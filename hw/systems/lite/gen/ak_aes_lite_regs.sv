@@ -513,14 +513,14 @@ module ak_aes_lite_regs (
         automatic logic load_next_c;
         next_c = field_storage.STATUS.DONE.value;
         load_next_c = '0;
-        if(decoded_reg_strb.STATUS && decoded_req_is_wr) begin // SW write 1 clear
-            next_c = field_storage.STATUS.DONE.value & ~(decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
-            load_next_c = '1;
-        end else if(hwif_in.STATUS.DONE.hwset) begin // HW Set
+        if(hwif_in.STATUS.DONE.hwset) begin // HW Set
             next_c = '1;
             load_next_c = '1;
         end else if(hwif_in.STATUS.DONE.hwclr) begin // HW Clear
             next_c = '0;
+            load_next_c = '1;
+        end else if(decoded_reg_strb.STATUS && decoded_req_is_wr) begin // SW write 1 clear
+            next_c = field_storage.STATUS.DONE.value & ~(decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
             load_next_c = '1;
         end
         field_combo.STATUS.DONE.next = next_c;
