@@ -141,7 +141,7 @@ def test_c_values_through_the_driver_header(tmp_path: Path) -> None:
 
 
 #: the systems' tops that use the codes
-SYSTEM_TOPS = ("ak_coproc", "ak_axis_core", "ak_cipher_ahb")
+SYSTEM_TOPS = ("ak_coproc", "ak_axis_core", "ak_cipher_ahb", "ak_aes_lite")
 #: their hand-written SV files (the folders of their tops, generated files aside)
 SYSTEM_SV = sorted(p for top in SYSTEM_TOPS for p in manifest.module_file(top).parent.glob("*.sv"))
 

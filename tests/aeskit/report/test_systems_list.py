@@ -24,6 +24,7 @@ FAKE: dict[str, tuple[int, int, int, tuple[float, float, float]]] = {
     "axis_core": (8000, 3000, 8, (70.0, 71.0, 69.0)),
     "coproc_lite": (2500, 1300, 4, (80.0, 78.0, 82.0)),
     "coproc_cmac": (3500, 1500, 4, (75.0, 74.0, 77.0)),
+    "aes_lite": (2000, 1100, 4, (50.0, 49.0, 51.0)),
 }
 #: every entry systems has, and nothing else
 FIELDS = {"name", "kind", "design", "top", "section", "modes", "modes_mask", "streams",
@@ -99,7 +100,8 @@ def test_systems_listing_has_modes_and_streams(capsys: pytest.CaptureFixture[str
 
     assert {s.name: (s.modes, s.streams) for s in SYSTEMS} == {
         "cipher_ahb": (0x03F, 2), "coproc": (0x1FF, 1), "axis_core": (0x1FF, 1),
-        "coproc_lite": (0x007, 1), "coproc_cmac": (0x087, 1)}
+        "coproc_lite": (0x007, 1), "coproc_cmac": (0x087, 1), "aes_lite": (0x087, 1),
+        "aes_lite_ecc": (0x007, 1)}
     assert main(["systems", "--json"]) == 0
     data = {d["name"]: d for d in json.loads(capsys.readouterr().out)}
     assert data["axis_core"]["modes"] == ["ecb", "cbc", "ctr", "cfb", "ofb", "ccm", "gcm", "cmac",
@@ -161,7 +163,7 @@ def test_report_json_systems(report: dict[str, Any]) -> None:
     the core alone and cycles per block where the report measures them."""
     systems = {s["name"]: s for s in report["systems"]}
     assert list(systems) == ["ecb_cbc_ctr_1s", "p001_2s", "all_2s", "cipher_ahb", "coproc",
-                             "axis_core", "coproc_lite", "coproc_cmac"]
+                             "axis_core", "coproc_lite", "coproc_cmac", "aes_lite"]
     assert all(set(s) == FIELDS for s in systems.values())
     e = systems["ecb_cbc_ctr_1s"]
     # median seed 1 (60.0 MHz): its area, LUT4 6000 + 1
@@ -196,6 +198,9 @@ def test_report_json_systems(report: dict[str, Any]) -> None:
     lite = systems["coproc_lite"]
     assert (lite["modes_mask"], lite["core"], lite["lut4"]) == (0x007, "compact32_bram_e128",
                                                                 2501)
+    al = systems["aes_lite"]
+    assert (al["modes_mask"], al["core"], al["top"], al["cycles_per_block"]) == (
+        0x087, "compact32_bram_e128", "ak_aes_lite_sys", None)
 
 
 def test_markdown_table_shows_the_systems(report: dict[str, Any]) -> None:

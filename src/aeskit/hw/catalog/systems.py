@@ -1,6 +1,7 @@
 """Bus systems and SoC peripherals around the mode engine: paper 001's AHB-Lite cipher
-(fixed core), paper 003's co-processor and the AXI4-Stream wrapper (any core).
-See docs/cipher_ahb.md, docs/coproc.md and docs/axis_core.md."""
+(fixed core), paper 003's co-processor and the AXI4-Stream wrapper (any core); and the
+lean peripheral without the mode engine (aes_lite, any core).
+See docs/cipher_ahb.md, docs/coproc.md, docs/axis_core.md and docs/aes_lite.md."""
 
 from __future__ import annotations
 
@@ -91,6 +92,35 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         builder="aeskit.sim.coproc:system_files",
         interfaces="AXI4-Lite slave, AXI4 master, irq",
         modes=0x087,
+        streams=1,
+    ),
+    # the lean peripheral for the smallest FPGAs (issue 50): registers only, the CPU
+    # drives one block at a time, no DMA, no FIFO, no mode engine (docs/aes_lite.md)
+    SystemSpec(
+        name="aes_lite",
+        top="ak_aes_lite_sys",
+        description="The lean AES peripheral: AXI4-Lite registers, one block at a time by "
+                    "the CPU in ECB, CBC, CTR or CMAC (Modes = 9'h087), no DMA, no mode "
+                    "engine, on the compact core",
+        paper="-",
+        manifest="aeskit:system:aes_lite",
+        default_core="compact32_bram_e128",
+        builder="aeskit.sim.lite:system_files",
+        interfaces="AXI4-Lite slave, irq",
+        modes=0x087,
+        streams=1,
+    ),
+    SystemSpec(
+        name="aes_lite_ecc",
+        top="ak_aes_lite_sys",
+        description="The lean AES peripheral built with ECB, CBC and CTR only (Modes = "
+                    "9'h007) on the compact core",
+        paper="-",
+        manifest="aeskit:system:aes_lite",
+        default_core="compact32_bram_e128",
+        builder="aeskit.sim.lite:system_files",
+        interfaces="AXI4-Lite slave, irq",
+        modes=0x007,
         streams=1,
     ),
 )

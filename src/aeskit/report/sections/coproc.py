@@ -39,10 +39,11 @@ PAPER_COPROC_MHZ = 100.0
 #: the paper's expanded key, words of 32 bits (1408 bits)
 PAPER_KEY_WORDS = 1408 // 32
 #: systems synthesized here, each on its registry default core
-SYSTEMS = ("coproc", "axis_core", "coproc_lite", "coproc_cmac")
-#: the co-processor builds for the smallest FPGAs (issue 50), also placed on these
-#: devices (seed 1, through the I/O shim)
-SMALL_SYSTEMS = ("coproc_lite", "coproc_cmac")
+SYSTEMS = ("coproc", "axis_core", "coproc_lite", "coproc_cmac", "aes_lite")
+#: the co-processor builds for the smallest FPGAs (issue 50) and the lean peripheral
+#: (aes_lite, no DMA and no mode engine), also placed on these devices (seed 1, through
+#: the I/O shim)
+SMALL_SYSTEMS = ("coproc_lite", "coproc_cmac", "aes_lite")
 SMALL_DEVICES = ("iCE40-UP5K", "iCE40-HX8K")
 CACHE_DIR = BUILD_ROOT / "coproc_report"
 
@@ -210,8 +211,10 @@ def small_markdown(small: dict[str, dict[str, Any]]) -> list[str]:
     if not small:
         return []
     out = ["", "The co-processor for the smallest FPGAs (issue 50): `ak_coproc` built with "
-           "fewer modes on the block-RAM compact core, placed on the iCE40 parts through the "
-           "I/O shim (seed 1; logic cells = iCE40 LUT4).", "",
+           "fewer modes on the block-RAM compact core, and the lean peripheral `aes_lite` "
+           "(registers only, one block at a time, no DMA, no mode engine; docs/aes_lite.md), "
+           "placed on the iCE40 parts through the I/O shim (seed 1; logic cells = iCE40 "
+           "LUT4).", "",
            "| system | core | modes | device | logic cells | FF | RAM | Fmax MHz |",
            "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, per in small.items():
