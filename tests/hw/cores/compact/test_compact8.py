@@ -116,6 +116,7 @@ def test_compact8_control(case: str) -> None:
     _run(case, tag_width=4)
 
 
+@pytest.mark.slow  # make test: compact8_bram_e128's configuration bench runs the ROM build
 def test_compact8_bram() -> None:
     """The block-RAM S-box build (SboxImpl 4: ak_sbox_rom2 (port A), 512 x 8 {dec, byte},
     the datapath's and the key schedule's only S-box): every KAT of all key sizes
