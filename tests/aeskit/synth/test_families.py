@@ -19,7 +19,7 @@ import pytest
 
 from aeskit.cli import main
 from aeskit.synth import DEVICES, Design, DoesNotFit, SynthResult, synthesize
-from aeskit.synth import flow
+from aeskit.synth import flow, toolrun
 from aeskit.synth.devices import (FAMILIES, FAMILY_DEVICES, FAMILY_RESOURCES, get_device)
 from aeskit.synth.fit import check_fit, needs_of
 from aeskit.synth.shim import (ShimError, nexus_pdc, parse_portlist, plan_shim)
@@ -242,7 +242,7 @@ def test_family_route_failure_is_a_result(tmp_path: Path,
     log = ("Info: Routing globals...\nInfo: Running router2...\n"
            "ERROR: Failed to route arc 0.0 of net 'u_dut.clk_i', from "
            "X87/Y17/JPADDI_SEIO33_CORE_IOA to X86/Y28/JCLKI_DCC_DCC1.\n0 warnings, 1 error\n")
-    real_run = flow._run
+    real_run = toolrun.run
 
     def fake_run(cmd: list[str], *, cwd: Path, log_path: Path | None, what: str,
                  timeout_s: float | None = None) -> float:
@@ -252,7 +252,7 @@ def test_family_route_failure_is_a_result(tmp_path: Path,
         log_path.write_text(log)
         raise flow.SynthError(f"{what} failed (exit code 1)", log_path, log)
 
-    monkeypatch.setattr(flow, "_run", fake_run)
+    monkeypatch.setattr(toolrun, "run", fake_run)
     with pytest.raises(DoesNotFit) as info:
         synthesize(reg_xor(), tmp_path, device="LIFCL-40")
     r = info.value.result
@@ -262,7 +262,7 @@ def test_family_route_failure_is_a_result(tmp_path: Path,
     assert str(info.value).startswith("fx_reg_xor does not route on LIFCL-40: ")
     assert r.lut4 > 0 and r.fmax_mhz is None
     assert json.loads((tmp_path / "synth.json").read_text())["misfit"] == r.misfit
-    monkeypatch.setattr(flow, "_run", real_run)
+    monkeypatch.setattr(toolrun, "run", real_run)
     with pytest.raises(DoesNotFit) as again:  # cached: no tool runs
         synthesize(reg_xor(), tmp_path, device="LIFCL-40")
     assert again.value.result.cached and again.value.result.misfit == r.misfit

@@ -11,7 +11,8 @@ import pytest
 from aeskit.synth import DEFAULT_DEVICE, DEVICES, Device, UnknownDeviceError, get_device, synth_dir
 from aeskit.synth.fit import (Misfit, check_fit, misfit_from_nextpnr_log,
                               misfit_from_route_failure, misfit_from_route_timeout, needs_of)
-from aeskit.synth.flow import SynthError, ToolTimeout, _run, route_budget_min
+from aeskit.synth.flow import SynthError, ToolTimeout, route_budget_min
+from aeskit.synth.toolrun import run as _run
 
 FIX = Path(__file__).parent / "fixtures"
 
