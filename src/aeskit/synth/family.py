@@ -64,8 +64,11 @@ class Family:
     out_of_context: bool
     #: nextpnr takes the package as ``--package`` (Nexus: in the device name)
     package_flag: bool = True
-    #: nextpnr's pin-constraint option (a board's pins)
+    #: nextpnr's pin-constraint option and file suffix (a board's pins)
     constraints: str = "--lpf"
+    #: nextpnr's option that writes the placed and routed design for the bitstream
+    #: packer, and that file's suffix
+    pnr_output: tuple[str, str] = ("--textcfg", ".config")
     #: the nextpnr router the family needs where a design names none (None: nextpnr's
     #: default, or the flow's EBR rule on ECP5)
     router: str | None = None
@@ -89,6 +92,7 @@ FAMILY: dict[str, Family] = {f.name: f for f in (
     # attribute as a string or, as read_slang stores it, as an 88-bit constant
     Family("iCE40", "synth_ice40", "nextpnr-ice40", "ICESTORM_LC", None, "ICESTORM_RAM",
            "ICESTORM_DSP", "SB_DFF", out_of_context=False, constraints="--pcf",
+           pnr_output=("--asc", ".asc"),
            pre_synth=('setattr -set ram_style "logic" a:ram_style=distributed '
                       "a:ram_style=88'b" + "".join(f"{ord(c):08b}" for c in "distributed"),),
            packed_suffixes=PACKED_SUFFIXES),
@@ -99,6 +103,6 @@ FAMILY: dict[str, Family] = {f.name: f for f in (
     # router1 routes them (docs/synthesis.md)
     Family("Nexus", "synth_nexus", "nextpnr-nexus", "OXIDE_COMB", "OXIDE_FF", "OXIDE_EBR",
            "MULT18_CORE", "FD1P3", out_of_context=False, router="router1",
-           package_flag=False, constraints="--pdc",
+           package_flag=False, constraints="--pdc", pnr_output=("--fasm", ".fasm"),
            netlist_fixup=_unlink_constant_carry_in),
 )}

