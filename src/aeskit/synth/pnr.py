@@ -6,8 +6,9 @@ budget, or the router gave up on a net (:class:`NotPlaced`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from aeskit.synth import toolrun
 from aeskit.synth.devices import Device
@@ -15,11 +16,15 @@ from aeskit.synth.family import FAMILY
 from aeskit.synth.fit import (Misfit, misfit_from_nextpnr_log, misfit_from_route_failure,
                               misfit_from_route_timeout)
 from aeskit.synth.result import SynthError, ToolTimeout
+from aeskit.synth.settings import PLACERS
 
-__all__ = ["NotPlaced", "ROUTERS", "nextpnr_command", "place_and_route"]
+__all__ = ["NotPlaced", "PNR_FILES", "ROUTERS", "nextpnr_command", "place_and_route",
+           "router_placer", "tool_label"]
 
 #: the routers a design may name
 ROUTERS = ("router1", "router2")
+#: the files a placement writes (role -> name), as a result lists them
+PNR_FILES = {"nextpnr_log": "nextpnr.log", "report": "report.json"}
 
 
 class NotPlaced(SynthError):
@@ -80,3 +85,23 @@ def place_and_route(cmd: list[str], dev: Device, cwd: Path, *, what: str,
         if found is None:
             raise
         raise NotPlaced(found, err.log_path, None) from err
+
+
+def router_placer(core: Any, default_router: str | None,
+                   ) -> tuple[str | None, str | None]:
+    """The design's own router and placer (``router``, ``placer``), else
+    ``default_router`` and nextpnr's placer; an unknown one is refused."""
+    router = getattr(core, "router", None) or default_router
+    if router is not None and router not in ROUTERS:
+        raise SynthError(f"{core.name}: unknown nextpnr router {router!r}")
+    placer = getattr(core, "placer", None)
+    if placer is not None and placer not in PLACERS:
+        raise SynthError(f"{core.name}: unknown nextpnr placer {placer!r} "
+                         f"(one of {', '.join(PLACERS)})")
+    return router, placer
+
+
+def tool_label(tool: str, versions: Mapping[str, str]) -> str:
+    """``nextpnr-nexus 0.11.1``: the tool and its version, for a verdict."""
+    version = versions.get(tool, "").removeprefix("nextpnr-")
+    return f"{tool} {version}".strip()

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from aeskit.store import KEY_FIELD, digest, ident_of, is_current, lookup, record
 
 if TYPE_CHECKING:
-    from aeskit.synth.flow import SynthResult
+    from aeskit.synth.result import SynthResult
 
 __all__ = ["STORED_FILES", "current", "key_of", "parts_of", "restore", "save", "write"]
 
@@ -107,3 +107,9 @@ def restore(out_dir: Path, parts: Mapping[str, Any]) -> bool:
     data[KEY_FIELD] = rec.key
     (out_dir / "synth.json").write_text(json.dumps(data, indent=2) + "\n")
     return True
+
+
+def write_result(result: SynthResult) -> None:
+    """Write ``synth.json`` and record the result in the active results store."""
+    write(result)
+    save(result)

@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -24,8 +25,9 @@ from aeskit.sources import HDL_SUFFIXES
 from aeskit.synth.result import SynthError, ToolTimeout
 from aeskit.toolchain import paths as tools
 
-__all__ = ["LOG_TAIL_LINES", "NEXTPNR", "SynthTarget", "read_slang_command", "run",
-           "run_yosys", "stage_sources", "stat_cells", "tail", "tool_versions"]
+__all__ = ["LOG_TAIL_LINES", "NEXTPNR", "SynthTarget", "checked_hash", "read_slang_command",
+           "run", "run_yosys", "stage_sources", "stat_cells", "tail", "tool_versions",
+           "yosys_check"]
 
 #: lines of a failing tool's log quoted in :class:`SynthError`
 LOG_TAIL_LINES = 30
@@ -202,3 +204,46 @@ def stat_cells(path: Path) -> dict[str, int]:
     data = json.loads(path.read_text())
     cells = data["design"]["num_cells_by_type"]
     return {k: int(v) for k, v in cells.items() if not k.startswith("$scopeinfo")}
+
+
+def checked_hash(core: SynthTarget) -> str:
+    """``core``'s source hash, after checking that every source file is there."""
+    missing = [str(p) for p in core.file_paths() if not Path(p).is_file()]
+    if missing:
+        raise SynthError(f"{core.name}: source file(s) missing: {', '.join(missing)}")
+    return core.source_hash()
+
+
+def _check_script(core: SynthTarget, cwd: Path) -> str:
+    return "\n".join([
+        read_slang_command(core, cwd),
+        f"hierarchy -check -top {core.top}",
+        "proc",
+        "check -assert",
+        "",
+    ])
+
+
+def yosys_check(core: SynthTarget, *, log_path: Path | None = None) -> None:
+    """Elaborate ``core`` and run ``check -assert`` (multiple drivers, logic loops,
+    undriven nets ...). Raises :class:`SynthError` with the log tail on failure.
+
+    The log goes to ``log_path`` if given, else to a temporary folder that is removed.
+    """
+    checked_hash(core)
+    with tempfile.TemporaryDirectory(prefix="aeskit-check-") as tmp:
+        work = Path(tmp)
+        log = work / "yosys_check.log"
+        failure: SynthError | None = None
+        try:
+            run_yosys(_check_script(core, work), work / "check.ys", log, cwd=work,
+                       what=f"yosys check of {core.name}")
+        except SynthError as e:
+            failure = e
+        kept = None
+        if log_path is not None and log.is_file():
+            kept = Path(log_path)
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            kept.write_bytes(log.read_bytes())
+    if failure is not None:
+        raise SynthError(failure.message, kept, failure.tail) from failure

@@ -123,11 +123,11 @@ def test_a_changed_rtl_file_invalidates_exactly_the_records_that_use_it(
 
 def test_a_changed_flow_setting_invalidates_every_synthesis_and_no_simulation(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from aeskit.synth import flow
+    from aeskit.synth import flow, settings
 
     versions = {"yosys": "y", "nextpnr-ecp5": "n"}
     v0 = flow.flow_version()
-    monkeypatch.setattr(flow, "FREQ_TARGET_MHZ", flow.FREQ_TARGET_MHZ + 1)
+    monkeypatch.setattr(settings, "FREQ_TARGET_MHZ", settings.FREQ_TARGET_MHZ + 1)
     v1 = flow.flow_version()
     assert v0 != v1
     before, after = _synth_keys(versions, v0), _synth_keys(versions, v1)
