@@ -163,9 +163,10 @@ class Decoder:
             out.append(Response(frame[1], frame[2], frame[4:-1]))
 
     def need(self) -> int:
-        """Bytes still missing for the frame at the head (1 with nothing buffered)."""
+        """Bytes still missing for the frame at the head (at least: the shortest frame
+        is 5 bytes)."""
         if len(self.buf) < 4:
-            return max(1, 4 - len(self.buf))
+            return 5 - len(self.buf)
         return 5 + self.buf[3] - len(self.buf)
 
 
@@ -244,6 +245,8 @@ def cmac(key: bytes, msg: bytes, *, clear: bool = True,
             if progress is not None:
                 progress(min(i + chunk, split), len(msg))
         tag = yield from request(Cmd.CMAC_FINAL, msg[split:])
+        if progress is not None:
+            progress(len(msg), len(msg))
         if len(tag) != BLOCK:
             raise ProtocolError(f"CMAC_FINAL answered {len(tag)} bytes, expected 16")
         return tag

@@ -44,7 +44,7 @@ class SerialTransport:
         try:
             self._port = serial.Serial(port, baud, timeout=0.1)
         except (serial.SerialException, OSError, ValueError) as exc:
-            raise BoardError(f"cannot open {port}: {exc}") from None
+            raise BoardError(f"cannot open serial port {port}: {exc}") from None
         self._port.reset_input_buffer()
 
     def write(self, data: bytes) -> None:
