@@ -31,7 +31,7 @@ from pathlib import Path
 import cocotb
 import pytest
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, Timer
+from cocotb.triggers import ClockCycles, FallingEdge, Timer
 from cocotb.utils import get_sim_time
 
 from aeskit.board import protocol as P
@@ -40,6 +40,12 @@ HERE = Path(__file__).resolve().parent
 #: the simulated builds: (clock Hz, baud), ClkPerBit = 10 and the real boards' ratio
 FAST = (100_000, 10_000)
 REAL = (12_000_000, 115_200)
+#: turnaround bounds (cycles from a request's last stop bit to the answer's start bit,
+#: ClkPerBit 10, compact32_bram_e128, measured 95 / 1,425 / 207): DATA at most
+#: TURN_BASE + TURN_BLOCK per block, SET_KEY (key setup, L = E(0), buffer wipe) TURN_KEY
+TURN_BASE = 10
+TURN_BLOCK = 100
+TURN_KEY = 250
 
 
 # ----------------------------------------------------------------------------------
@@ -304,6 +310,29 @@ async def cocotb_back_to_back(dut) -> None:
 
 
 @cocotb.test()
+async def cocotb_timing(dut) -> None:
+    """Cycles from the end of a request's CRC byte (its stop bit) to the start bit of
+    the answer (docs/uart_demo.md, "Timing"): DATA of 1 and 15 blocks at most
+    TURN_BASE + TURN_BLOCK * blocks, SET_KEY at most TURN_KEY."""
+    host = await start(dut, seed=7)
+    await host.run(P.crypt("ecb", host.rng.randbytes(16), None, b"", clear=False))
+    got = {}
+    for name, frame, blocks in (
+            ("SET_KEY", P.encode_request(P.Cmd.SET_KEY, bytes(16)), 0),
+            ("DATA x1", P.encode_request(P.Cmd.DATA, bytes(16)), 1),
+            ("DATA x15", P.encode_request(P.Cmd.DATA, bytes(240)), 15)):
+        await host.send(frame)
+        t0 = get_sim_time("ns")
+        await FallingEdge(dut.uart_tx_o)
+        cycles = round((get_sim_time("ns") - t0) / host.period_ns)
+        assert (await host.response()).status == P.Status.OK
+        got[name] = cycles
+        assert cycles <= (TURN_BASE + TURN_BLOCK * blocks if blocks else TURN_KEY), \
+            (name, cycles)
+    dut._log.warning("uart_demo: cycles from a request's end to its answer: %s", got)
+
+
+@cocotb.test()
 async def cocotb_real_ratio(dut) -> None:
     """At the boards' clock / baud ratio: STATUS and a short CTR message."""
     host = await start(dut, seed=6)
@@ -330,7 +359,8 @@ def _run(testcase: str | list[str], core: str = "compact32_bram_e128",
 def test_uart_demo() -> None:
     """The registry's uart_demo on compact32_bram_e128 (ClkPerBit 10): modes, refusals,
     key clear, errors, back-to-back frames."""
-    _run(["cocotb_modes", "cocotb_refusals", "cocotb_errors", "cocotb_back_to_back"])
+    _run(["cocotb_modes", "cocotb_refusals", "cocotb_errors", "cocotb_back_to_back",
+          "cocotb_timing"])
 
 
 def test_uart_demo_full_core() -> None:
