@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from aeskit.board import protocol as P
+from aeskit.sim.filecrypt import reference_crypt  # OpenSSL, through cryptography
 from aeskit.board import transport as T
 from aeskit.cli import main
 
@@ -24,22 +25,11 @@ IV = "00" * 16
 # expected values: cryptography
 # ----------------------------------------------------------------------------------
 def ref(mode: str, dec: bool, key: bytes, iv: bytes | None, data: bytes) -> bytes:
-    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-
-    m = {"ecb": lambda: modes.ECB(), "cbc": lambda: modes.CBC(iv),
-         "ctr": lambda: modes.CTR(iv)}[mode]()
-    ctx = Cipher(algorithms.AES(key), m)
-    c = ctx.decryptor() if dec else ctx.encryptor()
-    return c.update(data) + c.finalize()
+    return reference_crypt(mode, key, iv, data, dec)
 
 
 def cmac_tag(key: bytes, msg: bytes) -> bytes:
-    from cryptography.hazmat.primitives.ciphers import algorithms
-    from cryptography.hazmat.primitives.cmac import CMAC
-
-    c = CMAC(algorithms.AES(key))
-    c.update(msg)
-    return c.finalize()
+    return reference_crypt("cmac", key, None, msg, False, tag_len=16)
 
 
 # ----------------------------------------------------------------------------------
@@ -86,8 +76,9 @@ class FakeBoard:
     def _blocks(self, cmd: int, pay: bytes) -> bytes:
         if cmd == P.Cmd.CMAC_FINAL:
             # the tag of everything DATA brought plus this, by cryptography's CMAC
-            msg = b"".join(p for c, p in self.frames if c == P.Cmd.DATA
-                           and self.frames.index((c, p)) > self._cmac_start()) + pay
+            start = self._cmac_start()
+            msg = b"".join(p for i, (c, p) in enumerate(self.frames)
+                           if c == P.Cmd.DATA and i > start) + pay
             return cmac_tag(self.key or b"", msg)
         out = b""
         for i in range(0, len(pay), 16):

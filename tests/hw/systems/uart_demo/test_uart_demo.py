@@ -35,6 +35,7 @@ from cocotb.triggers import ClockCycles, FallingEdge, Timer
 from cocotb.utils import get_sim_time
 
 from aeskit.board import protocol as P
+from aeskit.sim.filecrypt import reference_crypt  # OpenSSL, through cryptography
 
 HERE = Path(__file__).resolve().parent
 #: the simulated builds: (clock Hz, baud), ClkPerBit = 10 and the real boards' ratio
@@ -52,22 +53,11 @@ TURN_KEY = 250
 # expected values: cryptography (OpenSSL)
 # ----------------------------------------------------------------------------------
 def ref(mode: str, dec: bool, key: bytes, iv: bytes | None, data: bytes) -> bytes:
-    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-
-    m = {"ecb": lambda: modes.ECB(), "cbc": lambda: modes.CBC(iv),
-         "ctr": lambda: modes.CTR(iv)}[mode]()
-    ctx = Cipher(algorithms.AES(key), m)
-    c = ctx.decryptor() if dec else ctx.encryptor()
-    return c.update(data) + c.finalize()
+    return reference_crypt(mode, key, iv, data, dec)
 
 
 def cmac_tag(key: bytes, msg: bytes) -> bytes:
-    from cryptography.hazmat.primitives.ciphers import algorithms
-    from cryptography.hazmat.primitives.cmac import CMAC
-
-    c = CMAC(algorithms.AES(key))
-    c.update(msg)
-    return c.finalize()
+    return reference_crypt("cmac", key, None, msg, False, tag_len=16)
 
 
 # ----------------------------------------------------------------------------------
