@@ -45,6 +45,9 @@ class SerialTransport:
             self._port = serial.Serial(port, baud, timeout=0.1)
         except (serial.SerialException, OSError, ValueError) as exc:
             raise BoardError(f"cannot open serial port {port}: {exc}") from None
+        # opening a port may put a glitch on the line, which the board answers with an
+        # error frame and a drop of its input: let that pass, then discard the answer
+        time.sleep(2 * QUIET_S)
         self._port.reset_input_buffer()
 
     def write(self, data: bytes) -> None:
