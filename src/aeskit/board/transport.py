@@ -5,6 +5,7 @@ only when a port is opened)."""
 
 from __future__ import annotations
 
+import errno
 import time
 from collections.abc import Generator
 from typing import Protocol, TypeVar
@@ -15,6 +16,12 @@ T = TypeVar("T")
 
 #: what to install for the serial port
 PYSERIAL_HINT = "pip install 'aeskit[board]'"
+
+
+#: why a port does not open, by errno
+_OPEN_ERRORS = {errno.ENOENT: "no such device (is the board plugged in? the port's name?)",
+                errno.EACCES: "permission denied (on Linux: the 'dialout' group)",
+                errno.EBUSY: "busy (another program has it open)"}
 
 
 class BoardError(Exception):
@@ -34,7 +41,8 @@ class Transport(Protocol):
 
 
 class SerialTransport:
-    """A serial port through pyserial (8N1, no flow control)."""
+    """A serial port through pyserial (8N1, no flow control); ``port`` may also be a
+    pyserial URL such as ``socket://host:port``."""
 
     def __init__(self, port: str, baud: int = 115_200) -> None:
         try:
@@ -42,9 +50,11 @@ class SerialTransport:
         except ModuleNotFoundError:
             raise BoardError(f"the serial port needs pyserial: {PYSERIAL_HINT}") from None
         try:
-            self._port = serial.Serial(port, baud, timeout=0.1)
+            # a device (/dev/ttyUSB0, COM3) or a pyserial URL (socket://, loop://)
+            self._port = serial.serial_for_url(port, baud, timeout=0.1)
         except (serial.SerialException, OSError, ValueError) as exc:
-            raise BoardError(f"cannot open serial port {port}: {exc}") from None
+            why = _OPEN_ERRORS.get(getattr(exc, "errno", None) or 0, str(exc))
+            raise BoardError(f"cannot open serial port {port}: {why}") from None
         # opening a port may put a glitch on the line, which the board answers with an
         # error frame and a drop of its input: let that pass, then discard the answer
         time.sleep(2 * QUIET_S)

@@ -296,6 +296,19 @@ def test_uart_without_pyserial(monkeypatch: pytest.MonkeyPatch) -> None:
         T.SerialTransport("/dev/ttyUSB0")
 
 
+def test_serial_transport_loopback() -> None:
+    """pyserial's loop:// port: what is written is read back, a short read at the
+    timeout; a request echoed is no response, so run() times out."""
+    port = T.SerialTransport("loop://")
+    frame = P.encode_request(P.Cmd.STATUS)
+    port.write(frame)
+    assert port.read(10, 0.05) == frame
+    assert port.read(1, 0.01) == b""
+    with pytest.raises(T.BoardTimeout):
+        T.run(P.status(), port, timeout=0.05)
+    port.close()
+
+
 @pytest.mark.parametrize("op", ["encrypt", "cmac"])
 def test_uart_writes_the_result(op: str, files: dict[str, str],
                                 monkeypatch: pytest.MonkeyPatch,
