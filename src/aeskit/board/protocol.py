@@ -196,7 +196,8 @@ def key_clear() -> Operation:
     return (yield from request(Cmd.KEY_CLEAR))
 
 
-def _setup(mode: str, key: bytes, iv: bytes | None, decrypt: bool) -> Generator[bytes, Response, None]:
+def _setup(mode: str, key: bytes, iv: bytes | None,
+           decrypt: bool) -> Generator[bytes, Response, None]:
     yield from request(Cmd.SET_KEY, key)
     yield from request(Cmd.SET_MODE, bytes([MODE_CODE[mode] | (DECRYPT if decrypt else 0)]))
     if iv is not None:
