@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
 from aeskit import BUILD_ROOT, __version__
+from aeskit.board import uart_cli
 from aeskit.hw import CORES, SYSTEMS, UnknownCoreError, get_core
 from aeskit.hw.registry import CoreSpec, registry_json
 from aeskit.paths import (STDIO, OutputExists, OutputFile, PathError, check_input,
@@ -658,6 +659,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_crypt_parser(sub, name)
     _add_synth_parsers(sub)
     _add_bench_parser(sub)
+    uart_cli.add_parser(sub)
     return p
 
 

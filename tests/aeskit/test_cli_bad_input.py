@@ -226,6 +226,11 @@ OTHER_CASES: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "bench unknown mode": (["bench", "filepath", "--modes", "ecb,gcm"],
                            ("--modes: unknown mode 'gcm'",)),
     "bench size 0": (["bench", "filepath", "--size-mib", "0"], ("--size-mib must be more",)),
+    # aeskit uart: the whole table is tests/aeskit/board/test_protocol.py
+    "uart no port": (["uart", "encrypt", "--key", K16, "{IN}", "{OUT}"],
+                     ("the following arguments are required: --port",)),
+    "uart key 15 bytes": (["uart", "--port", "/dev/null", "encrypt", "--key", "00" * 15,
+                           "{IN}", "{OUT}"], ("16, 24 or 32 bytes",)),
 }
 
 

@@ -47,13 +47,20 @@ def system_sv(core: CoreSpec | str = DEFAULT_CORE, modes: int | None = None) -> 
     parameters, its directions and key sizes as CoreDirections / CoreKeySizes);
     ``modes``: the Modes mask (None: the RTL default, 9'h087)."""
     spec = _core(core)
+    params, lite = instance_params(spec, modes)
+    return templates.render(SYS, SYS_TOP, core=spec.name, core_top=spec.top,
+                            core_params=params, lite_params=lite)
+
+
+def instance_params(spec: CoreSpec, modes: int | None = None) -> tuple[str, str]:
+    """The parameter overrides of the core's instance (TagWidth(1) included) and of
+    ak_aes_lite's (Modes, CoreDirections, CoreKeySizes) in a top that wires them."""
     params = ", ".join(f".{k}({v})" for k, v in {**spec.parameters, "TagWidth": 1}.items())
     dirs = 3 if spec.decrypt else 1
     lite = (f".Modes(9'h{(DEFAULT_MODES if modes is None else modes):03x}), "
             f".CoreDirections(2'b{dirs:02b}), "
             f".CoreKeySizes(3'b{key_sizes_mask(spec.key_sizes):03b})")
-    return templates.render(SYS, SYS_TOP, core=spec.name, core_top=spec.top,
-                            core_params=params, lite_params=lite)
+    return params, lite
 
 
 def system_files(core: CoreSpec | str = DEFAULT_CORE, out_dir: Path | None = None,

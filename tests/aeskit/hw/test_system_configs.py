@@ -4,7 +4,8 @@
 (a ``Modes`` the system passes on from a parameter of its own: that parameter's default).
 A change to one without the other fails here.
 
-The lean peripheral (aes_lite, aes_lite_ecc) has no mode engine: its modes are the
+The lean peripheral (aes_lite, aes_lite_ecc, and the UART demo around it) has no mode
+engine: its modes are the
 ``Modes`` parameter of ``ak_aes_lite`` itself (the default, 9'h087, is aes_lite's) and
 the mask its rendered top sets; it runs one block at a time (``streams`` 1)."""
 
@@ -23,7 +24,8 @@ ENGINE_MODULE = {"cipher_ahb": "ak_cipher_ahb", "coproc": "ak_coproc", "axis_cor
 RENDERED = {"coproc_lite": "coproc", "coproc_cmac": "coproc"}
 #: systems without the general engine: the module whose own Modes parameter selects
 #: the modes (its default is the system with the module's modes, the first listed)
-NO_ENGINE = {"aes_lite": "ak_aes_lite", "aes_lite_ecc": "ak_aes_lite"}
+NO_ENGINE = {"aes_lite": "ak_aes_lite", "aes_lite_ecc": "ak_aes_lite",
+             "uart_demo": "ak_aes_lite"}
 
 
 def _engine_params(text: str) -> str:

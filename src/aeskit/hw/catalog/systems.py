@@ -1,7 +1,8 @@
 """Bus systems and SoC peripherals around the mode engine: paper 001's AHB-Lite cipher
 (fixed core), paper 003's co-processor and the AXI4-Stream wrapper (any core); and the
-lean peripheral without the mode engine (aes_lite, any core).
-See docs/cipher_ahb.md, docs/coproc.md, docs/axis_core.md and docs/aes_lite.md."""
+lean peripheral without the mode engine (aes_lite, any core) and the UART demo around it.
+See docs/cipher_ahb.md, docs/coproc.md, docs/axis_core.md, docs/aes_lite.md and
+docs/uart_demo.md."""
 
 from __future__ import annotations
 
@@ -121,6 +122,22 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         builder="aeskit.sim.lite:system_files",
         interfaces="AXI4-Lite slave, irq",
         modes=0x007,
+        streams=1,
+    ),
+    # the board demo (issue 52): a USB-UART's framed commands drive aes_lite through a
+    # small AXI4-Lite master (docs/uart_demo.md); the lead's board wrappers instantiate it
+    SystemSpec(
+        name="uart_demo",
+        top="ak_uart_demo_sys",
+        description="UART demo: framed commands over a UART (8N1, 115200 baud at 12 MHz "
+                    "by default) drive the lean AES peripheral (ECB, CBC, CTR, CMAC) "
+                    "through a small AXI4-Lite master",
+        paper="-",
+        manifest="aeskit:system:uart_demo",
+        default_core="compact32_bram_e128",
+        builder="aeskit.sim.uart_demo:system_files",
+        interfaces="UART (rx, tx), 2 LEDs",
+        modes=0x087,
         streams=1,
     ),
 )
