@@ -3,9 +3,9 @@
 //
 // Reset: the board has no reset pin the demo relies on. The FPGA's configuration
 // leaves every flip-flop at its initial value, so a power-on counter that starts at 0
-// holds rst_n low for 2**PorBits clock cycles after configuration and then releases
-// it (synchronously to clk_i; the demo's flip-flops see an asynchronous assertion
-// that lasts from the first edge and a release aligned to the clock).
+// holds the demo's reset low for 2**PorBits clock cycles after configuration and then
+// releases it from a flip-flop: the demo's flip-flops see a reset asserted from
+// configuration on and released synchronously to clk_i.
 //
 // Parameters:
 //   ClkHz         board oscillator frequency, Hz (the clock of the whole design)
@@ -29,17 +29,23 @@ module ak_board_top #(
   output logic            uart_tx_o,
   output logic [Leds-1:0] led_o
 );
-  logic [PorBits:0] por_q = '0;  // MSB set: reset released
-  logic rst_n;
+  logic [PorBits-1:0] por_q;  // counts up to all ones after configuration
+  logic rst_nq;               // the demo's reset, released the cycle after
   logic [1:0] demo_led;
 
-  always_ff @(posedge clk_i) begin
-    if (!por_q[PorBits]) por_q <= por_q + 1'b1;
+  // the configuration's values (FPGA flip-flop initial values; no reset pin)
+  initial begin
+    por_q = '0;
+    rst_nq = 1'b0;
   end
-  assign rst_n = por_q[PorBits];
+
+  always_ff @(posedge clk_i) begin
+    if (!(&por_q)) por_q <= por_q + 1'b1;
+    rst_nq <= &por_q;
+  end
 
   ak_uart_demo_sys #(.ClkHz(ClkHz), .Baud(Baud)) u_demo (
-    .clk_i, .rst_ni(rst_n), .uart_rx_i, .uart_tx_o, .led_o(demo_led)
+    .clk_i, .rst_ni(rst_nq), .uart_rx_i, .uart_tx_o, .led_o(demo_led)
   );
 
   // the demo's two LEDs on led_o[1:0], zero-extended to the board's LEDs

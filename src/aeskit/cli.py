@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
 from aeskit import BUILD_ROOT, __version__
-from aeskit.board import uart_cli
+from aeskit.board import board_cli, uart_cli
 from aeskit.hw import CORES, SYSTEMS, UnknownCoreError, get_core
 from aeskit.hw.registry import CoreSpec, registry_json
 from aeskit.paths import (STDIO, OutputExists, OutputFile, PathError, check_input,
@@ -659,6 +659,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_crypt_parser(sub, name)
     _add_synth_parsers(sub)
     _add_bench_parser(sub)
+    board_cli.add_parser(sub)
     uart_cli.add_parser(sub)
     return p
 
@@ -671,7 +672,8 @@ _EXTRAS = {"cocotb": "sim", "cocotb_tools": "sim", "cocotbext": "sim", "pyuvm": 
            "peakrdl_regblock": "regs", "peakrdl_cheader": "regs", "peakrdl_html": "regs",
            "wavedrom": "regs", "cryptography": "verify", "cryptography_vectors": "verify",
            "pycryptodome_test_vectors": "verify", "dask": "distributed",
-           "distributed": "distributed"}
+           "distributed": "distributed", "amaranth": "board", "amaranth_boards": "board",
+           "serial": "board"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import aeskit.asbus.evaluate
+import aeskit.board.build
 import aeskit.report
 import aeskit.report.primitive_table
 import aeskit.sim.filecrypt
@@ -226,6 +227,17 @@ OTHER_CASES: dict[str, tuple[list[str], tuple[str, ...]]] = {
     "bench unknown mode": (["bench", "filepath", "--modes", "ecb,gcm"],
                            ("--modes: unknown mode 'gcm'",)),
     "bench size 0": (["bench", "filepath", "--size-mib", "0"], ("--size-mib must be more",)),
+    # aeskit board (tests/aeskit/board/test_board_build.py builds)
+    "board no name": (["board"], ("the following arguments are required: BOARD",)),
+    "board unknown": (["board", "de10"], ("invalid choice: 'de10'",)),
+    "board unknown core": (["board", "icebreaker", "--core", "nosuch"],
+                           ("unknown core 'nosuch'",)),
+    "board seed 0": (["board", "icebreaker", "--seed", "0"], ("--seed must be 1 or more",)),
+    "board baud 0": (["board", "ulx3s", "--baud", "0"], ("--baud must be positive",)),
+    "board baud too fast": (["board", "icebreaker", "--baud", "6000000"],
+                            ("too fast for the 12 MHz clock",)),
+    "board out is a file": (["board", "icebreaker", "--out", "{IN}"],
+                            ("is not a directory",)),
     # aeskit uart: the whole table is tests/aeskit/board/test_protocol.py
     "uart no port": (["uart", "encrypt", "--key", K16, "{IN}", "{OUT}"],
                      ("the following arguments are required: --port",)),
@@ -245,7 +257,8 @@ def tripwires(monkeypatch: pytest.MonkeyPatch) -> None:
                       (aeskit.sim.mode_harness, "build_mode_harness"),
                       (aeskit.synth, "synthesize"), (aeskit.report, "run_report"),
                       (aeskit.report.primitive_table, "collect"),
-                      (aeskit.asbus.evaluate, "evaluate")]:
+                      (aeskit.asbus.evaluate, "evaluate"),
+                      (aeskit.board.build, "build")]:
         monkeypatch.setattr(mod, name, _tripwire)
 
 

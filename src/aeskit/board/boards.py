@@ -20,10 +20,10 @@ from typing import Any
 
 from aeskit.synth.devices import Device, get_device
 
-__all__ = ["BOARDS", "Board", "BoardError", "Pin", "board_pins", "constraints", "get_board"]
+__all__ = ["BOARDS", "Board", "BuildError", "Pin", "board_pins", "constraints", "get_board"]
 
 
-class BoardError(Exception):
+class BuildError(Exception):
     """A board build cannot go on; ``str()`` is one line for the user."""
 
 
@@ -63,7 +63,7 @@ def get_board(name: str) -> Board:
     try:
         return BOARDS[name]
     except KeyError:
-        raise BoardError(f"unknown board {name!r}; boards: {', '.join(BOARDS)}") from None
+        raise BuildError(f"unknown board {name!r}; boards: {', '.join(BOARDS)}") from None
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def _platform(board: Board) -> Any:
     try:
         mod = importlib.import_module(f"amaranth_boards.{module}")
     except ImportError as e:
-        raise BoardError(f"the board pins need amaranth-boards ({e.name} is missing): "
+        raise BuildError(f"the board pins need amaranth-boards ({e.name} is missing): "
                          f"pip install 'aeskit[board]'") from None
     return getattr(mod, cls)()
 
@@ -119,7 +119,7 @@ def board_pins(board: Board) -> BoardPins:
     clk = _resource(plat, plat.default_clk)
     uart = _resource(plat, "uart")
     if clk is None or uart is None:
-        raise BoardError(f"{board.name}: amaranth-boards gives no clock or UART")
+        raise BuildError(f"{board.name}: amaranth-boards gives no clock or UART")
     (clk_site,), _ = _pins_of(clk)
     pins = [Pin("clk_i", clk_site, _attrs(clk))]
     subs = {s.name: s for s in uart.ios}
@@ -131,10 +131,10 @@ def board_pins(board: Board) -> BoardPins:
         (site,), inv = _pins_of(led)
         leds.append((site, inv, _attrs(led)))
     if len(leds) < 2:
-        raise BoardError(f"{board.name}: the demo wants two LEDs, amaranth-boards gives "
+        raise BuildError(f"{board.name}: the demo wants two LEDs, amaranth-boards gives "
                          f"{len(leds)}")
     if len({inv for _, inv, _ in leds}) != 1:
-        raise BoardError(f"{board.name}: LEDs of mixed polarity")
+        raise BuildError(f"{board.name}: LEDs of mixed polarity")
     pins += [Pin(f"led_o[{i}]", site, attrs) for i, (site, _, attrs) in enumerate(leds)]
     return BoardPins(int(plat.default_clk_frequency), tuple(pins), len(leds), leds[0][1])
 
@@ -159,5 +159,5 @@ def constraints(board: Board, bp: BoardPins) -> str:
             pull = " -pullup yes" if dict(p.attrs).get("PULLUP") in ("1", "True") else ""
             lines.append(f"set_io{pull} {p.port} {p.site}")
     else:
-        raise BoardError(f"{board.name}: no constraint format for {board.dev.family}")
+        raise BuildError(f"{board.name}: no constraint format for {board.dev.family}")
     return "\n".join(lines) + "\n"

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from aeskit import BUILD_ROOT
-from aeskit.board.boards import Board, BoardError, board_pins, constraints, get_board
+from aeskit.board.boards import Board, BuildError, board_pins, constraints, get_board
 from aeskit.hw import manifest
 from aeskit.hw.registry import CoreSpec, get_core
 from aeskit.synth import toolrun
@@ -41,7 +41,7 @@ from aeskit.synth.pnr import NotPlaced, nextpnr_command, place_and_route
 from aeskit.synth.result import SynthError
 from aeskit.toolchain import paths as tools
 
-__all__ = ["BoardBuild", "TOP", "build"]
+__all__ = ["BoardBuild", "TOP", "build", "timing_miss"]
 
 TOP = "ak_board_top"
 BOARD_TOP = "aeskit:board:top"
@@ -95,21 +95,21 @@ def build(board_name: str, core: str | None = None, *, seed: int = 1,
           baud: int = DEFAULT_BAUD, out_dir: Path | None = None,
           progress: Callable[[str], None] | None = None) -> BoardBuild:
     """Build the UART demo's bitstream for ``board_name`` on ``core`` (the board's
-    default core when None). Raises :class:`BoardError` with one line for an unknown
+    default core when None). Raises :class:`BuildError` with one line for an unknown
     board or core, a design that does not fit or does not meet the board clock, and
     a tool failure (the log's path in the message)."""
     board = get_board(board_name)
     try:
         spec = get_core(core or board.default_core)
     except KeyError as e:
-        raise BoardError(str(e).strip("'\"")) from None
+        raise BuildError(str(e).strip("'\"")) from None
     if seed < 1:
-        raise BoardError(f"seed must be 1 or more, got {seed}")
+        raise BuildError(f"seed must be 1 or more, got {seed}")
     if baud <= 0:
-        raise BoardError(f"baud must be positive, got {baud}")
+        raise BuildError(f"baud must be positive, got {baud}")
     bp = board_pins(board)
     if bp.clock_hz < 4 * baud:
-        raise BoardError(f"{board.name}: {baud} baud needs a clock of at least 4x that")
+        raise BuildError(f"{board.name}: {baud} baud needs a clock of at least 4x that")
     dev, fam = board.dev, FAMILY[board.dev.family]
     out = (out_dir or BUILD_ROOT / "board" / board.name / spec.name).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -120,7 +120,7 @@ def build(board_name: str, core: str | None = None, *, seed: int = 1,
         return _build(board, spec, bp, dev, fam, out, seed, baud, progress)
     except SynthError as e:
         where = f" (log: {e.log_path})" if e.log_path is not None else ""
-        raise BoardError(f"{board.name}: {e.message}{where}") from None
+        raise BuildError(f"{board.name}: {e.message}{where}") from None
 
 
 def _build(board: Board, spec: CoreSpec, bp: Any, dev: Any, fam: Any, out: Path,
@@ -142,7 +142,7 @@ def _build(board: Board, spec: CoreSpec, bp: Any, dev: Any, fam: Any, out: Path,
     cells = toolrun.stat_cells(out / "yosys_stat.json")
     misfit = check_fit(cells, dev)
     if misfit is not None:
-        raise BoardError(misfit.message(f"{board.name}: {spec.name}"))
+        raise BuildError(misfit.message(f"{board.name}: {spec.name}"))
 
     opt, suffix = fam.pnr_output
     placed = f"{board.name}{suffix}"
@@ -159,22 +159,21 @@ def _build(board: Board, spec: CoreSpec, bp: Any, dev: Any, fam: Any, out: Path,
                         budget_min=route_budget_min(), router_label="nextpnr's default router",
                         tool_label=fam.nextpnr)
     except NotPlaced as e:
-        raise BoardError(e.misfit.message(f"{board.name}: {spec.name}")) from None
+        raise BuildError(e.misfit.message(f"{board.name}: {spec.name}")) from None
     report = json.loads((out / "report.json").read_text())
     fmax = _clock_fmax(report)
     util = {k: (int(v.get("used", 0)), int(v.get("available", 0)))
             for k, v in report.get("utilization", {}).items()}
     if fmax is None:
-        raise BoardError(f"{board.name}: nextpnr timed no clock net (report.json)")
+        raise BuildError(f"{board.name}: nextpnr timed no clock net (report.json)")
     timing = (f"board {board.name} ({board.title}), core {spec.name}, device {dev.name}\n"
               f"clock {clock_mhz:g} MHz ({1e3 / clock_mhz:.2f} ns), achieved "
               f"{fmax:.2f} MHz ({1e3 / fmax:.2f} ns), slack {1e3 / clock_mhz - 1e3 / fmax:.2f} ns\n"
               + "".join(f"{k}: {u}/{a}\n" for k, (u, a) in util.items() if u))
     (out / "timing.txt").write_text(timing)
-    if fmax < clock_mhz:
-        raise BoardError(f"{board.name}: {spec.name} misses the {clock_mhz:g} MHz board clock "
-                         f"by {clock_mhz - fmax:.2f} MHz ({fmax:.2f} MHz achieved, "
-                         f"{1e3 / fmax - 1e3 / clock_mhz:.2f} ns over); no bitstream written")
+    miss = timing_miss(f"{board.name}: {spec.name}", clock_mhz, fmax)
+    if miss is not None:
+        raise BuildError(miss)
 
     ext = ".bit" if fam.pnr_output[0] == "--textcfg" else ".bin"
     bitstream = out / f"{board.name}{ext}"
@@ -190,6 +189,16 @@ def _build(board: Board, spec: CoreSpec, bp: Any, dev: Any, fam: Any, out: Path,
                                                                      "pack": pack}}
     (out / "board.json").write_text(json.dumps(record, indent=1, default=str) + "\n")
     return result
+
+
+def timing_miss(what: str, clock_mhz: float, fmax_mhz: float) -> str | None:
+    """The one-line verdict on a design that misses the board clock, None when it
+    meets it."""
+    if fmax_mhz >= clock_mhz:
+        return None
+    return (f"{what} misses the {clock_mhz:g} MHz board clock by {clock_mhz - fmax_mhz:.2f} "
+            f"MHz ({fmax_mhz:.2f} MHz achieved, {1e3 / fmax_mhz - 1e3 / clock_mhz:.2f} ns "
+            f"over); no bitstream written")
 
 
 def _clock_fmax(report: dict[str, Any]) -> float | None:
