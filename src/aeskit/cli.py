@@ -17,7 +17,7 @@ from aeskit.hw import CORES, SYSTEMS, UnknownCoreError, get_core
 from aeskit.hw.registry import CoreSpec, registry_json
 from aeskit.paths import (STDIO, OutputExists, OutputFile, PathError, check_input,
                           check_output, check_out_dir, read_input)
-from aeskit.sim.filecrypt import STALL_MAX  # --stall's range, the library's
+from aeskit.crypt.filecrypt import STALL_MAX  # --stall's range, the library's
 
 
 def _progress(msg: str) -> None:
@@ -78,7 +78,7 @@ class _CryptJob:
 def _prepare_crypt(args: argparse.Namespace, decrypt: bool) -> _CryptJob:
     """Check every argument, path and the input's length; raise CryptInputError,
     UnknownCoreError or PathError before anything is built, simulated or written."""
-    from aeskit.sim.filecrypt import AAD_MODES, TAG_MODES, CryptInputError, check_args, parse_hex
+    from aeskit.crypt.filecrypt import AAD_MODES, TAG_MODES, CryptInputError, check_args, parse_hex
 
     check_input(args.input)
     check_output(args.output, overwrite=args.force)
@@ -107,7 +107,7 @@ def _prepare_crypt(args: argparse.Namespace, decrypt: bool) -> _CryptJob:
 
 def _run_crypt(args: argparse.Namespace, job: _CryptJob, out: OutputFile) -> int:
     """Simulate ``job``, check it against OpenSSL if asked, commit ``out``."""
-    from aeskit.sim.filecrypt import TagMismatch, crypt_bytes, reference_crypt
+    from aeskit.crypt.filecrypt import TagMismatch, crypt_bytes, reference_crypt
 
     t0 = time.monotonic()
     try:
@@ -147,7 +147,7 @@ def _shown(name: str, stdio: str) -> str:
 
 
 def cmd_crypt(args: argparse.Namespace, decrypt: bool) -> int:
-    from aeskit.sim.filecrypt import CryptInputError
+    from aeskit.crypt.filecrypt import CryptInputError
 
     try:
         job = _prepare_crypt(args, decrypt)
@@ -484,7 +484,7 @@ def _version() -> str:
 
 
 def _add_crypt_parser(sub: Any, name: str) -> None:
-    from aeskit.sim.filecrypt import MODES
+    from aeskit.crypt.filecrypt import MODES
 
     s = sub.add_parser(name, help=f"{name} a file through the RTL mode engine on an RTL "
                                    f"core in simulation", formatter_class=_HelpFormatter,

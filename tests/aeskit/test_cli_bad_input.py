@@ -20,12 +20,12 @@ import aeskit.asbus.evaluate
 import aeskit.board.build
 import aeskit.report
 import aeskit.report.primitive_table
-import aeskit.sim.filecrypt
-import aeskit.sim.mode_harness
+import aeskit.crypt.filecrypt
+import aeskit.harness.modes
 import aeskit.synth
 from aeskit import __version__
 from aeskit.cli import STALL_MAX, _HelpFormatter, build_parser, main
-from aeskit.sim.filecrypt import TagMismatch, reference_crypt
+from aeskit.crypt.filecrypt import TagMismatch, reference_crypt
 
 K16 = "00" * 16
 IV = "00" * 16
@@ -253,8 +253,8 @@ def _tripwire(*_a: object, **_k: object) -> Any:
 @pytest.fixture
 def tripwires(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every library entry point the subcommands hand long work to fails the test."""
-    for mod, name in [(aeskit.sim.filecrypt, "crypt_bytes"),
-                      (aeskit.sim.mode_harness, "build_mode_harness"),
+    for mod, name in [(aeskit.crypt.filecrypt, "crypt_bytes"),
+                      (aeskit.harness.modes, "build_mode_harness"),
                       (aeskit.synth, "synthesize"), (aeskit.report, "run_report"),
                       (aeskit.report.primitive_table, "collect"),
                       (aeskit.asbus.evaluate, "evaluate"),
@@ -390,8 +390,8 @@ def _fake_engine(monkeypatch: pytest.MonkeyPatch, seen: list[Path] | None = None
             seen.extend(Path.cwd().iterdir())
         return reference_crypt(mode, key, iv, data, decrypt, **extra)
 
-    monkeypatch.setattr(aeskit.sim.filecrypt, "crypt_bytes", fake)
-    monkeypatch.setattr(aeskit.sim.mode_harness, "build_mode_harness", _tripwire)
+    monkeypatch.setattr(aeskit.crypt.filecrypt, "crypt_bytes", fake)
+    monkeypatch.setattr(aeskit.harness.modes, "build_mode_harness", _tripwire)
 
 
 def test_stdin_to_stdout(monkeypatch: pytest.MonkeyPatch,
@@ -432,7 +432,7 @@ def test_failed_run_leaves_nothing(failure: str, monkeypatch: pytest.MonkeyPatch
     def fail(*_a: object, **_k: object) -> bytes:
         raise TagMismatch() if failure == "tag" else RuntimeError("simulated crash")
 
-    monkeypatch.setattr(aeskit.sim.filecrypt, "crypt_bytes", fail)
+    monkeypatch.setattr(aeskit.crypt.filecrypt, "crypt_bytes", fail)
     monkeypatch.chdir(tmp_path)
     Path("in.bin").write_bytes(bytes(32))
     argv = ["decrypt", "--mode", "ccm", "--key", K16, "--nonce", NONCE, "--force",
@@ -451,7 +451,7 @@ def test_library_refuses_a_stall_outside_its_range(kw: dict[str, int]) -> None:
     """The library call (not only the CLI) refuses a percentage that would hang the
     harness, before anything is built."""
     from aeskit.hw import get_core
-    from aeskit.sim.filecrypt import crypt_bytes
+    from aeskit.crypt.filecrypt import crypt_bytes
 
     with pytest.raises(ValueError, match="must be 0..99"):
         crypt_bytes(get_core("round"), "ecb", bytes(16), None, bytes(16), False, **kw)

@@ -20,10 +20,10 @@ from cryptography.hazmat.decrepit.ciphers.modes import CFB, OFB
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM
 
-import aeskit.sim.filecrypt
-import aeskit.sim.mode_harness
+import aeskit.crypt.filecrypt
+import aeskit.harness.modes
 from aeskit.cli import main
-from aeskit.sim.filecrypt import MODES, reference_crypt
+from aeskit.crypt.filecrypt import MODES, reference_crypt
 
 LENGTHS = (0, 1, 15, 16, 17, 31, 4096)
 KEY = bytes(range(16))
@@ -87,14 +87,14 @@ def openssl_engine(monkeypatch: pytest.MonkeyPatch) -> None:
             return reference_crypt(mode, key, iv, data, decrypt, **extra)
         except Exception as exc:  # a tag mismatch, as the engine reports it
             if type(exc).__name__ == "InvalidTag" or "tag" in str(exc).lower():
-                raise aeskit.sim.filecrypt.TagMismatch() from exc
+                raise aeskit.crypt.filecrypt.TagMismatch() from exc
             raise
 
     def no_build(*_a: object, **_k: object) -> None:
         raise AssertionError("the matrix must not build a model")
 
-    monkeypatch.setattr(aeskit.sim.filecrypt, "crypt_bytes", fake)
-    monkeypatch.setattr(aeskit.sim.mode_harness, "build_mode_harness", no_build)
+    monkeypatch.setattr(aeskit.crypt.filecrypt, "crypt_bytes", fake)
+    monkeypatch.setattr(aeskit.harness.modes, "build_mode_harness", no_build)
 
 
 def _cli(argv: list[str]) -> tuple[int, str, str]:

@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from aeskit import REPO_ROOT
 from aeskit.hw import get_core
-from aeskit.sim.harness import Harness
+from aeskit.harness.core import Harness
 
 DOC = REPO_ROOT / "docs" / "core-contract.md"
 ROW = re.compile(r"^\| C\.(\d) AES-(\d+) \| (\d) \| `([0-9a-f_]+)` \| `([0-9a-f_]+)` \|$", re.M)

@@ -1,5 +1,5 @@
 """The C driver of sw/ (aeskit_coproc.c, aes_soft.c) through its test executable
-(aeskit.sim.coproc_driver): on the co-processor RTL (ak_coproc + tbox_folded, memory
+(aeskit.testbench.coproc_driver): on the co-processor RTL (ak_coproc + tbox_folded, memory
 model with latency and random back-pressure on every AXI4 and AXI4-Lite channel) and
 on its software fallback (the same front end built without RTL: the driver finds no
 device). Expected values come from NIST vectors (cryptography-vectors, parsed by
@@ -17,7 +17,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM
 
-from aeskit.sim.coproc_driver import (
+from aeskit.testbench.coproc_driver import (
     AAD_DEFAULT,
     DST_DEFAULT,
     MEM_BASE,

@@ -61,7 +61,7 @@ def path_aw(width: int, mem_bytes: int) -> int:
 
 def command_ports(width: int, mem_bytes: int, mw: int) -> list[tuple[str, str, int]]:
     """The command inputs and status outputs both data paths share (for
-    :class:`aeskit.sim.wrapper.Instance`)."""
+    :class:`aeskit.testbench.wrapper.Instance`)."""
     aw = path_aw(width, mem_bytes)
     return [("input", "rk_i", 1408), ("input", "start_i", 1), ("input", "cipher_i", 1),
             ("input", "discard_i", 1), ("input", "master_i", mw), ("input", "mode_i", 2),

@@ -2,7 +2,7 @@
 in ECB, CBC, CTR, CFB, OFB), per core and mode.
 
 For each core and mode a file of random bytes goes through the bulk path
-(:func:`aeskit.sim.bulk.crypt_file`: the Verilator model of the mode engine on the core,
+(:func:`aeskit.crypt.bulk.crypt_file`: the Verilator model of the mode engine on the core,
 both engine streams where the blocks are independent; ECB on the core's bulk harness);
 the output is compared with
 OpenSSL (``cryptography``) and a difference is an error (:class:`BenchCheckFailed`), so a
@@ -136,7 +136,7 @@ class FilepathResult:
 
 
 def _reference(mode: str, key: bytes, iv: bytes, data: bytes, decrypt: bool) -> bytes:
-    from aeskit.sim.filecrypt import reference_crypt
+    from aeskit.crypt.filecrypt import reference_crypt
 
     return reference_crypt(mode, key, None if mode == "ecb" else iv, data, decrypt)
 
@@ -145,9 +145,10 @@ def run_one(core: CoreSpec, bench_mode: str, src: Path, dst: Path, data: bytes, 
             jobs: int = 1, progress: Callable[[str], None] | None = None) -> FilepathResult:
     """Benchmark one core and mode on ``data`` (already in ``src``); BenchCheckFailed
     when the output differs from OpenSSL's."""
-    from aeskit.sim import harness, mode_harness
-    from aeskit.sim.bulk import bulk_build, crypt_file, direct
-    from aeskit.sim.filecrypt import check_args
+    from aeskit.harness import core as harness
+    from aeskit.harness import modes as mode_harness
+    from aeskit.crypt.bulk import bulk_build, crypt_file, direct
+    from aeskit.crypt.filecrypt import check_args
     from aeskit.sim.verilated_exe import build_seconds
 
     mode, decrypt = MODES[bench_mode]

@@ -4,7 +4,7 @@ The top is ``ak_board_top`` (hw/boards): power-on reset, the board's oscillator,
 USB-UART and LEDs around ``ak_uart_demo_sys`` on a registry core. The steps, all in
 ``build/board/<board>/<core>/``:
 
-1. the demo's sources (:func:`aeskit.sim.uart_demo.system_files`) and the board top;
+1. the demo's sources (:func:`aeskit.hw.systems.uart_demo.system_files`) and the board top;
    the pins from amaranth-boards as the family's constraint file (``board.lpf`` /
    ``board.pcf``, :mod:`aeskit.board.boards`);
 2. Yosys ``read_slang`` + the family's synth command -> ``netlist.json``; a design
@@ -85,7 +85,7 @@ def _note(progress: Callable[[str], None] | None, msg: str) -> None:
 
 
 def _demo_files(spec: CoreSpec, out_dir: Path) -> list[Path]:
-    from aeskit.sim import uart_demo  # the demo's renderer
+    from aeskit.hw.systems import uart_demo# the demo's renderer
 
     return [*uart_demo.system_files(spec, out_dir=out_dir),
             *manifest.sources(BOARD_TOP)]

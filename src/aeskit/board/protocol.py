@@ -23,6 +23,8 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from enum import IntEnum
 
+from aeskit.hw.codes import Mode
+
 SYNC_REQ = 0xA5
 SYNC_RESP = 0x5A
 #: the protocol version (STATUS payload byte 3)
@@ -69,8 +71,9 @@ STATUS_TEXT: dict[int, str] = {
     Status.NO_SYNC: "bytes outside a frame",
     Status.BUS: "an AXI4-Lite error inside the board",
 }
-#: ak_aes_lite's CTRL.MODE codes
-MODE_CODE: dict[str, int] = {"ecb": 0, "cbc": 1, "ctr": 2, "cmac": 7}
+#: ak_aes_lite's CTRL.MODE codes: the project's mode codes (aeskit.hw.codes.Mode)
+MODE_CODE: dict[str, int] = {m.name.lower(): int(m)
+                             for m in (Mode.ECB, Mode.CBC, Mode.CTR, Mode.CMAC)}
 #: SET_MODE's direction bit
 DECRYPT = 0x08
 

@@ -2,7 +2,7 @@
 demo (docs/uart_demo.md), over its USB-UART.
 
 The arguments are checked as ``aeskit encrypt`` checks them (the same functions:
-:func:`aeskit.sim.filecrypt.check_args`, :func:`~aeskit.sim.filecrypt.parse_hex`,
+:func:`aeskit.crypt.filecrypt.check_args`, :func:`~aeskit.crypt.filecrypt.parse_hex`,
 :mod:`aeskit.paths`), before the port is opened; the output is written only when the
 board answered every frame. Errors are one line ``aeskit: error: ...``: exit 2 for a
 bad argument or input, 1 when the board cannot be reached, does not answer or answers
@@ -21,7 +21,7 @@ from aeskit.board.transport import BoardError, SerialTransport, run
 from aeskit.paths import (STDIO, OutputExists, OutputFile, PathError, check_input,
                           check_output, read_input)
 
-#: the core of the demo's default build (aeskit.sim.uart_demo.DEFAULT_CORE)
+#: the core of the demo's default build (aeskit.hw.systems.uart_demo.DEFAULT_CORE)
 DEFAULT_CORE = "compact32_bram_e128"
 OPS = ("encrypt", "decrypt", "cmac")
 MODES = ("ecb", "cbc", "ctr")
@@ -49,7 +49,7 @@ def _check(args: argparse.Namespace, op: str) -> tuple[bytes, bytes | None, byte
     """Every argument, path and the input's length; CryptInputError, UnknownCoreError
     or PathError before the port is opened. The key, IV and data."""
     from aeskit.hw import get_core
-    from aeskit.sim.filecrypt import check_args, parse_hex
+    from aeskit.crypt.filecrypt import check_args, parse_hex
 
     check_input(args.input)
     check_output(args.output, overwrite=args.force)
@@ -65,7 +65,7 @@ def _check(args: argparse.Namespace, op: str) -> tuple[bytes, bytes | None, byte
 
 def cmd_uart(args: argparse.Namespace, op: str) -> int:
     from aeskit.hw import UnknownCoreError
-    from aeskit.sim.filecrypt import CryptInputError
+    from aeskit.crypt.filecrypt import CryptInputError
 
     try:
         key, iv, data = _check(args, op)

@@ -1,6 +1,6 @@
 """The core contract's checker (``hw/bench/contract``): which files bind it into a
 core and the defines that carry the core's registry claims to it. Used by every
-simulation of a registry core (:mod:`aeskit.sim.corebench`, the compiled harness) and
+simulation of a registry core (:mod:`aeskit.testbench.corebench`, the compiled harness) and
 by the proofs (:mod:`aeskit.formal.contract`)."""
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ starting aeskit.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,10 +184,11 @@ class SystemSpec:
     """A bus system or SoC peripheral built around the mode engine and a core.
 
     A system whose core is chosen per build (SystemVerilog cannot take a module name
-    as a parameter) names a ``builder``: ``"module:function"`` with the signature of
-    :func:`aeskit.sim.coproc.system_files` -- ``(core, out_dir) -> sources`` -- that
-    renders its top from the manifest's template for one registry core. A system with
-    a fixed core (``builder`` None) is built from its manifest alone.
+    as a parameter) names a ``builder``: a renderer of :mod:`aeskit.hw.systems` with the
+    signature of :func:`aeskit.hw.systems.coproc.system_files` -- ``(core, out_dir,
+    modes=...) -> sources`` -- that renders its top from the manifest's template for one
+    registry core. A system with a fixed core (``builder`` None) is built from its
+    manifest alone.
     """
 
     name: str
@@ -197,8 +199,8 @@ class SystemSpec:
     manifest: str
     #: the core a synthesis or a measurement uses unless told otherwise
     default_core: str
-    #: ``"module:function"`` rendering the top for any core (None: fixed core)
-    builder: str | None = None
+    #: the renderer of the top for any core (None: fixed core)
+    builder: Callable[..., list[Path]] | None = None
     #: bus interfaces, for the listings ("AXI4-Lite slave, AXI4 master", ...)
     interfaces: str = ""
     #: nextpnr router instead of the flow's rule (see :class:`CoreSpec`)
@@ -213,8 +215,6 @@ class SystemSpec:
     def sources(self, core: str | None = None, out_dir: Path | None = None) -> list[Path]:
         """Every source in compile order for ``core`` (default :attr:`default_core`);
         a rendered top goes into ``out_dir`` (default ``build/systems/<name>/<core>``)."""
-        import importlib
-
         from aeskit import BUILD_ROOT
 
         if self.builder is None:
@@ -222,8 +222,7 @@ class SystemSpec:
                 raise ValueError(f"system {self.name} is built on {self.default_core} only")
             return _manifest.sources(self.manifest)
         spec = get_core(core or self.default_core)
-        mod, _, fn = self.builder.partition(":")
-        build = getattr(importlib.import_module(mod), fn)
+        build = self.builder
         out = out_dir if out_dir is not None else BUILD_ROOT / "systems" / self.name / spec.name
         # a system built for fewer modes than all renders its top with that Modes mask
         # (a builder takes ``modes``); the full build keeps the RTL default
@@ -254,7 +253,7 @@ class EngineConfig:
     """A configuration of the mode engine as a user would pick it: the engine's
     ``Modes`` mask and ``Streams`` on a core. The report synthesizes each as
     ``ak_mode_sys`` (the engine and the core, no bus:
-    :func:`aeskit.sim.mode_harness.config_build`,
+    :func:`aeskit.harness.modes.config_build`,
     :func:`aeskit.report.sections.paper001.engine_design`)."""
 
     name: str

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from aeskit.hw.registry import CoreSpec
-from aeskit.sim.harness import HARNESS_CPP, Harness
+from aeskit.harness.core import HARNESS_CPP, Harness
 
 MEASURE_VERSION = "2"
 INTERVAL_BLOCKS = 64

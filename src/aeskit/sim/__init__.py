@@ -1,2 +1,8 @@
-"""Simulation: cocotb test benches on Verilator/Icarus (:mod:`aeskit.sim.cocotb_run`,
-:mod:`aeskit.sim.coretb`) and the compiled harness for bulk runs."""
+"""Running simulators: the cocotb runner on Verilator (:mod:`aeskit.sim.cocotb_run`), the
+Verilated executables of the compiled harnesses (:mod:`aeskit.sim.verilated_exe`),
+lint, and the VCD toggle counter.
+
+Beside it, by role: :mod:`aeskit.harness` (the compiled harnesses), :mod:`aeskit.testbench`
+(the reusable cocotb benches), :mod:`aeskit.verif` (bus models, fuzzers, reset and
+initial-state drivers, the key-wipe check), :mod:`aeskit.hw.systems` (the system-top
+renderers), :mod:`aeskit.crypt` (files through the RTL)."""

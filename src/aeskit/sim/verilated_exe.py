@@ -1,5 +1,5 @@
-"""What the two compiled harnesses (:mod:`aeskit.sim.harness` for a bare core,
-:mod:`aeskit.sim.mode_harness` for the mode engine over a core) share: building a
+"""What the two compiled harnesses (:mod:`aeskit.harness.core` for a bare core,
+:mod:`aeskit.harness.modes` for the mode engine over a core) share: building a
 Verilator C++ executable into a cached, locked build directory, and talking to it
 through text lines (one command in, one or more answer lines out; ``err <message>``
 answers end the process).
@@ -28,7 +28,7 @@ __all__ = ["BUILD_FLAGS_VERSION", "BULK_VERILATOR_ARGS", "CPP_INCLUDE", "FileRun
            "cpp_common_bytes"]
 
 #: directory of the C++ header both harnesses include
-CPP_INCLUDE = Path(__file__).with_name("harness")
+CPP_INCLUDE = Path(__file__).resolve().parents[1] / "harness" / "cpp"
 _COMMON_HEADERS = ("ak_harness_util.h",)
 #: changes whenever the options of :func:`build_executable` change what is built (for the
 #: build-directory hashes that include it)

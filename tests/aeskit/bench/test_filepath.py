@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-import aeskit.sim.mode_harness
+import aeskit.harness.modes
 from aeskit.bench import filepath
 from aeskit.bench.filepath import BenchError, parse_modes, parse_size_mib
 from aeskit.cli import main
 from aeskit.hw import get_core
-from aeskit.sim.bulk import parts
+from aeskit.crypt.bulk import parts
 
 
 def _tripwire(*_a: object, **_k: object) -> None:
@@ -33,7 +33,7 @@ def _tripwire(*_a: object, **_k: object) -> None:
 ])
 def test_bad_arguments(argv: list[str], words: str, capsys: pytest.CaptureFixture[str],
                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(aeskit.sim.mode_harness, "build_mode_harness", _tripwire)
+    monkeypatch.setattr(aeskit.harness.modes, "build_mode_harness", _tripwire)
     try:
         code = main(["bench", "filepath", *argv])
     except SystemExit as exc:  # argparse's own checks (--jobs) exit from the parser

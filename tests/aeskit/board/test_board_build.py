@@ -114,7 +114,7 @@ def test_board_top_lint(leds: int, low: int, tmp_path: Path) -> None:
     from aeskit.board.build import BOARD_TOP
     from aeskit.hw import manifest
     from aeskit.sim.cocotb_run import WAIVERS
-    from aeskit.sim.uart_demo import system_files
+    from aeskit.hw.systems.uart_demo import system_files
     from aeskit.toolchain.paths import verilator
 
     files = [*system_files("compact32_bram_e128", tmp_path / "src"), *manifest.sources(BOARD_TOP)]

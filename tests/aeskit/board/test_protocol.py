@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from aeskit.board import protocol as P
-from aeskit.sim.filecrypt import reference_crypt  # OpenSSL, through cryptography
+from aeskit.crypt.filecrypt import reference_crypt  # OpenSSL, through cryptography
 from aeskit.board import transport as T
 from aeskit.cli import main
 

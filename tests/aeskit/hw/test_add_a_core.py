@@ -88,7 +88,7 @@ HARNESS_SCRIPT = textwrap.dedent("""
     import random
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
     from aeskit.hw.registry import get_core
-    from aeskit.sim.harness import Harness
+    from aeskit.harness.core import Harness
     from aeskit.vectors import block_vectors
 
     core = get_core("newcomer")

@@ -102,7 +102,7 @@ def test_steady_interval_of_multi_block_cores(name: str) -> None:
     import random
 
     from aeskit.report.measure import steady_interval
-    from aeskit.sim.harness import Harness
+    from aeskit.harness.core import Harness
 
     core = get_core(name)
     with Harness(core) as h:

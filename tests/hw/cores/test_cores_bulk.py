@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from aeskit.hw import CORES, CoreSpec
 from aeskit.model import AES
 from aeskit.model.mct import run_mct
-from aeskit.sim.harness import Harness, RtlCipher
+from aeskit.harness.core import Harness, RtlCipher
 from aeskit.vectors import mct_vectors
 
 CORE_IDS = [c.name for c in CORES]

@@ -1,4 +1,4 @@
-"""Key hygiene for EVERY core of the registry (:mod:`aeskit.sim.keywipe`): after the
+"""Key hygiene for EVERY core of the registry (:mod:`aeskit.verif.keywipe`): after the
 documented wipe (docs/core-contract.md: an all-zero key of the largest size, its setup,
 a reset) no register and no RAM word holds a word of the old key's schedule; all
 internal state is read through the simulator. The build is the one of the core's own
@@ -19,9 +19,9 @@ import cocotb
 import pytest
 
 from aeskit.hw import CORES, get_core
-from aeskit.sim import corebench
+from aeskit.testbench import corebench
 from aeskit.sim.cocotb_run import CocotbTestFailure
-from aeskit.sim.keywipe import wipe_check
+from aeskit.verif.keywipe import wipe_check
 
 HERE = Path(__file__).resolve().parent
 #: round_e128: a configuration (encrypt only, AES-128: the wipe loads its largest

@@ -1,16 +1,16 @@
 """Random resets and unknown initial state, for EVERY core of the registry.
 
-Both checks are shared cocotb tests of :mod:`aeskit.sim.corebench`, bound here once
+Both checks are shared cocotb tests of :mod:`aeskit.testbench.corebench`, bound here once
 (this file is the pytest module and the cocotb module) and run on every registry core
 with its registry parameters and claims, at TagWidth 4 -- the build each core's own
 bench already makes in the same tier, so no Verilator build is added:
 
-* :func:`aeskit.sim.corebench.random_resets`: random streams (key sizes, directions,
+* :func:`aeskit.testbench.corebench.random_resets`: random streams (key sizes, directions,
   tags, gaps, stalls) reset asynchronously at random cycles, aimed in turn at a key
   setup, blocks in flight and a stalled output; after each reset nothing stale comes
   out and the core is idle and keyless (docs/core-contract.md) until a new key, which
   takes the claimed setup, and its blocks come out equal to the model;
-* :func:`aeskit.sim.corebench.initial_state` under five ``+verilator+seed`` values
+* :func:`aeskit.testbench.corebench.initial_state` under five ``+verilator+seed`` values
   (random initial register values; the seed is a run-time plusarg, one build): reset,
   idle and keyless, then a key of every claimed size and blocks of both directions
   with the claimed setup and latency, equal to the model. The seeds must give the
@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from aeskit.hw import CORES, get_core
-from aeskit.sim import corebench
+from aeskit.testbench import corebench
 from aeskit.sim.cocotb_run import CocotbTestFailure
 
 # cocotb runs every test this module holds: the two shared tests

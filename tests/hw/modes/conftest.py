@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from aeskit.sim.mode_harness import ModeHarness
+from aeskit.harness.modes import ModeHarness
 
 
 @pytest.fixture(scope="module")

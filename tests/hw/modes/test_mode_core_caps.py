@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM
 
 from aeskit.hw import get_core
-from aeskit.sim.mode_harness import MODE_CODE, Build, Message, ModeHarness
+from aeskit.harness.modes import MODE_CODE, Build, Message, ModeHarness
 
 CORE = "round_e128"
 

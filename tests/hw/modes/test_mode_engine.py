@@ -329,7 +329,7 @@ def test_mode_engine_cocotb(core: str, tmp_path_factory: pytest.TempPathFactory)
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.sim.mode_harness import system_files
+    from aeskit.harness.modes import system_files
 
     files = system_files(get_core(core), BUILD_ROOT / "mode_sys_src" / core)
     run_cocotb(toplevel="ak_mode_sys", sources=files, test_module="test_mode_engine",

@@ -6,7 +6,7 @@ by its model (:mod:`aeskit.model`).
 * ``cocotb_random_resets``: random messages of every mode on both streams (random
   keys of every size, lengths, directions, CCM with good and bad tags, random input
   gaps and output/status stalls) run in the background; ``rst_ni`` is asserted
-  asynchronously (:func:`aeskit.sim.sysreset.reset_when`), aimed in turn at a key
+  asynchronously (:func:`aeskit.verif.sysreset.reset_when`), aimed in turn at a key
   setup in the core, a block entering the core (blocks in flight), an output beat held
   by a stall, a status held by a stall and an input beat offered and not yet taken.
   While ``rst_ni`` is low and for the longest
@@ -34,7 +34,7 @@ import pytest
 
 from aeskit.model import AES
 from aeskit.model import modes as M
-from aeskit.sim import sysreset as sr
+from aeskit.verif import sysreset as sr
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
@@ -202,7 +202,7 @@ def _run(testcase: str, seed: int, env: dict | None = None) -> Path:
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.sim.mode_harness import system_files
+    from aeskit.harness.modes import system_files
 
     # exactly test_mode_engine.py's build of ak_mode_sys on CORE
     files = system_files(get_core(CORE), BUILD_ROOT / "mode_sys_src" / CORE)

@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives import cmac as ossl_cmac
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from aeskit.sim.mode_harness import MODE_CODE, Build, Message, ModeHarness
+from aeskit.harness.modes import MODE_CODE, Build, Message, ModeHarness
 
 BUILDS = {
     "ecb_cbc_ctr": Build(streams=1, modes=0x007),

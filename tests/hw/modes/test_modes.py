@@ -1,5 +1,5 @@
 """The mode engine (hw/modes: ak_mode_engine + ak_mode_stream) on ``pipe2`` and on
-``round``, through the compiled harness (aeskit.sim.mode_harness; both streams run at
+``round``, through the compiled harness (aeskit.harness.modes; both streams run at
 once, with random input gaps and output/status stalls where stated).
 
 * lint: verilator -Wall, zero warnings, for the engine (1 and 2 streams) and for the
@@ -35,7 +35,7 @@ from aeskit.hw import get_core
 from aeskit.model import AES, TagMismatchError
 from aeskit.model import modes as M
 from aeskit.sim.cocotb_run import WAIVERS
-from aeskit.sim.mode_harness import (Build, Message, ModeHarness, engine_paths,
+from aeskit.harness.modes import (Build, Message, ModeHarness, engine_paths,
                                      measure_cycles_per_block, system_files)
 from aeskit.toolchain.paths import verilator
 from aeskit.vectors import block_vectors, ccm_vectors, ctr_vectors

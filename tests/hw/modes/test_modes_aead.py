@@ -37,7 +37,7 @@ from aeskit.model import AES
 from aeskit.model import gcm as G
 from aeskit.model import modes as M
 from aeskit.model import xts as X
-from aeskit.sim.mode_harness import Message, ModeHarness, RtlModes, TagMismatch, \
+from aeskit.harness.modes import Message, ModeHarness, RtlModes, TagMismatch, \
     measure_cycles_per_block
 from aeskit.vectors.catalog import (cmac_vectors, gcm_vectors, wycheproof_cmac_vectors,
                                     wycheproof_gcm_vectors, xts_vectors)

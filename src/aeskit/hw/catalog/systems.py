@@ -7,6 +7,7 @@ docs/uart_demo.md."""
 from __future__ import annotations
 
 from aeskit.hw.registry import SystemSpec
+from aeskit.hw.systems import axis, coproc, lite, uart_demo
 
 ORDER = 50
 
@@ -34,7 +35,7 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         paper="003 Chaves et al.",
         manifest="aeskit:system:coproc",
         default_core="tbox_folded",
-        builder="aeskit.sim.coproc:system_files",
+        builder=coproc.system_files,
         interfaces="AXI4-Lite slave, AXI4 master, irq",
         # router1 still had 8,930 overused arcs after 7 minutes (2026-11-25; yosys:
         # 16,316 LUT4 + 797 CCU2C, 6,104 FF, 24 DP16KD), as on cipher_ahb; router2 on
@@ -55,7 +56,7 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         paper="-",
         manifest="aeskit:system:axis_core",
         default_core="round",
-        builder="aeskit.sim.axis:system_files",
+        builder=axis.system_files,
         interfaces="AXI4-Stream slave and master, AXI4-Lite slave",
         # router1 on HeAP's placement still had 59,313 arcs to route after 53,000
         # iterations (2026-11-25; 20,538 LUT4, 3,996 FF); static placer + router2 routes
@@ -77,7 +78,7 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         paper="003 Chaves et al.",
         manifest="aeskit:system:coproc",
         default_core="compact32_bram_e128",
-        builder="aeskit.sim.coproc:system_files",
+        builder=coproc.system_files,
         interfaces="AXI4-Lite slave, AXI4 master, irq",
         modes=0x007,
         streams=1,
@@ -90,7 +91,7 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         paper="003 Chaves et al.",
         manifest="aeskit:system:coproc",
         default_core="compact32_bram_e128",
-        builder="aeskit.sim.coproc:system_files",
+        builder=coproc.system_files,
         interfaces="AXI4-Lite slave, AXI4 master, irq",
         modes=0x087,
         streams=1,
@@ -106,7 +107,7 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         paper="-",
         manifest="aeskit:system:aes_lite",
         default_core="compact32_bram_e128",
-        builder="aeskit.sim.lite:system_files",
+        builder=lite.system_files,
         interfaces="AXI4-Lite slave, irq",
         modes=0x087,
         streams=1,
@@ -119,7 +120,7 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         paper="-",
         manifest="aeskit:system:aes_lite",
         default_core="compact32_bram_e128",
-        builder="aeskit.sim.lite:system_files",
+        builder=lite.system_files,
         interfaces="AXI4-Lite slave, irq",
         modes=0x007,
         streams=1,
@@ -135,7 +136,7 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         paper="-",
         manifest="aeskit:system:uart_demo",
         default_core="compact32_bram_e128",
-        builder="aeskit.sim.uart_demo:system_files",
+        builder=uart_demo.system_files,
         interfaces="UART (rx, tx), 2 LEDs",
         modes=0x087,
         streams=1,

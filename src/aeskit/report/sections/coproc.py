@@ -51,7 +51,7 @@ CACHE_DIR = BUILD_ROOT / "coproc_report"
 def _cycles_hash() -> str:
     """What the cycle measurement depends on: the co-processor system's sources on
     its default core and the bench that counts."""
-    from aeskit.sim.coproc import BENCH_DIR
+    from aeskit.hw.systems.coproc import BENCH_DIR
     from aeskit.synth.systems import system_design
 
     h = hashlib.sha256()
@@ -65,7 +65,7 @@ def _cycles_hash() -> str:
 
 def measure(force: bool, say: Callable[[str], None]) -> dict[int, int]:
     """Table 2's three sizes through the RTL (cached by :func:`_cycles_hash`)."""
-    from aeskit.sim.coproc import measure_cycles
+    from aeskit.hw.systems.coproc import measure_cycles
 
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     from aeskit.store import cached_file

@@ -1,6 +1,6 @@
 """GCM/GMAC, XTS and CMAC on the mode engine (issue 15, "Measure and report").
 
-Measured through the RTL mode engine (``aeskit.sim.mode_harness``, the compiled
+Measured through the RTL mode engine (``aeskit.harness.modes``, the compiled
 Verilator harness) on ``round``, ``pipe2`` and ``ttable_unrolled``, the same way
 :mod:`aeskit.report.sections.paper001` measures ECB..CCM, and cached by the same hash
 of the engine sources:
@@ -77,7 +77,7 @@ def _key(mode: str, decrypt: bool) -> str:
 def measure_aead(core: Any, key_sizes: list[int]) -> dict[str, Any]:
     """``cpb``: mode/direction -> key size -> [one stream, two streams] cycles per
     block; ``msg``: mode -> {bytes, aad, cycles, ctr} cycles per message (AES-128)."""
-    from aeskit.sim.mode_harness import Message, ModeHarness, measure_cycles_per_block
+    from aeskit.harness.modes import Message, ModeHarness, measure_cycles_per_block
 
     cpb: dict[str, dict[str, list[float]]] = {}
     msg: dict[str, dict[str, int]] = {}
@@ -228,11 +228,11 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
 def gcm_pipe_design(core: Any) -> Any:
     """``ak_gcm_pipe_sys``: ak_gcm_pipe (GCM at one block per cycle) on ``core``, as a
     synthesis Design (the system file rendered into build/gcm_pipe/<core>/syn)."""
-    from aeskit.sim.gcm_pipe import system_files
+    from aeskit.hw.systems.gcm_pipe import system_files
     from aeskit.synth.flow import Design
 
     files = system_files(core, BUILD_ROOT / "gcm_pipe" / core.name / "syn")
-    # The core with packed T-table words (aeskit.sim.gcm_pipe.system_core; 84 EBR): with
+    # The core with packed T-table words (aeskit.hw.systems.gcm_pipe.system_core; 84 EBR): with
     # the registry's 32-bit words (156 EBR) router2 on the static placement routed seed 1
     # (57.6 MHz) but not seeds 2 and 3 within 30 minutes (28 Nov 2026).
     # 84 EBR is under the flow's router2 threshold, but router1 left 55,000 wires
@@ -290,7 +290,7 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         "registry, beside ECB..CCM. GHASH runs on one `ak_gf128_mul` with "
         f"DigitBits = {GHASH_DIGIT_BITS} ({cycles_per_product(GHASH_DIGIT_BITS)} cycles "
         "per block), fed from the MAC FIFO; CMAC's CBC-MAC runs on the MAC lane.",
-        "Cycles are measured through the RTL (`aeskit.sim.mode_harness`).",
+        "Cycles are measured through the RTL (`aeskit.harness.modes`).",
     ]
     if not cores:
         out += ["", "Not measured (run the report without --no-synth)."]

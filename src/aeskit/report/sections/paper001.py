@@ -9,7 +9,7 @@ streams (128 bit / (Nr x 3 ns)); half of it for a single CBC-encryption stream; 
 
 Clock rates and gate counts are not comparable with ECP5 LUT4 figures from Yosys and
 nextpnr; cycles per block are, and they are measured here through the RTL mode engine
-(``aeskit.sim.mode_harness``) for every mode, key size, and one or two streams.
+(``aeskit.harness.modes``) for every mode, key size, and one or two streams.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def paper_cycles(key_size: int) -> float:
 
 
 def _hash(core: Any) -> str:
-    from aeskit.sim.mode_harness import MODE_CPP, engine_paths, system_sv
+    from aeskit.harness.modes import MODE_CPP, engine_paths, system_sv
 
     h = hashlib.sha256(core.source_hash().encode())
     for p in engine_paths() + [MODE_CPP]:
@@ -59,7 +59,7 @@ def _hash(core: Any) -> str:
 
 def measure_modes(core: Any) -> dict[str, dict[str, list[float]]]:
     """mode/direction -> key size -> [one stream, two streams] cycles per block."""
-    from aeskit.sim.mode_harness import ModeHarness, measure_cycles_per_block
+    from aeskit.harness.modes import ModeHarness, measure_cycles_per_block
 
     out: dict[str, dict[str, list[float]]] = {}
     with ModeHarness(core) as h:
@@ -79,7 +79,7 @@ def engine_design_name(core: str, config: Any = None) -> str:
     :class:`aeskit.hw.registry.EngineConfig`; None: the harness default, every mode,
     two streams) on ``core``: ``mode_sys_<core>`` for the harness default build (the
     name its stored results carry), ``mode_sys_<core>_<config>`` for the others."""
-    from aeskit.sim.mode_harness import FULL, config_build
+    from aeskit.harness.modes import FULL, config_build
 
     if config is None or config_build(config) == FULL:
         return f"mode_sys_{core}"
@@ -91,7 +91,7 @@ def engine_design(core: Any, config: Any = None) -> Any:
     :class:`aeskit.hw.registry.EngineConfig`; None: every mode, two streams) on
     ``core``, as a synthesis :class:`aeskit.synth.Design` named by
     :func:`engine_design_name`."""
-    from aeskit.sim.mode_harness import FULL, config_build, system_files
+    from aeskit.harness.modes import FULL, config_build, system_files
     from aeskit.synth import Design
 
     name = engine_design_name(core.name, config)

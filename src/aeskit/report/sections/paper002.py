@@ -12,7 +12,7 @@ and area-speed optimization (Table 2); area without the data, key and round-key
 registers; latency = cycles x critical path delay.
 
 ``collect`` measures, per paper-002 core: CBC cycles per block (encrypt and decrypt,
-:func:`aeskit.sim.cbc_rate.measure_cbc`) and a "datapath" synthesis in which the
+:func:`aeskit.testbench.cbc_rate.measure_cbc`) and a "datapath" synthesis in which the
 on-the-fly key step is replaced by a one-level stub (``ak_key_step_split`` of the
 same ports, ``hw/bench/key_step_stub``), so that the timing and area of the four
 datapaths can be compared without the shared key schedule, which limits every full core
@@ -145,7 +145,7 @@ def _dp_synth(core: Any, device: str, force: bool, say: Callable[[str], None],
 
 def collect(cores: list[Any], progress: Callable[[str], None] | None, force: bool,
             device: str = DEFAULT_DEVICE, seeds: tuple[int, ...] = (1,)) -> Any:
-    from aeskit.sim.cbc_rate import measure_cbc
+    from aeskit.testbench.cbc_rate import measure_cbc
     from aeskit.store import cached_file
     from aeskit.synth import synth_dir
 

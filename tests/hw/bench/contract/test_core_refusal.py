@@ -1,5 +1,5 @@
 """What a core's build lacks is refused, never silently wrong (docs/core-contract.md,
-"Configurations"): :func:`aeskit.sim.corebench.refusal` on every registry core that
+"Configurations"): :func:`aeskit.testbench.corebench.refusal` on every registry core that
 lacks a key size or decryption (the configurations such as ``round_e128``, the
 single-size unrolled T-table cores), and on ``round`` (the illegal code 3 only). Each
 case offers the refused request, checks for 40 cycles that it is not accepted and
@@ -18,7 +18,7 @@ import pytest
 
 from aeskit.hw import CORES, get_core
 from aeskit.hw.registry import KEY_SIZES_ALL
-from aeskit.sim import corebench
+from aeskit.testbench import corebench
 
 # cocotb runs every test this module holds: the shared one
 cocotb_refusal = corebench.cocotb_refusal

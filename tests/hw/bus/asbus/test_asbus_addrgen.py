@@ -38,7 +38,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
-from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.testbench.wrapper import Instance, Prefixed, write_wrapper
 from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, beat_addresses,
                                 decode_len, encode_len)
 from aeskit.hw.manifest import sources_of_module

@@ -35,7 +35,7 @@ import cocotb
 import pytest
 from cocotb.triggers import Timer
 
-from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.testbench.wrapper import Instance, Prefixed, write_wrapper
 from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent

@@ -1,7 +1,7 @@
 """Bus fuzzing of the ASBUS master endpoint ``ak_asbus_master`` (docs/asbus_master.md),
-Verilator, with the shared pieces of :mod:`aeskit.sim.asbus_fuzz`.
+Verilator, with the shared pieces of :mod:`aeskit.verif.asbus_fuzz`.
 
-The bench is one generated wrapper top (:func:`aeskit.sim.wrapper.write_wrapper`, one
+The bench is one generated wrapper top (:func:`aeskit.testbench.wrapper.write_wrapper`, one
 build) holding four masters of different buffers (:data:`VARIANTS`: W = 32 with
 Outstanding 2 / RdDepth 8 / WrDepth 8 and with 4 / 64 / 32, W = 64 and W = 128);
 ``make test`` drives the two 32-bit ones, the slow variant all four. Each master is
@@ -9,7 +9,7 @@ driven on both sides by Python, every cycle:
 
 * user side: random commands held with ``cmd_valid_i`` until ``cmd_ready_o`` (random
   gaps, back to back, junk on the payload while not valid), in every shape of
-  :func:`aeskit.sim.asbus_fuzz.random_shape`: fitting the buffer, exactly filling it,
+  :func:`aeskit.verif.asbus_fuzz.random_shape`: fitting the buffer, exactly filling it,
   longer than it (refused locally, documented), a LEN field at 0 (its maximum; longer
   than any buffer here, so refused locally), the reserved mode (no beat, sent to the
   slave); every write's beats on the write stream with random gaps and strobes (also
@@ -58,9 +58,9 @@ from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
 from aeskit.hw.manifest import sources
-from aeskit.sim.asbus_fuzz import (HANG, HANG_REQ, N_FAST, N_SLOW, Coverage, FuzzFailure,
+from aeskit.verif.asbus_fuzz import (HANG, HANG_REQ, N_FAST, N_SLOW, Coverage, FuzzFailure,
                                    master_beats, random_shape, run_fuzz, settings)
-from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.testbench.wrapper import Instance, Prefixed, write_wrapper
 
 HERE = Path(__file__).resolve().parent
 TOP = "ak_asbus_master_fuzz_tb"

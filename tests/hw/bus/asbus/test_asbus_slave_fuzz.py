@@ -93,7 +93,7 @@ from aeskit.asbus.bench_build import ADAM_BENCH_ARGS, ADAM_BENCH_SOURCES
 from aeskit.asbus.model import (MODE_BLOCK, MODE_LINEAR, MODE_STATE, DamModel, ProtocolError,
                                 beat_addresses, decode_len, encode_len)
 from aeskit.model import expand_key
-from aeskit.sim.asbus_fuzz import (HANG, HANG_REQ, N_FAST, N_SLOW, Coverage, FuzzFailure,
+from aeskit.verif.asbus_fuzz import (HANG, HANG_REQ, N_FAST, N_SLOW, Coverage, FuzzFailure,
                                    run_fuzz, settings)
 
 HERE = Path(__file__).resolve().parent

@@ -28,11 +28,11 @@ from cocotb.triggers import FallingEdge, RisingEdge
 
 from aeskit.hw import get_core
 from aeskit.model import AES
-from aeskit.sim import corebench
+from aeskit.testbench import corebench
 # cocotb_*: shared core-bench tests; cocotb runs every test this module holds
-from aeskit.sim.corebench import (Claims, check_block, cocotb_kat, cocotb_random, refuse_key,
+from aeskit.testbench.corebench import (Claims, check_block, cocotb_kat, cocotb_random, refuse_key,
                                   reset_round, start)
-from aeskit.sim.coretb import BlockRecord, KeyRecord, intervals
+from aeskit.testbench.coretb import BlockRecord, KeyRecord, intervals
 
 NR = {16: 10, 24: 12, 32: 14}
 

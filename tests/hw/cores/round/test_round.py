@@ -30,9 +30,9 @@ from cocotb.triggers import FallingEdge, RisingEdge
 
 from aeskit.hw import get_core
 from aeskit.model import AES
-from aeskit.sim import corebench
+from aeskit.testbench import corebench
 # cocotb_*: shared core-bench tests; cocotb runs every test this module holds
-from aeskit.sim.corebench import (Claims, check_block, cocotb_exact_timing, cocotb_kat,
+from aeskit.testbench.corebench import (Claims, check_block, cocotb_exact_timing, cocotb_kat,
                                   cocotb_key_reload, cocotb_random, cocotb_tags, refuse_key,
                                   reset_round, start)
 

@@ -1,5 +1,5 @@
 """cocotb tests of paper 003's memory-based cores (hw/cores/tbox), run by the test
-files of the tbox cores: the shared core bench (:mod:`aeskit.sim.corebench`) steered
+files of the tbox cores: the shared core bench (:mod:`aeskit.testbench.corebench`) steered
 by the claims the pytest side sets, and what these cores add: a
 full-rate stream with tags in sequence, key sizes the build does not support, CBC at
 full speed (encryption). Exact timing runs ``AK_TIMING_BLOCKS`` (40) blocks per
@@ -12,9 +12,9 @@ import random
 
 import cocotb
 
-from aeskit.sim import corebench
+from aeskit.testbench import corebench
 # cocotb_*: shared core-bench tests; cocotb runs every test this module holds
-from aeskit.sim.corebench import (Claims, check_block, cocotb_exact_timing, cocotb_kat,
+from aeskit.testbench.corebench import (Claims, check_block, cocotb_exact_timing, cocotb_kat,
                                   cocotb_random, refuse_key, reset_round, start)
 
 CODE = {16: 0, 24: 1, 32: 2}

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from aeskit.hw import get_core
-from aeskit.sim import corebench
+from aeskit.testbench import corebench
 
 HERE = Path(__file__).resolve().parent
 CORE = get_core("tbox_folded")

@@ -21,8 +21,8 @@ import pytest
 
 from aeskit.hw import CoreSpec, get_core
 from aeskit.hw.catalog.memory_primitives import rk_fill_cycles
-from aeskit.sim import corebench
-from aeskit.sim.corebench import Claims
+from aeskit.testbench import corebench
+from aeskit.testbench.corebench import Claims
 
 HERE = Path(__file__).resolve().parent
 

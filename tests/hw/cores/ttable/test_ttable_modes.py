@@ -1,7 +1,7 @@
 """Paper 004's "176-bit and 192-bit" inputs under a 128-bit key: messages that are not
 a whole number of blocks (22 and 24 bytes), through CTR and CBC with ciphertext
 stealing (CBC-CS1/2/3) of the software mode layer (``aeskit.model.modes``) running
-on the RTL ``ttable_*`` cores (``aeskit.sim.harness.RtlCipher``), and the same lengths
+on the RTL ``ttable_*`` cores (``aeskit.harness.core.RtlCipher``), and the same lengths
 through the RTL mode engine (hw/modes) on the cores. Compared with OpenSSL (CTR) and
 the golden model (both).
 """
@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from aeskit.hw import get_core
 from aeskit.model import AES, cbc_cs_decrypt, cbc_cs_encrypt, ctr_crypt
-from aeskit.sim.harness import Harness, RtlCipher
+from aeskit.harness.core import Harness, RtlCipher
 
 CORES = ["ttable_col", "ttable_round", "ttable_unrolled"]
 
@@ -54,7 +54,7 @@ def test_ttable_odd_lengths_through_the_rtl_mode_engine(core_name: str) -> None:
     """The same 22- and 24-byte messages through the RTL mode engine (hw/modes) on the
     core: CTR and CBC-CS1/2/3, both directions, with random gaps and stalls, against
     OpenSSL (CTR) and OpenSSL's block cipher with the model's stealing (CBC-CS)."""
-    from aeskit.sim.filecrypt import crypt_bytes, reference_crypt
+    from aeskit.crypt.filecrypt import crypt_bytes, reference_crypt
 
     core = get_core(core_name)
     rng = random.Random(f"{core_name}-engine")

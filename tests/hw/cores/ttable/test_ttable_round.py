@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from aeskit.hw import get_core
-from aeskit.sim import corebench
-from aeskit.sim.corebench import rotation
+from aeskit.testbench import corebench
+from aeskit.testbench.corebench import rotation
 
 HERE = Path(__file__).resolve().parent
 CORE = get_core("ttable_round")

@@ -1,11 +1,11 @@
 """cocotb tests of the ttable_* cores (test_ttable_col.py, test_ttable_round.py,
-test_ttable_unrolled.py): the shared core bench (:mod:`aeskit.sim.corebench`) with the
+test_ttable_unrolled.py): the shared core bench (:mod:`aeskit.testbench.corebench`) with the
 claims of the core under test, and what these cores add: a full-rate stream that
 must fill the core (in_flight blocks at once), key changes, reset and the illegal key
 length.
 
 Settings come from the environment: AK_CORE (registry name), AK_KEY_SIZE, AK_GAP,
-AK_STALL, AK_BLOCKS, AK_SEED and the claims :func:`aeskit.sim.corebench.run` sets.
+AK_STALL, AK_BLOCKS, AK_SEED and the claims :func:`aeskit.testbench.corebench.run` sets.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import cocotb
 from cocotb.triggers import RisingEdge
 
 from aeskit.hw import get_core
-from aeskit.sim import corebench
+from aeskit.testbench import corebench
 # cocotb_*: shared core-bench tests; cocotb runs every test this module holds
-from aeskit.sim.corebench import (check_block, cocotb_exact_timing, cocotb_kat, cocotb_random,
+from aeskit.testbench.corebench import (check_block, cocotb_exact_timing, cocotb_kat, cocotb_random,
                                   refuse_key, reset_round, start)
 
 

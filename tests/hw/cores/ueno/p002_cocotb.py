@@ -1,6 +1,6 @@
 """cocotb tests of the paper-002 cores (``ueno`` and the conventional datapaths
 ``satoh``, ``lutz``, ``liu``): all speak the core contract through ak_round_ctrl, so
-they run the shared core bench (:mod:`aeskit.sim.corebench`) with the claims of the
+they run the shared core bench (:mod:`aeskit.testbench.corebench`) with the claims of the
 registry entry under test (test_paper002.py sets them), and this reset sequence.
 
 Expected results come from ``aeskit.vectors`` (NIST CAVP files) and ``aeskit.model``
@@ -15,7 +15,7 @@ import random
 import cocotb
 
 # cocotb_*: shared core-bench tests; cocotb runs every test this module holds
-from aeskit.sim.corebench import (check_block, cocotb_cbc_rate, cocotb_exact_timing,
+from aeskit.testbench.corebench import (check_block, cocotb_cbc_rate, cocotb_exact_timing,
                                   cocotb_kat, cocotb_key_reload, cocotb_random, cocotb_tags,
                                   refuse_key, reset_round, start)
 

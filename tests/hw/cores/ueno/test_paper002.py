@@ -32,8 +32,8 @@ import pytest
 
 from aeskit.hw import CORES, get_core
 from aeskit.model.mct import run_mct
-from aeskit.sim import corebench
-from aeskit.sim.harness import Harness, RtlCipher
+from aeskit.testbench import corebench
+from aeskit.harness.core import Harness, RtlCipher
 from aeskit.vectors import mct_vectors
 
 HERE = Path(__file__).resolve().parent

@@ -244,7 +244,7 @@ def test_gcm_pipe(core: str, ks: int, sample: int, nrand: int) -> None:
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.sim.gcm_pipe import STAGES, system_files
+    from aeskit.hw.systems.gcm_pipe import STAGES, system_files
 
     spec = get_core(core)
     out = BUILD_ROOT / "gcm_pipe" / core

@@ -28,7 +28,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
 from aeskit.hw.manifest import sources_of_module
-from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.testbench.wrapper import Instance, Prefixed, write_wrapper
 
 HERE = Path(__file__).resolve().parent
 SOURCES = sources_of_module("ak_reg_slice")

@@ -12,7 +12,7 @@ what they were, and a check writes the memory before it reads it.
   masters (linear, block and state transfers, reads and writes, some refused), with
   random wait states on both data phases, every read and the final memory against the
   model in grant order. ``rst_ni`` is asserted asynchronously
-  (:func:`aeskit.sim.sysreset.reset_when`), aimed in turn at the MBUS configuration
+  (:func:`aeskit.verif.sysreset.reset_when`), aimed in turn at the MBUS configuration
   (the expanded key being written), the middle of a write burst, the middle of a read
   burst, a state transfer in the AES engines, and a data beat held by a wait state.
   While ``rst_ni`` is low and for the engine latency + 16 + 1..16 cycles after it: no
@@ -43,7 +43,7 @@ import pytest
 from aeskit.asbus.bench import adam_backdoor_dump
 from aeskit.asbus.model import (MODE_LINEAR, MODE_STATE, AsbusCommand, DamModel, ProtocolError,
                                 encode_len)
-from aeskit.sim import sysreset as sr
+from aeskit.verif import sysreset as sr
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:

@@ -375,7 +375,7 @@ def _run(core: str, testcase, env: dict | None = None, seed: int = 1,
          modes: int | None = None) -> None:
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core
-    from aeskit.sim.axis import MODES, system_files
+    from aeskit.hw.systems.axis import MODES, system_files
     from aeskit.sim.cocotb_run import run_cocotb
 
     spec = get_core(core)

@@ -1,5 +1,5 @@
 """AXI4-Lite bus fuzzing of ak_axis_core's register block (``ak_axis_sys`` on pipe2,
-the build of test_axis_core.py), with the engine :mod:`aeskit.sim.axil_fuzz` (its
+the build of test_axis_core.py), with the engine :mod:`aeskit.verif.axil_fuzz` (its
 docstring describes the driver, the model and the two phases).
 
 What is particular to this endpoint:
@@ -33,7 +33,7 @@ import cocotb
 import pytest
 from cocotb.triggers import ClockCycles
 
-import aeskit.sim.axil_fuzz as fz
+import aeskit.verif.axil_fuzz as fz
 
 HERE = Path(__file__).resolve().parent
 #: the core under the wrapper: the one test_axis_core.py builds in make test
@@ -136,7 +136,7 @@ async def cocotb_axis_axil_fuzz(dut: Any) -> None:
 def _run(n: int, seed: int) -> None:
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core
-    from aeskit.sim.axis import SYS_TOP, system_files
+    from aeskit.hw.systems.axis import SYS_TOP, system_files
 
     spec = get_core(CORE)
     fz.run_fuzz(toplevel=SYS_TOP, sources=system_files(spec, BUILD_ROOT / "axis_sys_src" / CORE),

@@ -1,7 +1,7 @@
 """ak_axis_core (the AXI4-Stream wrapper, hw/systems/axis) on registry cores of three
 classes -- ``round`` (iterative, one block), ``pipe2`` (two-block pipeline),
 ``ttable_unrolled`` (fully unrolled, 83-cycle pipeline) -- as ``ak_axis_sys``
-(aeskit.sim.axis), driven by cocotbext-axi: AxiStreamSource / AxiStreamSink with
+(aeskit.hw.systems.axis), driven by cocotbext-axi: AxiStreamSource / AxiStreamSink with
 random pauses on tvalid and tready, AxiLiteMaster (random pauses on its five channels)
 for the registers.
 
@@ -584,7 +584,7 @@ ALL_TESTS = ["cocotb_modes", "cocotb_registers_and_errors", "cocotb_reset_mid_pa
 def _run(core: str, testcase: str | list[str], env: dict | None = None, seed: int = 1) -> None:
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core
-    from aeskit.sim.axis import system_files
+    from aeskit.hw.systems.axis import system_files
     from aeskit.sim.cocotb_run import run_cocotb
 
     spec = get_core(core)

@@ -8,7 +8,7 @@ sink and AXI4-Lite master, random pauses on every handshake) and checked against
   of a random size, then a mode, direction and IV and 1..3 packets of random lengths,
   partial last beats where the mode allows them; now and then a bad packet, ECB with a
   partial last beat, answered as documented). ``rst_ni`` is asserted asynchronously
-  (:func:`aeskit.sim.sysreset.reset_when`), aimed in turn at a key load or the core's
+  (:func:`aeskit.verif.sysreset.reset_when`), aimed in turn at a key load or the core's
   key expansion, a block entering the core, an output beat held by the sink, a packet
   in the middle of its input (a beat without tlast taken), an AXI4-Lite register
   access in flight, and a bad packet being dropped or closed. While ``rst_ni`` is low and for 50 + 1..16
@@ -39,7 +39,7 @@ import cocotb
 import pytest
 from cocotb.utils import get_sim_time
 
-from aeskit.sim import sysreset as sr
+from aeskit.verif import sysreset as sr
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
@@ -250,7 +250,7 @@ async def cocotb_initial_state(dut) -> None:
 def _run(testcase: str, seed: int, env: dict | None = None) -> Path:
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core
-    from aeskit.sim.axis import system_files
+    from aeskit.hw.systems.axis import system_files
     from aeskit.sim.cocotb_run import run_cocotb
 
     # exactly test_axis_core.py's build of ak_axis_sys on CORE

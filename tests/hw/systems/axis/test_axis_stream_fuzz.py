@@ -1,5 +1,5 @@
 """Fuzzing of ak_axis_core's AXI4-Stream ports (``ak_axis_sys`` on pipe2, the build of
-test_axis_core.py) with the cycle-level source and sink of :mod:`aeskit.sim.axis_fuzz`:
+test_axis_core.py) with the cycle-level source and sink of :mod:`aeskit.verif.axis_fuzz`:
 random TVALID gaps (none, short, long) with junk on the lines while TVALID is low,
 random TREADY stalls on the output (short and long stretches), TLAST and TKEEP in
 legal and illegal places (the ports have TKEEP; there is no TSTRB).
@@ -60,7 +60,7 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, Event, RisingEdge, with_timeout
 
-from aeskit.sim.axis_fuzz import Beat, StreamSink, StreamSource
+from aeskit.verif.axis_fuzz import Beat, StreamSink, StreamSource
 
 HERE = Path(__file__).resolve().parent
 RDL = HERE.parents[3] / "hw" / "systems" / "axis" / "axis_core.rdl"
@@ -485,7 +485,7 @@ async def cocotb_axis_stream_fuzz(dut: Any) -> None:
 def _run(n: int, seed: int, floor: int = 0) -> None:
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core
-    from aeskit.sim.axis import SYS_TOP, system_files
+    from aeskit.hw.systems.axis import SYS_TOP, system_files
     from aeskit.sim.cocotb_run import run_cocotb
 
     spec = get_core(CORE)

@@ -1,9 +1,9 @@
 """AHB-Lite bus fuzzing of ak_cipher_ahb (the bench top ``tb_cipher_ahb`` with
 FifoDepth 2 and WaitLimit 96: the build of test_cipher_ahb.py), with the engine
-:mod:`aeskit.sim.ahb_fuzz` (its docstring describes the master and the cycle-level
+:mod:`aeskit.verif.ahb_fuzz` (its docstring describes the master and the cycle-level
 checks).
 
-The reference model is built from cipher_ahb.rdl (:class:`aeskit.sim.busfuzz.RegModel`:
+The reference model is built from cipher_ahb.rdl (:class:`aeskit.verif.busfuzz.RegModel`:
 addresses, fields, access, reset values) plus what docs/cipher_ahb.md says of the
 transfers the map cannot describe. Every data phase is checked cycle by cycle against
 the documented timing ("Timing" table of docs/cipher_ahb.md):
@@ -61,9 +61,9 @@ from typing import Any
 import cocotb
 import pytest
 
-from aeskit.sim.ahb_fuzz import (NONSEQ, Alt, AhbRegFuzz, Xfer, error_after, feasible, match,
+from aeskit.verif.ahb_fuzz import (NONSEQ, Alt, AhbRegFuzz, Xfer, error_after, feasible, match,
                                  ok_after)
-from aeskit.sim.busfuzz import (HANG, MASK32, N_FAST, N_SLOW, Reg, Stretch, run_fuzz,
+from aeskit.verif.busfuzz import (HANG, MASK32, N_FAST, N_SLOW, Reg, Stretch, run_fuzz,
                                 settings, words_be)
 
 ROOT = Path(__file__).resolve().parents[4]

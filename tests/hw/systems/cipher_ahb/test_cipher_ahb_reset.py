@@ -10,7 +10,7 @@ dummy-slave wait states) and checked against ``cryptography``.
   decryptions with their tags; the reader lags behind at random, so the FIFOs and the
   engine fill up; or one message with each result read right after its block, so the
   reads wait in FIFO wait states). ``rst_ni`` is asserted asynchronously
-  (:func:`aeskit.sim.sysreset.reset_when`), aimed in turn at a key setup (REKEY pending
+  (:func:`aeskit.verif.sysreset.reset_when`), aimed in turn at a key setup (REKEY pending
   or the core expanding), a block entering the core, an output held back (engine output
   waiting for a full FIFO, or a full output FIFO), a bus transfer in its data phase,
   and a transfer held by FIFO wait states. While ``rst_ni`` is low and for the longest
@@ -39,7 +39,7 @@ import cocotb
 import pytest
 from cocotb.utils import get_sim_time
 
-from aeskit.sim import sysreset as sr
+from aeskit.verif import sysreset as sr
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:

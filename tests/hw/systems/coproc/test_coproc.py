@@ -1,5 +1,5 @@
 """ak_coproc (paper 003's co-processor: AXI4-Lite registers, AXI4 DMA, mode engine) on
-tbox_folded (``ak_coproc_sys``, rendered by aeskit.sim.coproc), end to end on Verilator
+tbox_folded (``ak_coproc_sys``, rendered by aeskit.hw.systems.coproc), end to end on Verilator
 with cocotbext-axi: an AxiLiteMaster on ``s_axil`` is the software, an AxiSlave on
 ``m_axi`` is main memory (a byte array behind cocotbext-axi's AXI4 slave model, which
 also asserts every burst's 4 KiB rule and WLAST; a window of it answers SLVERR), with
@@ -20,7 +20,7 @@ random pauses on all five memory channels (AR, R, AW, W, B).
   jobs, exactly one interrupt per job; the exact cycle count of one job (docs/coproc.md's
   formula).
 
-Register addresses and fields come from coproc.rdl (aeskit.sim.coproc.regmap). The file
+Register addresses and fields come from coproc.rdl (aeskit.hw.systems.coproc.regmap). The file
 is both the pytest module and the cocotb test module (``cocotb_*``).
 """
 
@@ -38,8 +38,8 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
 from aeskit.hw.codes import Mode
-from aeskit.sim.coproc import ERR, KEY_LEN_CODE, MODE_CODE, mode_fields, regmap
-from aeskit.sim.keywipe import key_words, scan
+from aeskit.hw.systems.coproc import ERR, KEY_LEN_CODE, MODE_CODE, mode_fields, regmap
+from aeskit.verif.keywipe import key_words, scan
 
 HERE = Path(__file__).resolve().parent
 MEM_SIZE = 1 << 20
@@ -522,7 +522,7 @@ async def cocotb_key_clear(dut) -> None:
     assert not (after & (before - {0})), "a round key of the old key survived CLEAR"
     assert int(ram.key0_enc_q.value) == 0
     # and nowhere else: all internal state of the system (every signal and memory
-    # word) holds no word of the old key's schedule (aeskit.sim.keywipe)
+    # word) holds no word of the old key's schedule (aeskit.verif.keywipe)
     left = sorted(scan(dut, words) - baseline)
     assert not left, f"words of the old key survived CLEAR: {left[:8]}"
     # no interrupt for CLEAR; a job after it works
@@ -951,7 +951,7 @@ async def cocotb_start_on_done(dut) -> None:
 
 @cocotb.test(skip=os.environ.get("AK_COPROC_OUT") is None)
 async def cocotb_measure(dut) -> None:
-    """aeskit.sim.coproc.measure_cycles: CYCLES per size in AK_COPROC_SIZES."""
+    """aeskit.hw.systems.coproc.measure_cycles: CYCLES per size in AK_COPROC_SIZES."""
     tb = await start(dut, seed=18)
     sizes = [int(s) for s in os.environ["AK_COPROC_SIZES"].split(",")]
     out = {s: await _timed_job(tb, s) for s in sizes}
@@ -1022,7 +1022,7 @@ FAST = ["cocotb_modes", "cocotb_nist", "cocotb_errors", "cocotb_ccm_tamper",
 def _run(testcase: str | list[str], env: dict | None = None, seed: int = 1,
          core: str | None = None) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.sim.coproc import DEFAULT_CORE, SYS_TOP, system_files
+    from aeskit.hw.systems.coproc import DEFAULT_CORE, SYS_TOP, system_files
 
     run_cocotb(toplevel=SYS_TOP, sources=system_files(core or DEFAULT_CORE),
                test_module="test_coproc", test_dir=HERE, parameters={},
@@ -1056,7 +1056,7 @@ def test_coproc_random_long(seed: int) -> None:
 def test_measure_cycles() -> None:
     """The three sizes of the report (paper 003's Table 2: 128 bit, 4 Kibit, 128 Kibit),
     each equal to the formula of docs/coproc.md."""
-    from aeskit.sim.coproc import measure_cycles
+    from aeskit.hw.systems.coproc import measure_cycles
 
     got = measure_cycles((16, 512, 16384))
     assert got == {n: ecb_cycles(n // 16) for n in (16, 512, 16384)}
@@ -1082,7 +1082,7 @@ def test_deep_pipeline_cycles(core: str) -> None:
     ttable_unrolled (interval 1) the 32-bit DMA sets the rate (at least 4 cycles a
     block: four beats each way)."""
     from aeskit.hw import get_core
-    from aeskit.sim.coproc import measure_cycles
+    from aeskit.hw.systems.coproc import measure_cycles
 
     got = measure_cycles(tuple(DEEP_CYCLES[core]), core)
     assert got == DEEP_CYCLES[core], got
@@ -1099,7 +1099,7 @@ def test_verilator_model_of_the_system(tmp_path: Path) -> None:
     import subprocess
 
     from aeskit.sim.cocotb_run import WAIVERS
-    from aeskit.sim.coproc import DEFAULT_CORE, SYS_TOP, system_files
+    from aeskit.hw.systems.coproc import DEFAULT_CORE, SYS_TOP, system_files
     from aeskit.toolchain.paths import verilator
 
     cmd = [verilator(), "--cc", "-Wall", "--Mdir", str(tmp_path), "--top-module", SYS_TOP,
@@ -1115,7 +1115,7 @@ def test_yosys_slang_check() -> None:
     import subprocess
 
     from aeskit import BUILD_ROOT
-    from aeskit.sim.coproc import coproc_paths
+    from aeskit.hw.systems.coproc import coproc_paths
     from aeskit.toolchain.paths import yosys
 
     files = " ".join(str(f) for f in coproc_paths())

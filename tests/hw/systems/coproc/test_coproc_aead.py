@@ -37,7 +37,7 @@ import cocotb
 import pytest
 
 from aeskit.hw.codes import Mode
-from aeskit.sim.coproc import ERR, KEY_LEN_CODE, mode_fields, regmap
+from aeskit.hw.systems.coproc import ERR, KEY_LEN_CODE, mode_fields, regmap
 
 HERE = Path(__file__).resolve().parent
 RM = regmap()
@@ -506,7 +506,7 @@ async def cocotb_aead_cycles(dut) -> None:
 def _run(testcase: str | list[str], env: dict | None = None, core: str | None = None,
          modes: int | None = None) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.sim.coproc import DEFAULT_CORE, SYS_TOP, system_files
+    from aeskit.hw.systems.coproc import DEFAULT_CORE, SYS_TOP, system_files
 
     run_cocotb(toplevel=SYS_TOP, sources=system_files(core or DEFAULT_CORE, modes=modes),
                test_module="test_coproc_aead", test_dir=HERE, parameters={},
@@ -533,7 +533,7 @@ def test_coproc_small_system() -> None:
     sources its synthesis uses (SystemSpec.sources, Modes = 9'h087)."""
     from aeskit.hw.registry import get_system
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.sim.coproc import SYS_TOP
+    from aeskit.hw.systems.coproc import SYS_TOP
 
     spec = get_system("coproc_cmac")
     run_cocotb(toplevel=SYS_TOP, sources=spec.sources(), test_module="test_coproc_aead",

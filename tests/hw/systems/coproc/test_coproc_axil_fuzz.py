@@ -1,5 +1,5 @@
 """AXI4-Lite bus fuzzing of ak_coproc's register block (``ak_coproc_sys`` on
-tbox_folded, Verilator) with the engine :mod:`aeskit.sim.axil_fuzz` (its docstring
+tbox_folded, Verilator) with the engine :mod:`aeskit.verif.axil_fuzz` (its docstring
 describes the driver, the model and the two phases).
 
 What is particular to this endpoint: any address with a bit at or above the map's
@@ -23,9 +23,9 @@ from typing import Any
 import cocotb
 import pytest
 
-from aeskit.sim.axil_fuzz import (MASK32, N_FAST, N_SLOW, AxilFuzz, Reg, pauses, run_fuzz,
+from aeskit.verif.axil_fuzz import (MASK32, N_FAST, N_SLOW, AxilFuzz, Reg, pauses, run_fuzz,
                                   settings)
-from aeskit.sim.coproc import ERR, KEY_LEN_CODE, MODE_CODE
+from aeskit.hw.systems.coproc import ERR, KEY_LEN_CODE, MODE_CODE
 
 HERE = Path(__file__).resolve().parent
 
@@ -131,7 +131,7 @@ async def cocotb_coproc_axil_fuzz(dut: Any) -> None:
 # pytest side
 # ----------------------------------------------------------------------------------
 def _run(n: int, seed: int) -> None:
-    from aeskit.sim.coproc import DEFAULT_CORE, SYS_TOP, system_files
+    from aeskit.hw.systems.coproc import DEFAULT_CORE, SYS_TOP, system_files
 
     run_fuzz(toplevel=SYS_TOP, sources=system_files(DEFAULT_CORE),
              test_module="test_coproc_axil_fuzz", test_dir=HERE,

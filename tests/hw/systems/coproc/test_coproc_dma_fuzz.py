@@ -1,5 +1,5 @@
 """Fuzzing of ak_coproc's AXI4 DMA master (``ak_coproc_sys`` on tbox_folded, the build
-of test_coproc.py) against a memory that misbehaves: :mod:`aeskit.sim.axi4_mem` (its
+of test_coproc.py) against a memory that misbehaves: :mod:`aeskit.verif.axi4_mem` (its
 docstring lists the misbehaviour and the AXI4 rules it checks on every cycle, here with
 ``MaxReads`` = ``MaxWrites`` = 4 and the DMA's documented "W never waits for data after
 AW").
@@ -73,9 +73,9 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, Event, First, RisingEdge, with_timeout
 
-from aeskit.sim.axi4_mem import DECERR, OKAY, SLVERR, AxiMem, Burst, Profile
+from aeskit.verif.axi4_mem import DECERR, OKAY, SLVERR, AxiMem, Burst, Profile
 from aeskit.hw.codes import Mode
-from aeskit.sim.coproc import ERR, mode_fields, regmap
+from aeskit.hw.systems.coproc import ERR, mode_fields, regmap
 
 HERE = Path(__file__).resolve().parent
 #: jobs in make test, in the slow variant; bus transactions the slow variant must reach
@@ -813,7 +813,7 @@ async def cocotb_coproc_dma_fuzz(dut: Any) -> None:
 # ----------------------------------------------------------------------------------
 def _run(n: int, seed: int, floor: int = 0) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.sim.coproc import DEFAULT_CORE, SYS_TOP, system_files
+    from aeskit.hw.systems.coproc import DEFAULT_CORE, SYS_TOP, system_files
 
     print(f"cocotb_coproc_dma_fuzz: seed {seed}, {n} jobs")
     run_cocotb(toplevel=SYS_TOP, sources=system_files(DEFAULT_CORE),

@@ -1,6 +1,6 @@
 """The C driver's GCM/GMAC, CMAC and XTS calls (sw/aeskit_coproc.c: aeskit_gcm_encrypt,
 aeskit_gcm_decrypt, aeskit_gmac, aeskit_cmac_generate, aeskit_cmac_verify, aeskit_xts,
-aeskit_set_xts_key) through the driver test executable (aeskit.sim.coproc_driver;
+aeskit_set_xts_key) through the driver test executable (aeskit.testbench.coproc_driver;
 tests/sw/test_coproc_driver.py runs the other modes): on the co-processor RTL
 (ak_coproc + tbox_folded, memory with latency and random back-pressure on every AXI4
 and AXI4-Lite channel) and on the software fallback (aes_soft.c's GCM, CMAC, XTS).
@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.cmac import CMAC
 
-from aeskit.sim.coproc_driver import SRC_DEFAULT, CoprocDriver
+from aeskit.testbench.coproc_driver import SRC_DEFAULT, CoprocDriver
 
 FILL = 0xEE
 

@@ -7,7 +7,7 @@ checked against ``cryptography``.
 * ``cocotb_random_resets``: the software runs random jobs in the background (every
   mode, direction and key size, random lengths and alignments, CCM with AAD; now and
   then a CLEAR). ``rst_ni`` is asserted asynchronously
-  (:func:`aeskit.sim.sysreset.reset_when`), aimed in turn at a key load or the core's
+  (:func:`aeskit.verif.sysreset.reset_when`), aimed in turn at a key load or the core's
   key expansion, a block entering the core, an output held back (a W beat held by the
   memory, or the engine's output waiting for the writer), the middle of a DMA burst (an
   R or W beat that is not the last), an AXI4-Lite register access in flight, and a
@@ -37,8 +37,8 @@ from pathlib import Path
 import cocotb
 import pytest
 
-from aeskit.sim import sysreset as sr
-from aeskit.sim.coproc import MODE_CODE, RDL, regmap
+from aeskit.verif import sysreset as sr
+from aeskit.hw.systems.coproc import MODE_CODE, RDL, regmap
 
 HERE = Path(__file__).resolve().parent
 RM = regmap()
@@ -209,7 +209,7 @@ async def cocotb_initial_state(dut) -> None:
 # ----------------------------------------------------------------------------------
 def _run(testcase: str, seed: int, env: dict | None = None) -> Path:
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.sim.coproc import DEFAULT_CORE, SYS_TOP, system_files
+    from aeskit.hw.systems.coproc import DEFAULT_CORE, SYS_TOP, system_files
 
     # exactly test_coproc.py's build
     return run_cocotb(toplevel=SYS_TOP, sources=system_files(DEFAULT_CORE),

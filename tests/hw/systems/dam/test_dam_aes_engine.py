@@ -55,7 +55,7 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
-from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.testbench.wrapper import Instance, Prefixed, write_wrapper
 from aeskit.asbus.model import MODE_STATE, beat_addresses, encode_len
 from aeskit.model import AES, expand_key
 from aeskit.hw.manifest import sources_of_module

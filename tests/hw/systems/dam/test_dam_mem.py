@@ -30,7 +30,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge
 
-from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.testbench.wrapper import Instance, Prefixed, write_wrapper
 from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent

@@ -53,7 +53,7 @@ from cocotb.triggers import FallingEdge, RisingEdge, Timer
 from aeskit.asbus.pathbench import (PathCommand, command_ports, path_aw, path_fields,
                                     random_path_command)
 from aeskit.model import AES, expand_key
-from aeskit.sim.wrapper import Instance, Prefixed, write_wrapper
+from aeskit.testbench.wrapper import Instance, Prefixed, write_wrapper
 from aeskit.hw.manifest import sources_of_module
 
 HERE = Path(__file__).resolve().parent

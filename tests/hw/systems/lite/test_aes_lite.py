@@ -31,7 +31,7 @@ import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge
 
-from aeskit.sim.lite import ERR, KEY_LEN_CODE, MODE_CODE, regmap
+from aeskit.hw.systems.lite import ERR, KEY_LEN_CODE, MODE_CODE, regmap
 
 HERE = Path(__file__).resolve().parent
 RM = regmap()
@@ -390,7 +390,7 @@ async def cocotb_cycles(dut) -> None:
 def _run(testcase: str | list[str], env: dict | None = None, core: str | None = None,
          modes: int | None = None) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.sim.lite import DEFAULT_CORE, SYS_TOP, system_files
+    from aeskit.hw.systems.lite import DEFAULT_CORE, SYS_TOP, system_files
 
     run_cocotb(toplevel=SYS_TOP, sources=system_files(core or DEFAULT_CORE, modes=modes),
                test_module="test_aes_lite", test_dir=HERE, parameters={},
@@ -428,7 +428,7 @@ def test_verilator_lint(core: str, modes: int | None, tmp_path: Path) -> None:
     import subprocess
 
     from aeskit.sim.cocotb_run import WAIVERS
-    from aeskit.sim.lite import SYS_TOP, system_files
+    from aeskit.hw.systems.lite import SYS_TOP, system_files
     from aeskit.toolchain.paths import verilator
 
     cmd = [verilator(), "--lint-only", "-Wall", "--top-module", SYS_TOP, str(WAIVERS),
@@ -444,7 +444,7 @@ def test_yosys_slang_check() -> None:
     import subprocess
 
     from aeskit import BUILD_ROOT
-    from aeskit.sim.lite import lite_paths
+    from aeskit.hw.systems.lite import lite_paths
     from aeskit.toolchain.paths import yosys
 
     files = " ".join(str(f) for f in lite_paths())

@@ -35,7 +35,7 @@ from cocotb.triggers import ClockCycles, FallingEdge, Timer
 from cocotb.utils import get_sim_time
 
 from aeskit.board import protocol as P
-from aeskit.sim.filecrypt import reference_crypt  # OpenSSL, through cryptography
+from aeskit.crypt.filecrypt import reference_crypt  # OpenSSL, through cryptography
 
 HERE = Path(__file__).resolve().parent
 #: the simulated builds: (clock Hz, baud), ClkPerBit = 10 and the real boards' ratio
@@ -337,7 +337,7 @@ async def cocotb_real_ratio(dut) -> None:
 def _run(testcase: str | list[str], core: str = "compact32_bram_e128",
          clk_baud: tuple[int, int] = FAST, env: dict | None = None) -> None:
     from aeskit.sim.cocotb_run import run_cocotb
-    from aeskit.sim.uart_demo import SYS_TOP, system_files
+    from aeskit.hw.systems.uart_demo import SYS_TOP, system_files
 
     clk_hz, baud = clk_baud
     run_cocotb(toplevel=SYS_TOP, sources=system_files(core, clk_hz=clk_hz, baud=baud),
@@ -370,7 +370,7 @@ def test_verilator_lint(core: str, tmp_path: Path) -> None:
     import subprocess
 
     from aeskit.sim.cocotb_run import WAIVERS
-    from aeskit.sim.uart_demo import SYS_TOP, system_files
+    from aeskit.hw.systems.uart_demo import SYS_TOP, system_files
     from aeskit.toolchain.paths import verilator
 
     cmd = [verilator(), "--lint-only", "-Wall", "--top-module", SYS_TOP, str(WAIVERS),

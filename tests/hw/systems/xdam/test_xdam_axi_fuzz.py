@@ -1,7 +1,7 @@
 """AXI4 bus fuzzing of ak_xdam's AXI4 slave (DataWidth 32 in make test, 64 and 128 in
 make test-full; MemBytes 256, MaxBurst 16, IdWidth 4: the bench builds of test_xdam.py),
 with the engine
-:mod:`aeskit.sim.axi4_fuzz` (its docstring describes the master and the protocol
+:mod:`aeskit.verif.axi4_fuzz` (its docstring describes the master and the protocol
 checks).
 
 The reference model is a byte array of the 256-byte memory with the semantics of the
@@ -48,8 +48,8 @@ import pytest
 from cocotb.triggers import FallingEdge, RisingEdge
 
 from aeskit.model import AES, expand_key
-from aeskit.sim.axi4_fuzz import FIXED, INCR, WRAP, Axi4Fuzz, Burst
-from aeskit.sim.busfuzz import N_FAST, N_SLOW, OKAY, SLVERR, Stretch, run_fuzz, settings
+from aeskit.verif.axi4_fuzz import FIXED, INCR, WRAP, Axi4Fuzz, Burst
+from aeskit.verif.busfuzz import N_FAST, N_SLOW, OKAY, SLVERR, Stretch, run_fuzz, settings
 
 HERE = Path(__file__).resolve().parent
 #: the width of test_xdam.py's make-test build (its other parameters: the defaults)

@@ -9,7 +9,7 @@ The SRAM is not reset (ak_dam_mem): a check writes the memory before it reads it
 * ``cocotb_random_resets``: checked rounds run in the background (a key over MBUS, the
   whole memory written in bypass, then random bursts in bypass or through the engines:
   writes decrypted, reads encrypted, whole states). ``rst_ni`` is asserted
-  asynchronously (:func:`aeskit.sim.sysreset.reset_when`), aimed in turn at the MBUS
+  asynchronously (:func:`aeskit.verif.sysreset.reset_when`), aimed in turn at the MBUS
   configuration (the expanded key being written), the middle of a write burst, the
   middle of a read burst, a response held by the master (RVALID or BVALID without
   READY), and states in the AES engines (a cipher write answered less than 40 cycles
@@ -41,7 +41,7 @@ from cocotb.triggers import FallingEdge, RisingEdge
 from cocotb.utils import get_sim_time
 
 from aeskit.model import AES
-from aeskit.sim import sysreset as sr
+from aeskit.verif import sysreset as sr
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:

@@ -1,0 +1,58 @@
+"""ak_axis_core (hw/systems/axis, the AXI4-Stream wrapper) on a registry core.
+
+:func:`system_sv` renders ``ak_axis_sys``: one ``ak_axis_core`` wired to one core of
+the registry by its contract ports, so the wrapper runs on ANY core (template
+``hw/systems/axis/ak_axis_sys.sv.tpl``, manifest ``aeskit:system:axis_core``);
+:func:`system_files` writes it and returns every source of the system in compile
+order. The wrapper itself is documented in docs/axis_core.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aeskit.hw import manifest, templates
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the registry imports this module while it collects its systems
+    from aeskit.hw.registry import CoreSpec
+
+__all__ = ["SYS", "SYS_TOP", "FIFO_DEPTH", "MODES", "system_sv", "system_files", "wrapper_paths"]
+
+#: the manifest of the wrapper (its template, its sources, the mode engine)
+SYS = "aeskit:system:axis_core"
+SYS_TOP = "ak_axis_sys"
+#: ak_axis_core FifoDepth of the rendered system (the RTL default)
+FIFO_DEPTH = 4
+#: ak_axis_core Modes of the rendered system (the RTL default: every mode it offers)
+MODES = 0x1FF
+#: the wrapper's core tag width (its mode engine has one stream: two lanes)
+CORE_TAG_WIDTH = 1
+
+
+def wrapper_paths() -> list[Path]:
+    """ak_axis_core's sources in compile order (mode engine, register block, top)."""
+    return manifest.sources(SYS)
+
+
+def system_sv(core: CoreSpec, fifo_depth: int = FIFO_DEPTH, modes: int = MODES) -> str:
+    """SystemVerilog of ``ak_axis_sys``: ak_axis_core on ``core`` (registry parameters),
+    the modes of the mask ``modes`` built (bit i: mode code i)."""
+    from aeskit.hw.registry import KEY_LEN_CODE
+
+    params = ", ".join(f".{k}({v})" for k, v in
+                       {**core.parameters, "TagWidth": CORE_TAG_WIDTH}.items())
+    mask = sum(1 << code for size, code in KEY_LEN_CODE.items() if size in core.key_sizes)
+    return templates.render(SYS, SYS_TOP, core=core.name, core_top=core.top,
+                            core_params=params, fifo_depth=fifo_depth,
+                            key_lens=f"3'b{mask:03b}", in_flight=core.engine_in_flight(),
+                            decrypts="1'b1" if core.decrypt else "1'b0",
+                            modes=f"9'h{modes:03x}")
+
+
+def system_files(core: CoreSpec, out_dir: Path, fifo_depth: int = FIFO_DEPTH,
+                 modes: int = MODES) -> list[Path]:
+    """Write ``ak_axis_sys.sv`` for ``core`` into ``out_dir``; return every source."""
+    top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv",
+                                     system_sv(core, fifo_depth, modes))
+    return core.file_paths() + wrapper_paths() + [top]
