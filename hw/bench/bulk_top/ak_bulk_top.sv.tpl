@@ -1,9 +1,9 @@
 // ak_bulk_top.sv.tpl: template of ak_bulk_top, the top of the bulk ECB harness
-// (aeskit.sim.harness with bulk=True, the file path of aeskit encrypt/decrypt): one
+// (aeskit.harness.core with bulk=True, the file path of aeskit encrypt/decrypt): one
 // core of the registry behind an input register stage, with the core contract's ports
 // (docs/core-contract.md), so the compiled harness drives it exactly as it drives a
 // bare core. The core module is chosen per use, which a SystemVerilog parameter cannot
-// do, hence a template (rendered by aeskit.sim.harness). Values:
+// do, hence a template (rendered by aeskit.harness.core). Values:
 //   core         registry name of the core (for the generated-file comment)
 //   core_top     its top module
 //   core_params  its parameter overrides, ".Name(value), " each (may be empty)

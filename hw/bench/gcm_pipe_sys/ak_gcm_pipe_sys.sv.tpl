@@ -1,6 +1,6 @@
 // ak_gcm_pipe_sys.sv.tpl: template of ak_gcm_pipe_sys: ak_gcm_pipe (GCM at one block
 // per cycle) wired to one core of the registry by the core contract ports; rendered per
-// core by aeskit.sim.gcm_pipe.system_sv (a core module cannot be a parameter, hence a
+// core by aeskit.hw.systems.gcm_pipe.system_sv (a core module cannot be a parameter, hence a
 // template). Ports: ak_gcm_pipe's user side. Values:
 //   core         registry name of the core (for the generated-file comment)
 //   core_top     its top module

@@ -2,7 +2,7 @@
 // ak_mode_engine (Streams streams) wired to one core of the registry by the core
 // contract ports (docs/core-contract.md), so that the engine runs on ANY core. The core
 // module is chosen per use, which a SystemVerilog parameter cannot do, hence a template
-// (rendered by aeskit.hw.templates for aeskit.sim.mode_harness; the build and the
+// (rendered by aeskit.hw.templates for aeskit.harness.modes; the build and the
 // paper-001 synthesis compile the rendered file with the core's and the engine's
 // sources). Values:
 //   core         registry name of the core (for the generated-file comment)

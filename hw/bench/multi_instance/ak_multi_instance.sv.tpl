@@ -1,5 +1,5 @@
 // ak_multi_instance.sv.tpl: template of a test top holding several parameter sets of
-// one module in one Verilator build (aeskit.sim.wrapper.write_wrapper): one instance
+// one module in one Verilator build (aeskit.testbench.wrapper.write_wrapper): one instance
 // per parameter set, each instance's ports brought out under a prefix (m32_we_i, ...),
 // clock and reset shared. The module, the number of instances and their ports vary per
 // use, hence a template (rendered by aeskit.hw.templates). Values:

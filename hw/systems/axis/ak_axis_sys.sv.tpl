@@ -2,7 +2,7 @@
 // wired to one core of the registry by the core contract ports
 // (docs/core-contract.md), so the wrapper runs on ANY core. The core module is chosen
 // per use, which a SystemVerilog parameter cannot do, hence a template (rendered by
-// aeskit.hw.templates for aeskit.sim.axis; a build compiles the rendered file with the
+// aeskit.hw.templates for aeskit.hw.systems.axis; a build compiles the rendered file with the
 // core's and the wrapper's sources). Ports: those of ak_axis_core without core_*.
 // Values:
 //   core         registry name of the core (for the generated-file comment)

@@ -2,7 +2,7 @@
 // ak_coproc wired to one core of the registry by the core contract ports
 // (docs/core-contract.md), so the co-processor runs on ANY core (tbox_folded, as in
 // paper 003, by default). SystemVerilog cannot take a module name as a parameter, hence
-// a template, rendered by aeskit.sim.coproc (system_sv, system_files) through
+// a template, rendered by aeskit.hw.systems.coproc (system_sv, system_files) through
 // aeskit.hw.templates. Values:
 //   core         registry name of the core (for the generated-file comment)
 //   core_top     its top module

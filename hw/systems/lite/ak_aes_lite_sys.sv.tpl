@@ -1,7 +1,7 @@
 // ak_aes_lite_sys.sv.tpl: template of ak_aes_lite_sys, the lean AES peripheral with a
 // core: one ak_aes_lite wired to one core of the registry by the core contract ports
 // (docs/core-contract.md), so the peripheral runs on ANY core (compact32_bram_e128 by
-// default). Rendered by aeskit.sim.lite (system_sv, system_files) through
+// default). Rendered by aeskit.hw.systems.lite (system_sv, system_files) through
 // aeskit.hw.templates. Values:
 //   core         registry name of the core (for the generated-file comment)
 //   core_top     its top module
