@@ -85,6 +85,7 @@ def test_tiny_run_round(capsys: pytest.CaptureFixture[str]) -> None:
         assert r["cycles_per_block"] == pytest.approx(10.0, abs=0.1)
 
 
+@pytest.mark.slow  # 35 s (a build of its own)
 def test_check_failure_is_an_error(monkeypatch: pytest.MonkeyPatch,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     """A wrong result (OpenSSL's reference tampered with here) exits 1."""

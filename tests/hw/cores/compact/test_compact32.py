@@ -109,7 +109,9 @@ def test_compact32_control(case: str) -> None:
 
 
 @pytest.mark.parametrize("variant,impl", [pytest.param("compact32_comp", 1, marks=pytest.mark.slow),
-                                          ("compact32_bram", 4)])
+                                          # make test: the block-RAM S-boxes through
+                                          # compact32_bram_e128's configuration test
+                                          pytest.param("compact32_bram", 4, marks=pytest.mark.slow)])
 def test_compact32_sbox_variant(variant: str, impl: int) -> None:
     """The shared-S-box build (SboxImpl 1: one ak_sbox_comp_encdec per row, dec_i
     the block's direction) and the block-RAM build (SboxImpl 4: the datapath's and

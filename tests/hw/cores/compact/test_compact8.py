@@ -90,6 +90,9 @@ def test_compact8_claims() -> None:
     assert set(CORE.key_sizes) == {128, 192, 256} and CORE.decrypt and CORE.in_flight == 1
 
 
+# 97 s (every key size under stalls): make test-full; make test keeps exact timing, the
+# stalled random run, the block-RAM build and a configuration
+@pytest.mark.slow
 def test_compact8_kat() -> None:
     _run("cocotb_kat_all", tag_width=4, AK_GAP=0.2, AK_STALL=0.3)
 

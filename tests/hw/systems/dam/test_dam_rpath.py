@@ -47,6 +47,7 @@ import random
 from pathlib import Path
 
 import cocotb
+import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge, Timer
 
@@ -244,6 +245,7 @@ async def cocotb_random(dut) -> None:
         dut._log.info("W=%d PreScheduled=%d: %s", v[0], v[1], stats)
 
 
+@pytest.mark.slow  # paper 000's DAM data path alone; make test runs the DAM with the AES engine
 def test_dam_rpath() -> None:
     from aeskit.sim.cocotb_run import run_cocotb
 

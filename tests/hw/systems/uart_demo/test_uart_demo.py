@@ -353,11 +353,13 @@ def test_uart_demo() -> None:
           "cocotb_timing"])
 
 
+@pytest.mark.slow  # 35 s; make test keeps every mode on the e128 build
 def test_uart_demo_full_core() -> None:
     """On compact32_bram: ECB/CBC/CTR both ways and CMAC with 128/192/256-bit keys."""
     _run("cocotb_modes", core="compact32_bram", env={"AK_UD_FULL": "1"})
 
 
+@pytest.mark.slow  # 23 s at 104 clocks a bit
 def test_uart_demo_real_ratio() -> None:
     """12 MHz, 115200 baud (ClkPerBit 104): STATUS and a short message."""
     _run("cocotb_real_ratio", clk_baud=REAL)
