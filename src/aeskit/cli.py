@@ -101,6 +101,9 @@ def _prepare_crypt(args: argparse.Namespace, decrypt: bool) -> _CryptJob:
     xts = {"tweak": tweak, "data_unit": args.data_unit, "unit_size": args.unit_size}
     check_args(core, args.mode, key, iv, decrypt, len(data), nonce=nonce, tag_len=tag_len,
                aad_len=len(aad), **xts)
+    if args.check:
+        # --check's reference (the `verify` extra): missing, it is named before any build
+        import cryptography.hazmat.primitives.ciphers  # noqa: F401
     return _CryptJob(core, args.mode, key, iv, data, decrypt,
                      {"nonce": nonce, "aad": aad, "tag_len": tag_len, **xts})
 

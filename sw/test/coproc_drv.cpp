@@ -1,6 +1,6 @@
 // coproc_drv.cpp: the aeskit C driver (sw/aeskit_coproc.c) against the co-processor
 // RTL. One executable links the driver, the Verilated ak_coproc_sys (ak_coproc + one
-// registry core, rendered by aeskit.sim.coproc) and a main-memory model behind its
+// registry core, rendered by aeskit.hw.systems.coproc) and a main-memory model behind its
 // AXI4 master (ak_axi_mem.h: latency, seeded random back-pressure on every channel,
 // error regions). The driver's port is implemented here: aeskit_port_read32/write32
 // drive the AXI4-Lite port cycle by cycle (with seeded random valid delays and
