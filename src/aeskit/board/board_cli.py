@@ -44,7 +44,10 @@ def _bad_argument(args: argparse.Namespace) -> str | None:
 def cmd_board(args: argparse.Namespace) -> int:
     from aeskit.board.build import build  # the synthesis tools only when building
 
-    bad = _bad_argument(args)
+    try:
+        bad = _bad_argument(args)
+    except BuildError as e:  # the board's pins cannot be read (amaranth-boards missing)
+        bad = str(e)
     if bad is not None:
         print(f"aeskit: error: {bad}", file=sys.stderr)
         return 2

@@ -79,6 +79,15 @@ class BoardBuild:
                 f"{self.bitstream_bytes:,} bytes")
 
 
+def _outputs(board: Board) -> tuple[str, ...]:
+    """The files a build of ``board`` writes into its folder (a new build removes
+    them first, so a failed one leaves no stale bitstream)."""
+    fam = FAMILY[board.dev.family]
+    return ("board.lpf", "board.pcf", "synth.ys", "yosys.log", "yosys_stat.json",
+            "netlist.json", "nextpnr.log", "report.json", f"{board.name}{fam.pnr_output[1]}",
+            f"{board.name}.bit", f"{board.name}.bin", "timing.txt", "board.json")
+
+
 def _note(progress: Callable[[str], None] | None, msg: str) -> None:
     if progress is not None:
         progress(msg)
@@ -113,9 +122,8 @@ def build(board_name: str, core: str | None = None, *, seed: int = 1,
     dev, fam = board.dev, FAMILY[board.dev.family]
     out = (out_dir or BUILD_ROOT / "board" / board.name / spec.name).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    for stale in out.glob("*"):
-        if stale.is_file():
-            stale.unlink()
+    for name in _outputs(board):  # only what a build writes: --out may hold other files
+        (out / name).unlink(missing_ok=True)
     try:
         return _build(board, spec, bp, dev, fam, out, seed, baud, progress)
     except SynthError as e:

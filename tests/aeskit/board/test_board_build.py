@@ -48,9 +48,16 @@ def test_icebreaker_pins() -> None:
     assert "set_io led_o[0] 11" in pcf and "set_io led_o[1] 37" in pcf
 
 
-def test_every_board_resolves_to_a_device_of_the_flow() -> None:
+def test_every_board_is_on_the_fpga_amaranth_boards_names() -> None:
+    """The flow's device of each board is the FPGA amaranth-boards says the board
+    carries (``LFE5U-85F``, ``iCE40UP5K``), and its package nextpnr's name for it."""
+    import importlib
+
     for b in BOARDS.values():
-        assert b.dev.name == b.device
+        module, _, cls = b.platform.partition(":")
+        plat = getattr(importlib.import_module(f"amaranth_boards.{module}"), cls)()
+        assert b.dev.name.replace("-", "") == plat.device.replace("-", ""), b.name
+        assert b.package.upper().endswith(plat.package.upper().removeprefix("BG")), b.name
         assert board_pins(b).pins
 
 
@@ -61,6 +68,26 @@ def test_timing_verdict() -> None:
     assert msg is not None and "\n" not in msg
     assert msg.startswith("b: c misses the 25 MHz board clock by 5.00 MHz")
     assert "10.00 ns over" in msg  # 1/20 MHz - 1/25 MHz = 50 - 40 ns
+
+
+def test_a_build_removes_only_its_own_files(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """--out may be a folder of the user's: a build (here stopped at Yosys) removes
+    its own earlier outputs and nothing else."""
+    import aeskit.board.build as b
+
+    mine = tmp_path / "notes.txt"
+    mine.write_text("keep")
+    (tmp_path / "icebreaker.bin").write_bytes(b"old")
+
+    def stop(*_a: object, **_k: object) -> None:
+        raise b.SynthError("stopped here")
+
+    monkeypatch.setattr(b.toolrun, "run_yosys", stop)
+    with pytest.raises(BuildError, match="stopped here"):
+        build("icebreaker", out_dir=tmp_path)
+    assert mine.read_text() == "keep"
+    assert not (tmp_path / "icebreaker.bin").exists()
 
 
 def test_build_refusals(tmp_path: Path) -> None:

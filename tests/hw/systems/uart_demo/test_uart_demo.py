@@ -239,7 +239,6 @@ async def cocotb_errors(dut) -> None:
     async def works() -> None:
         await host.crypt("cbc", False, key, data)
 
-    ok = P.encode_request(P.Cmd.STATUS)
     # garbage bytes (no 0xA5 among them): NO_SYNC
     await host.expect(bytes([0x00, 0x13, 0xFF, 0x42]), P.Status.NO_SYNC, 0)
     await works()
