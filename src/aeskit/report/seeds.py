@@ -10,7 +10,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from aeskit.report.svgplot import FRONT_COLOUR, POINT_COLOUR, svg_open
+FRONT_COLOUR = "#d62728"
+POINT_COLOUR = "#1f77b4"
+
+
+def svg_open(width: int, height: int, plot_id: str, title: str) -> list[str]:
+    """The opening tags of the plot: ``data-aeskit`` names it for the browser check
+    (:mod:`aeskit.report.layout`), ``<title>`` describes it."""
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'font-family="sans-serif" font-size="11" data-aeskit="{html.escape(plot_id)}" '
+            f'role="img">',
+            f"<title>{html.escape(title)}</title>",
+            f'<rect width="{width}" height="{height}" fill="white"/>']
 
 PLOT_ID = "plot:fmax-seeds"
 

@@ -46,12 +46,13 @@ def test_report_page_in_chromium(tmp_path: Path, fixture_report: dict[str, Any])
     data = shot.read_bytes()
     assert len(data) > 1000 and png_size(data) == VIEWPORT == check.screenshot_size
     lay = layout.expected_layout(fixture_report)
-    # the fixture: "Pick by need" + results table + 4 device tables + 3 section
-    # tables; 2 + 4 plots
-    assert (lay.table_count, lay.plot_count) == (9, 6)
+    # the fixture: "Pick by need" + "Fits by device" + results table + 4 device tables
+    # + 3 section tables; the throughput panels and the seed plot
+    assert (lay.table_count, lay.plot_count) == (10, 2)
     assert check.missing == [], check.summary()
-    assert (check.tables, check.plots) == (9, 6)
-    assert check.section_titles[:2] == ["Pick by need", "Results"]
+    assert (check.tables, check.plots) == (10, 2)
+    assert check.section_titles[:4] == ["Pick by need", "Fits by device",
+                                        "Throughput against area", "Results"]
     assert check.section_titles == lay.titles
     assert set(check.elements) == set(lay.tables + lay.plots)
     assert check.failed_loads == [] and check.console_errors == []
@@ -62,7 +63,7 @@ def test_check_reports_a_broken_page(tmp_path: Path, fixture_report: dict[str, A
     page = _write(fixture_report, tmp_path / "report")
     text = page.read_text()
     # a broken image, a script error, and a lost plot: each must show
-    first_plot = text.index('<svg xmlns="http://www.w3.org/2000/svg"')
+    first_plot = text.rindex("<svg", 0, text.index(f'data-aeskit="{layout.THROUGHPUT_PLOT}"'))
     end_plot = text.index("</svg>", first_plot) + len("</svg>")
     broken = (text[:first_plot] + text[end_plot:]).replace(
         "<h1>aeskit report</h1>",
@@ -77,7 +78,7 @@ def test_check_reports_a_broken_page(tmp_path: Path, fixture_report: dict[str, A
     assert any("undefined_function" in e for e in check.console_errors)
     assert check.missing is not None
     assert f"{layout.THROUGHPUT_PLOT} not in the page" in check.missing
-    assert "5 plots on the page, 6 expected" in check.missing
+    assert "1 plots on the page, 2 expected" in check.missing
 
 
 def test_cli_report_check_browser(tmp_path: Path, fixture_report: dict[str, Any],
@@ -101,7 +102,7 @@ def test_cli_report_check_browser(tmp_path: Path, fixture_report: dict[str, Any]
     out = tmp_path / "rep"
     assert main(["report", "--cores", "round", "--out", str(out), "--check-browser"]) == 0
     text = capsys.readouterr().out
-    assert ": OK" in text and "9 tables, 6 SVG plots" in text
+    assert ": OK" in text and "10 tables, 2 SVG plots" in text
     assert png_size((out / "screenshot.png").read_bytes()) == VIEWPORT
     broken["on"] = True
     assert main(["report", "--cores", "round", "--out", str(out), "--check-browser"]) == 1

@@ -9,7 +9,8 @@ import pytest
 
 from aeskit.hw import get_core
 from aeskit.report import _row, run_report
-from aeskit.report.render import plot_svg, write_html, write_markdown
+from aeskit.report.render import write_html, write_markdown
+from aeskit.report.tradeoff import panels
 
 
 def _sim(lat: int, itv: float, passed: int, total: int, ks: int = 128) -> dict:
@@ -37,6 +38,9 @@ def test_failing_core_is_marked(tmp_path: Path) -> None:
     bad = _row(core, 192, _sim(12, 12.0, 4, 5, 192), None, [])
     broken = _row(core, 256, None, None, ["synth: boom"])
     assert not bad["tests_ok"] and not broken["tests_ok"]
+    # three cores (the results table has a row per core, its key sizes side by side)
+    good, bad, broken = ({**r, "core": name} for r, name in
+                         ((good, "good"), (bad, "bad"), (broken, "broken")))
     rep = {"aeskit_version": "t", "generated": "now", "flow": {"device": "d", "throughput": "t"},
            "rows": [good, bad, broken]}
     write_markdown(rep, tmp_path / "r.md")
@@ -47,18 +51,21 @@ def test_failing_core_is_marked(tmp_path: Path) -> None:
     assert page.count('class="fail"') == 2
 
 
-def test_plot_has_one_point_per_synthesized_row() -> None:
+def test_plot_has_one_mark_per_synthesized_core() -> None:
     rows = [{"lut4": 100 * (i + 1), "mbps": 50.0 * (i + 1), "fmax_mhz": 10.0 * (i + 1),
-             "core": "c", "key_size": 128 + i} for i in range(3)]
+             "core": f"c{i}", "key_size": 128, "device": "LFE5U-85F"} for i in range(3)]
+    # a core's other key sizes share its mark (its AES-128 row)
+    rows += [{"lut4": 100, "mbps": 40.0, "fmax_mhz": 10.0, "core": "c0", "key_size": 256,
+              "device": "LFE5U-85F"}]
     rows += [{"lut4": None, "mbps": None, "fmax_mhz": None, "core": "x", "key_size": 128},
-             # a design that does not fit: Yosys's LUT4, no Fmax, no point
+             # a design that does not fit: Yosys's LUT4, no Fmax, no mark
              {"lut4": 70000, "mbps": None, "fmax_mhz": None, "core": "big", "key_size": 128,
               "does_not_fit": "does not fit (needs 220 of 208 DP16KD)"},
              # a throughput without an Fmax is not plotted either
              {"lut4": 500, "mbps": 80.0, "fmax_mhz": None, "core": "odd", "key_size": 128}]
-    svg = plot_svg(rows)
-    assert svg.count("<circle") == 3
-    assert "big-128" not in svg and "odd-128" not in svg and "c-130" in svg
+    (main,) = panels({"rows": rows})
+    cores = [m for m in main.marks if m.kind == "core"]
+    assert [(m.name, m.mbps) for m in cores] == [("c0", 50.0), ("c1", 100.0), ("c2", 150.0)]
 
 
 def test_report_on_round_without_synthesis(tmp_path: Path) -> None:
@@ -150,10 +157,10 @@ def test_misfit_row_renders_as_does_not_fit(tmp_path: Path) -> None:
     line = next(ln for ln in (tmp_path / "r.md").read_text().splitlines()
                 if ln.startswith("| ttable_unrolled |"))
     cells = [c.strip() for c in line.strip("|").split("|")]
-    from aeskit.report.render import COLUMNS
+    from aeskit.report.results_table import COLUMNS
     col = {k: i for i, (k, _, _) in enumerate(COLUMNS)}
     assert cells[col["fmax_mhz"]] == "does not fit (needs 220 of 208 DP16KD)"
-    assert (cells[col["lut4"]], cells[col["ff"]], cells[col["ebr"]]) == ("7123", "30456", "220")
+    assert (cells[col["lut4"]], cells[col["ff"]], cells[col["ebr"]]) == ("7,123", "30,456", "220")
     assert cells[col["mbps"]] == "–" and cells[-1].startswith("pass 10/10")
     write_html(rep, tmp_path / "index.html")
     page = (tmp_path / "index.html").read_text()
@@ -358,6 +365,6 @@ def test_three_seeds_give_median_fmax_spread_and_critical_paths(
     assert "## Critical paths" in md
     assert "| round | 1: 50.0, 2: 47.0, 3: 53.5 | 50.0 | 7.5 | a.sv:1 (x) -> b.sv:2 (y), 1 cells, " \
            "1.0 ns logic + 2.0 ns routing |" in md
-    assert "<h2>Critical paths</h2>" in (tmp_path / "index.html").read_text()
+    assert '<h2 id="critical-paths">Critical paths</h2>' in (tmp_path / "index.html").read_text()
     with pytest.raises(ValueError, match="seeds must be positive"):
         run_report([get_core("round")], tmp_path, seeds=(0,))
