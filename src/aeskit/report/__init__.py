@@ -10,6 +10,7 @@ would be; it is not an error.
 
 from __future__ import annotations
 
+import inspect
 import json
 import time
 import traceback
@@ -254,7 +255,9 @@ def _run(cores: list[CoreSpec], out_dir: Path, *, jobs: int, force: bool, skip_s
     for mod in mods:
         key = f"section:{mod.__name__}"
         try:
-            body = mod.render(rows, results.get((key, "collect")))
+            extra = ({"systems": systems}
+                     if "systems" in inspect.signature(mod.render).parameters else {})
+            body = mod.render(rows, results.get((key, "collect")), **extra)
         except Exception as exc:  # noqa: BLE001 - shown in the report
             body = f"Section failed: {exc}"
             errors[key].append(f"render: {exc}")

@@ -45,16 +45,41 @@ def test_render_tables_and_gbps() -> None:
     assert "| CMAC | verify | 10 / 10 | - | - |" in md
     assert "| `round` | XTS | 512 bytes | 359 | 324 | 35 |" in md
     assert "| `round` | GCM | 1,500 bytes + 20 AAD | 981 | 944 | 37 |" in md
-    # GCM at Fmax: 128 * 100 / 10 / 1000 = 1.28 Gbit/s; GHASH bounds 1.6 and 0.4
-    assert "| `round` | 10 | 100.0 | 1.28 | 1.60 | 0.40 |" in md
+    # no system placed: no figure at a system's clock; at the core's: 128 * 100 / 10 /
+    # 1000 = 1.28 Gbit/s; GHASH bounds 1.6 and 0.4
+    assert "| `round` | 10 | not placed in this report | - | 100.0 | 1.28 | 1.60 | 0.40 |" in md
     # ttable_unrolled: 128 * 83 / 20.75 / 1000 = 0.512 Gbit/s
-    assert "| `ttable_unrolled` | 20.75 | 83.0 | 0.51 | 1.33 | 0.33 |" in md
+    assert ("| `ttable_unrolled` | 20.75 | not placed in this report | - | 83.0 | 0.51 | "
+            "1.33 | 0.33 |") in md
     assert "| gf128_mul_d16 | 16 | no | yes | 8 | 2253 | 373 | 120.5 | 1928.0 |" in md
     assert "`aeskit primitives --only gf128_mul_d128`" in md
     target = next(ln for ln in md.splitlines() if ln.startswith("**Target"))
     assert "Not met" in target and "L = 83, I = 1" in target
     assert "max(L/2, I) = 41.5" in target and "20.75 for two streams" in target
     assert "aggregated GHASH" in target
+
+
+def test_gcm_throughput_at_the_systems_clock() -> None:
+    """Issue 48: a mode's Gbit/s at the clock of the system that runs it (the engine with
+    GCM on the core), the core's own clock as the bound beside it."""
+    rows = [{"core": "round", "key_size": 128, "fmax_mhz": 100.0, "does_not_fit": None}]
+    systems = [
+        # an engine without GCM on round, and one on another core: not GCM's system
+        {"name": "ecb_cbc_ctr_1s", "kind": "engine", "core": "round", "streams": 1,
+         "modes": ["ecb", "cbc", "ctr"], "fmax_mhz": 90.0, "lut4": 15000},
+        {"name": "all_2s", "kind": "engine", "core": "pipe2", "streams": 2,
+         "modes": ["ecb", "gcm"], "fmax_mhz": 30.0, "lut4": 30000},
+        {"name": "all_2s", "kind": "engine", "core": "round", "streams": 2,
+         "modes": ["ecb", "cbc", "gcm", "xts"], "fmax_mhz": 50.0, "fmax_min": 48.0,
+         "fmax_max": 52.0, "fmax_seeds": {"1": 48.0, "2": 50.0, "3": 52.0},
+         "lut4": 21000}]
+    assert modes_aead.gcm_system(systems, "round") is systems[2]
+    assert modes_aead.gcm_system(systems, "ttable_unrolled") is None
+    md = modes_aead.render(rows, _data(), systems=systems)
+    # 128 * 50 / 10 / 1000 = 0.64 Gbit/s at the system's clock; GHASH bounds at 50 MHz:
+    # 128 * 50 / 8 / 1000 = 0.80 and 128 * 50 / 32 / 1000 = 0.20
+    assert ("| `round` | 10 | `all_2s` (21,000 LUT4): 50.0 (48.0-52.0) | 0.64 | 100.0 | 1.28 | "
+            "0.80 | 0.20 |") in md
 
 
 def test_render_gcm_pipe_target() -> None:
@@ -64,8 +89,8 @@ def test_render_gcm_pipe_target() -> None:
              "does_not_fit": None}]
     data = {**_data(), "gcm_pipe": {"fmax_mhz": 80.0, "lut4": 25850, "ff": 23630, "ebr": 84}}
     md = modes_aead.render(rows, data)
-    assert ("| `ak_gcm_pipe` on `ttable_unrolled` (docs/gcm_pipe.md; 25,850 LUT4, 23,630 FF, "
-            "84 EBR) | 1 | 80.0 | 10.24 |") in md
+    assert ("| `ak_gcm_pipe` on `ttable_unrolled` (docs/gcm_pipe.md) | 1 | `ak_gcm_pipe_sys` "
+            "(25,850 LUT4, 23,630 FF, 84 EBR): 80.0 | 10.24 | 83.0 | 10.62 |") in md
     target = next(ln for ln in md.splitlines() if ln.startswith("**Target"))
     assert "Not met" in target and "10.24 Gbit/s" in target and "needs 156 MHz" in target
     assert "41.5 cycles per block for one stream, 20.75 for two" in target
@@ -99,10 +124,10 @@ def test_render_gcm_pipe_with_an_unrouted_seed() -> None:
     rows = [{"core": "ttable_unrolled", "key_size": 128, "fmax_mhz": 121.8,
              "does_not_fit": None}]
     md = modes_aead.render(rows, {**_data(), "gcm_pipe": combine_seeds(runs)})
-    assert "156 EBR) | 1 | 57.6 (57.6-60.0; seed 2 not routed) | 7.37 |" in md
+    assert "156 EBR): 57.6 (57.6-60.0; seed 2 not routed) | 7.37 |" in md
     runs[2] = {**runs[1], "seed": 3}
     md = modes_aead.render(rows, {**_data(), "gcm_pipe": combine_seeds(runs)})
-    assert ("156 EBR) | 1 | not routed at the median (seeds 2, 3 not routed; seed 1: 57.6) | - |"
+    assert ("156 EBR): not routed at the median (seeds 2, 3 not routed; seed 1: 57.6) | - |"
             in md)
 
 
@@ -114,7 +139,8 @@ def test_render_without_figures() -> None:
     rows = [{"core": "ttable_unrolled", "key_size": 128, "fmax_mhz": None,
              "does_not_fit": "does not fit (needs 99 of 56 DP16KD)"}]
     md = modes_aead.render(rows, _data())
-    assert "| `ttable_unrolled` | 20.75 | does not fit (needs 99 of 56 DP16KD) | - |" in md
+    assert ("| `ttable_unrolled` | 20.75 | not placed in this report | - | does not fit (needs 99 "
+            "of 56 DP16KD) | - |") in md
     assert "so no Gbit/s" in md
 
 

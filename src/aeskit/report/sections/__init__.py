@@ -10,7 +10,9 @@ A section module defines:
   the report's core rows (the dicts of ``report.json``) and what ``collect`` returned
   (``None`` when it has no ``collect``). A row of a core that does not fit the device
   has no Fmax and no throughput and carries ``does_not_fit`` ("does not fit (needs N of
-  M X)", :func:`aeskit.report.render.misfit_note`); a section says that instead;
+  M X)", :func:`aeskit.report.render.misfit_note`); a section says that instead. A
+  ``render`` with a ``systems`` parameter also gets ``report.json``'s ``systems`` (every
+  section's entries, below), to state a figure at the clock of the system that runs it;
 * optionally ``systems(rows, data) -> list[dict]``: the system configurations the
   section measured, as entries of ``report.json``'s ``systems``
   (:func:`aeskit.report.systems.system_entry`).

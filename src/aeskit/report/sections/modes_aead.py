@@ -280,7 +280,19 @@ def _gcm_two(entry: dict[str, Any], ks: int = 128) -> float | None:
     return cell[1] if cell else None
 
 
-def render(rows: list[dict[str, Any]], data: Any) -> str:
+def gcm_system(systems: list[dict[str, Any]] | None, core: str) -> dict[str, Any] | None:
+    """The ``systems`` entry (:mod:`aeskit.report.systems`) that runs GCM on ``core``:
+    an engine configuration with GCM built, the most streams first; None when the report
+    placed none."""
+    cands = [s for s in systems or [] if s.get("core") == core and s.get("kind") == "engine"
+             and "gcm" in (s.get("modes") or [])]
+    return max(cands, key=lambda s: int(s.get("streams") or 0), default=None)
+
+
+def render(rows: list[dict[str, Any]], data: Any,
+           systems: list[dict[str, Any]] | None = None) -> str:
+    """The section; ``systems`` is ``report.json``'s list (the report passes it to a
+    section whose ``render`` takes it), for the clock of the system that runs GCM."""
     data = data or {}
     cores = data.get("cores") or {}
     out = [
@@ -318,7 +330,7 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
                 "| core | mode | message | cycles | CTR cycles | overhead | made of |",
                 "| --- | --- | --- | ---: | ---: | ---: | --- |", *msg_lines]
 
-    # GCM throughput at Fmax
+    # GCM throughput at the clock of the system that runs it
     bound = cycles_per_product(GHASH_DIGIT_BITS)
     gcm_lines = []
     for name in CORES:
@@ -326,33 +338,54 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
             continue
         r = _row(rows, name)
         fmax, two = r.get("fmax_mhz"), _gcm_two(cores[name])
+        sysent = gcm_system(systems, name)
+        sf = (sysent or {}).get("fmax_mhz")
+        if sysent is None:
+            sys_cell, at_sys = "not placed in this report", "-"
+        else:
+            from aeskit.report.design_synth import system_fmax_cell
+
+            sys_cell = (f"`{sysent['name']}` ({num(sysent.get('lut4'))} LUT4): "
+                        f"{system_fmax_cell(sysent)}")
+            at_sys = num(gbps(sf, two), 2)
         note = misfit_note(r)
         gcm_lines.append(
-            f"| `{name}` | {_g(two) if two is not None else '-'} | "
+            f"| `{name}` | {_g(two) if two is not None else '-'} | {sys_cell} | {at_sys} | "
             f"{note or num(fmax, 1)} | {num(gbps(fmax, two), 2)} | "
-            f"{num(gbps(fmax, bound), 2)} | {num(gbps(fmax, OPENTITAN_GHASH_CYCLES), 2)} |")
+            f"{num(gbps(sf or fmax, bound), 2)} | "
+            f"{num(gbps(sf or fmax, OPENTITAN_GHASH_CYCLES), 2)} |")
     pipe = data.get("gcm_pipe") or {}
     if pipe:
         from aeskit.report.design_synth import system_fmax_cell
 
         pf = pipe.get("fmax_mhz")
+        crow = _row(rows, TARGET_CORE)
         gcm_lines.append(
-            f"| `ak_gcm_pipe` on `{TARGET_CORE}` (docs/gcm_pipe.md; {num(pipe.get('lut4'))} "
-            f"LUT4, {num(pipe.get('ff'))} FF, {num(pipe.get('ebr'))} EBR) | 1 | "
-            f"{system_fmax_cell(pipe)} | {num(gbps(pf, 1.0), 2)} | "
+            f"| `ak_gcm_pipe` on `{TARGET_CORE}` (docs/gcm_pipe.md) | 1 | "
+            f"`ak_gcm_pipe_sys` ({num(pipe.get('lut4'))} LUT4, {num(pipe.get('ff'))} FF, "
+            f"{num(pipe.get('ebr'))} EBR): {system_fmax_cell(pipe)} | "
+            f"{num(gbps(pf, 1.0), 2)} | {misfit_note(crow) or num(crow.get('fmax_mhz'), 1)} | "
+            f"{num(gbps(crow.get('fmax_mhz'), 1.0), 2)} | "
             f"{num(gbps(pf, 1.0), 2)} (aggregated, pipelined) | "
             f"{num(gbps(pf, OPENTITAN_GHASH_CYCLES), 2)} |")
     if gcm_lines:
-        out += ["", "**GCM throughput at the core's Fmax** (AES-128, two streams, "
-                "Gbit/s = 128 x Fmax / cycles per block / 1000; the core's own Fmax from "
-                "the table above, not the engine's), beside the GHASH-only bounds at the "
-                f"same clock: the engine's multiplier ({bound} cycles per block) and "
+        out += ["", "**GCM throughput at the clock of the system that runs it** (AES-128, "
+                "two streams, Gbit/s = 128 x Fmax / cycles per block / 1000). The system "
+                "is the mode engine with GCM and the core (`ak_mode_sys`, an engine "
+                "configuration of `report.json`'s `systems`), placed with the report's "
+                "seeds; its clock, not the core's, is what a user gets. The core's own "
+                "Fmax gives an upper bound beside it (the engine around a core costs clock: "
+                "issue 47). A core whose system this report does not place has no system "
+                "figure. The GHASH-only bounds are at the system's clock (the core's where "
+                f"there is none): the engine's multiplier ({bound} cycles per block) and "
                 f"OpenTitan's documented GHASH rate ({OPENTITAN_GHASH_CYCLES} cycles per "
                 "block, 4 bits per cycle):", "",
-                "| core | GCM cycles/block (two streams) | Fmax MHz | GCM Gbit/s | "
+                "| core | GCM cycles/block (two streams) | system: Fmax MHz | "
+                "GCM Gbit/s at the system's clock | core alone: Fmax MHz | "
+                "bound at the core's clock, Gbit/s | "
                 f"GHASH bound, {bound} cycles/block, Gbit/s | "
                 f"OpenTitan GHASH bound, {OPENTITAN_GHASH_CYCLES} cycles/block, Gbit/s |",
-                "| --- | ---: | ---: | ---: | ---: | ---: |", *gcm_lines]
+                "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |", *gcm_lines]
 
     # GHASH multiplier variants (aeskit primitives' cache)
     from aeskit.report.gf128_table import render_table
