@@ -40,17 +40,21 @@ typedef enum {
       KEY_LEN, CCM nonce or tag length, a payload too long for the nonce, a GCM/CMAC tag
       length, an XTS key length or data unit, or a direction or key length the core
       leaves out. */
+  AESKIT_ERR_OVERLAP = 9, /* OVERLAP: CCM or GCM decryption (two passes) whose
+      destination overlaps a range the job reads (the source with its tag, the AAD, an
+      IV in memory) other than exactly in place (DST_ADDR = SRC_ADDR): refused before
+      any bus access. */
   /* The C driver's own status codes (sw/aeskit_coproc.h), after the co-processor's:
    * no hardware returns them. */
   AESKIT_ERR_HW_UNKNOWN = 15, /* HW_UNKNOWN: An ERR_CODE this driver does not know (a
       newer co-processor). */
   AESKIT_ERR_ARG = 16, /* ARG: Bad argument: NULL pointer, key size, mode, IV length, a
-      value that does not fit its register field, overlapping buffers in CCM decryption. */
+      value that does not fit its register field. */
   AESKIT_ERR_NO_KEY = 17, /* NO_KEY: No key set (or wiped by aeskit_clear). */
   AESKIT_ERR_NO_JOB = 18 /* NO_JOB: aeskit_wait without a started job. */
 } aeskit_status;
 
 /* the largest ak_coproc_err_e code */
-#define AESKIT_ERR_CODE_MAX AESKIT_ERR_ILLEGAL
+#define AESKIT_ERR_CODE_MAX AESKIT_ERR_OVERLAP
 
 #endif /* AESKIT_CODES_H_ */

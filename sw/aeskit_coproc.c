@@ -155,7 +155,13 @@ static aeskit_status hw_checks(const aeskit_dev *dev, const aeskit_job *j) {
   return AESKIT_OK;
 }
 
-/* What only the driver can check: arguments the registers cannot express. */
+/* [a, a + alen) and [b, b + blen) share a byte */
+static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen) {
+  return alen != 0u && blen != 0u && a < b + blen && b < a + alen;
+}
+
+/* What only the driver can check: arguments the registers cannot express; and the
+ * overlap of a CCM/GCM decryption, which the co-processor refuses too (OVERLAP). */
 static aeskit_status arg_checks(const aeskit_dev *dev, const aeskit_job *j) {
   if (j == NULL) return AESKIT_ERR_ARG;
   if ((unsigned)j->mode > (unsigned)AESKIT_XTS) return AESKIT_ERR_ARG;
@@ -170,9 +176,14 @@ static aeskit_status arg_checks(const aeskit_dev *dev, const aeskit_job *j) {
     if (!iv_mem && (j->iv == NULL || j->iv_len > 15u)) return AESKIT_ERR_ARG;
     if (iv_mem && j->iv_len == 0) return AESKIT_ERR_ARG;
     if (j->dir == AESKIT_DECRYPT && j->len != 0) {
-      /* the co-processor reads the message twice (tag check, then decryption) */
-      uint64_t s = j->src, d = j->dst;
-      if (s < d + j->len && d < s + j->len) return AESKIT_ERR_ARG;
+      /* the co-processor reads the message twice (tag check, then decryption): the
+       * destination may be the source exactly, never overlap another range it reads;
+       * the same check as its ERR_CODE OVERLAP, so the fallback answers alike */
+      if ((j->dst != j->src && overlaps(j->dst, j->len, j->src, (uint64_t)j->len + j->tag_len))
+          || overlaps(j->dst, j->len, j->aad, j->aad_len)
+          || (iv_mem && overlaps(j->dst, j->len, j->iv_addr, j->iv_len))) {
+        return AESKIT_ERR_OVERLAP;
+      }
     }
   } else if (j->mode == AESKIT_CMAC) {
     if (j->tag_len > 31u) return AESKIT_ERR_ARG;
@@ -496,6 +507,7 @@ const char *aeskit_status_name(aeskit_status st) {
     case AESKIT_ERR_DMA_WRITE: return "DMA_WRITE";
     case AESKIT_ERR_TAG: return "TAG";
     case AESKIT_ERR_ILLEGAL: return "ILLEGAL";
+    case AESKIT_ERR_OVERLAP: return "OVERLAP";
     case AESKIT_ERR_HW_UNKNOWN: return "HW_UNKNOWN";
     case AESKIT_ERR_ARG: return "ARG";
     case AESKIT_ERR_NO_KEY: return "NO_KEY";

@@ -127,7 +127,8 @@ aeskit_status aeskit_ccm_decrypt(aeskit_dev *dev, const uint8_t *nonce, size_t n
 /* GCM (SP 800-38D) with a 12-byte IV (another length: AESKIT_ERR_ARG here; an aeskit_job
  * with iv_len != 12 and the IV in memory at iv_addr takes any length), AAD at aad,
  * tag_len 4..16 bytes; memory layout as CCM's (see aeskit_job). Decryption is
- * verify-first (no plaintext written on AESKIT_ERR_TAG); not in place. */
+ * verify-first (no plaintext written on AESKIT_ERR_TAG); in place (dst = src) allowed,
+ * any other overlap of dst .. + len with what the job reads is AESKIT_ERR_OVERLAP. */
 aeskit_status aeskit_gcm_encrypt(aeskit_dev *dev, const uint8_t *iv, size_t iv_len,
                                  uint32_t aad, uint32_t aad_len, uint32_t src, uint32_t dst,
                                  uint32_t len, size_t tag_len, aeskit_wait_style style);

@@ -35,7 +35,8 @@ package ak_mode_codes_pkg;
     CoprocErrDmaRead  = 4'd5,  // DMA_READ
     CoprocErrDmaWrite = 4'd6,  // DMA_WRITE
     CoprocErrTag      = 4'd7,  // TAG
-    CoprocErrIllegal  = 4'd8   // ILLEGAL
+    CoprocErrIllegal  = 4'd8,  // ILLEGAL
+    CoprocErrOverlap  = 4'd9   // OVERLAP
   } ak_coproc_err_e;
 
 endpackage

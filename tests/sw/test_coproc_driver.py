@@ -187,8 +187,12 @@ def error_cases(hw: bool) -> list[tuple[str, dict[str, object], str]]:
         ("no key", dict(mode="ecb", key=KEY, data=d32, nokey=True), "NO_KEY"),
         ("wait without a job", dict(mode="ecb", key=KEY, data=d32, waitonly=True), "NO_JOB"),
         ("cbc without a 16-byte iv", dict(mode="cbc", key=KEY, iv=IV[:8], data=d32), "ARG"),
+        ("ccm decryption overlapping its source", dict(ccm, decrypt=True, data=d32,
+                                                       tag=bytes(8), dst=SRC_DEFAULT + 8),
+         "OVERLAP"),
+        # exactly in place is allowed: the job runs (its zero tag does not match)
         ("ccm decryption in place", dict(ccm, decrypt=True, data=d32, tag=bytes(8),
-                                         dst=SRC_DEFAULT + 8), "ARG"),
+                                         dst=SRC_DEFAULT), "TAG"),
     ]
     outside = MEM_BASE + MEM_SIZE + 0x1000
     if hw:

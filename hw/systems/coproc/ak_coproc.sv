@@ -290,9 +290,15 @@ module ak_coproc
   localparam logic [15:0] ModesBuilt = {7'd0, Modes};
   localparam logic [1:0] ClearKeyLen = CoreKeySizes[2] ? 2'd2 : CoreKeySizes[1] ? 2'd1 : 2'd0;
 
-  // parameter check of a started job (priority: illegal, zero, align, wrap)
+  // [a0, a1) and [b0, b1) share a byte (34-bit ends: no wrap)
+  function automatic logic overlaps(input logic [33:0] a0, input logic [33:0] a1,
+                                    input logic [33:0] b0, input logic [33:0] b1);
+    return a0 < b1 && b0 < a1;
+  endfunction
+
+  // parameter check of a started job (priority: illegal, zero, align, wrap, overlap)
   always_comb begin : check
-    logic illegal, q_small, wrap;
+    logic illegal, q_small, wrap, overlap;
     logic [33:0] src_end, dst_end, aad_end, iv_end;
     logic [4:0]  t;
     t       = has_tag ? tlen_q : 5'd0;
@@ -314,6 +320,14 @@ module ak_coproc
     iv_end  = iv_mem ? {2'b00, ivaddr_q} + {2'b00, ivlen_q} : 34'd0;
     wrap    = src_end > 34'h1_0000_0000 || dst_end > 34'h1_0000_0000
               || aad_end > 34'h1_0000_0000 || iv_end > 34'h1_0000_0000;
+    // a two-pass decryption reads its source (with the tag), AAD and IV twice: its
+    // destination may be its source exactly (each block is read before it is written
+    // over), never any other range it reads
+    overlap = two_pass && len_q != '0
+              && ((dst_q != src_q && overlaps({2'b00, dst_q}, dst_end, {2'b00, src_q}, src_end))
+                  || (alen_q != '0 && overlaps({2'b00, dst_q}, dst_end, {2'b00, aad_q},
+                                               aad_end))
+                  || (iv_mem && overlaps({2'b00, dst_q}, dst_end, {2'b00, ivaddr_q}, iv_end)));
     if (illegal) begin
       check_code = CoprocErrIllegal;
     end else if (!has_tag && len_q == '0) begin
@@ -322,6 +336,8 @@ module ak_coproc
       check_code = CoprocErrLenAlign;
     end else if (wrap) begin
       check_code = CoprocErrAddrWrap;
+    end else if (overlap) begin
+      check_code = CoprocErrOverlap;
     end else begin
       check_code = CoprocErrOk;
     end

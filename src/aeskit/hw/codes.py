@@ -39,6 +39,7 @@ class CoprocErr(IntEnum):
     DMA_WRITE = 6
     TAG = 7
     ILLEGAL = 8
+    OVERLAP = 9
 
 
 class DriverStatus(IntEnum):
@@ -76,6 +77,7 @@ COPROC_ERR_LABEL: dict[CoprocErr, str] = {
     CoprocErr.DMA_WRITE: "DMA_WRITE",
     CoprocErr.TAG: "TAG",
     CoprocErr.ILLEGAL: "ILLEGAL",
+    CoprocErr.OVERLAP: "OVERLAP",
 }
 
 

@@ -11,7 +11,9 @@ pauses on all five memory channels), end to end, against `cryptography` (OpenSSL
   verification, messages of 0..65 bytes;
 * XTS (KEY = K1, TWEAK_KEY = K2, IV = tweak) both directions, AES-128 and AES-256,
   data units of 16..65 bytes (ciphertext stealing for non-multiples of 16);
-* in place (DST_ADDR = SRC_ADDR): XTS both ways, GCM encryption, CMAC generation;
+* in place (DST_ADDR = SRC_ADDR): XTS both ways, GCM encryption, CMAC generation, CCM and
+  GCM decryption (a failed tag leaves the ciphertext); any other overlap of a CCM/GCM
+  decryption's destination with what it reads is refused (OVERLAP);
 * a flipped bit in the ciphertext, the AAD or the tag: GCM decryption and CMAC
   verification end in TAG and the destination keeps its old contents (no plaintext);
 * the illegal requests: XTS with a 192-bit key or a data unit of 1..15 bytes, LEN 0 in
@@ -82,7 +84,8 @@ async def run_job(tb, code: int, dec: bool, key: bytes, src_data: bytes, length:
                   out_len: int, *, iv: bytes = b"", aad: bytes = b"", tag_len: int = 16,
                   key2: bytes = b"", key_code: int | None = None,
                   src: int | None = None, iv_mem: bytes | None = None,
-                  iv_addr: int | None = None) -> tuple[int, bytes, bytes]:
+                  iv_addr: int | None = None, dst: int | None = None,
+                  aad_addr: int | None = None) -> tuple[int, bytes, bytes]:
     """Program and run one job of mode ``code``: ``src_data`` at SRC_ADDR (LEN =
     ``length``; a received tag after it), ``aad`` at AAD_ADDR; return (ERR_CODE, the
     ``out_len`` bytes at DST_ADDR, TAG as 16 bytes); ``iv_mem``: a GCM IV read from
@@ -91,8 +94,8 @@ async def run_job(tb, code: int, dec: bool, key: bytes, src_data: bytes, length:
     read error of an encryption) the destination must keep its old contents."""
     rng = tb.rng
     src = src if src is not None else 0x1000 + rng.randrange(64)
-    aad_addr = 0x3_0000 + rng.randrange(64)
-    dst = 0x4_0000 + rng.randrange(64)
+    aad_addr = aad_addr if aad_addr is not None else 0x3_0000 + rng.randrange(64)
+    dst = dst if dst is not None else 0x4_0000 + rng.randrange(64)
     tb.mem.data[src:src + len(src_data)] = src_data
     tb.mem.data[aad_addr:aad_addr + len(aad)] = aad
     iv_addr = iv_addr if iv_addr is not None else 0x2_0000 + rng.randrange(64)
@@ -265,14 +268,18 @@ async def cocotb_xts(dut) -> None:
 async def cocotb_in_place(dut) -> None:
     """In place (DST_ADDR = SRC_ADDR): XTS both ways (ciphertext stealing included), GCM
     encryption (the tag right after the ciphertext), CMAC generation over its own
-    message; the bytes around the buffer unchanged."""
+    message, and the two-pass CCM and GCM decryptions (issue 49): the plaintext over the
+    ciphertext, the received tag after it untouched; with a flipped tag bit TAG and the
+    ciphertext kept. The bytes around the buffer unchanged."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESCCM
     from test_coproc import start
 
     tb = await start(dut, seed=68)
     rng = tb.rng
 
     async def job(code: int, dec: bool, key: bytes, data: bytes, out_len: int, *,
-                  iv: bytes = b"", key2: bytes = b"", aad: bytes = b"") -> bytes:
+                  iv: bytes = b"", key2: bytes = b"", aad: bytes = b"",
+                  length: int | None = None, want: str = "OK") -> bytes:
         buf = 0x5_0000 + rng.randrange(64)
         around = rng.randbytes(64)
         tb.mem.data[buf - 32:buf] = around[:32]
@@ -285,7 +292,8 @@ async def cocotb_in_place(dut) -> None:
         k2 = key2.ljust(32, b"\0")
         for i in range(8):
             await tb.wr(f"TWEAK_KEY{i}", int.from_bytes(k2[4 * i:4 * i + 4], "little"))
-        for reg, v in (("SRC_ADDR", buf), ("DST_ADDR", buf), ("LEN", len(data)),
+        for reg, v in (("SRC_ADDR", buf), ("DST_ADDR", buf),
+                       ("LEN", len(data) if length is None else length),
                        ("AAD_ADDR", 0x3_0000), ("AAD_LEN", len(aad)), ("IV_LEN", 0),
                        ("CCM", RM.value(CCM__NONCE_LEN=13, CCM__TAG_LEN=16))):
             await tb.wr(reg, v)
@@ -293,10 +301,10 @@ async def cocotb_in_place(dut) -> None:
         await tb.wr("CTRL", RM.value(CTRL__START=1, CTRL__DECRYPT=int(dec), **mode_fields(code),
                                      CTRL__KEY_LEN=KEY_LEN_CODE[len(key)], CTRL__IRQ_EN=1))
         err, _ = await tb.finish(irqs)
-        assert err == 0, (code, dec, err)
+        assert err == ERR[want], (code, dec, err)
         assert bytes(tb.mem.data[buf - 32:buf]) == around[:32]
         assert bytes(tb.mem.data[buf + tail:buf + tail + 32]) == around[32:]
-        return bytes(tb.mem.data[buf:buf + out_len])
+        return bytes(tb.mem.data[buf:buf + tail])
 
     for n in (16, 17, 31, 48, 65):
         kl = rng.choice((16, 32))
@@ -308,7 +316,67 @@ async def cocotb_in_place(dut) -> None:
         key, iv, aad = rng.randbytes(16), rng.randbytes(12), rng.randbytes(9)
         ct, tag = gcm_encrypt(key, iv, data, aad, 16)
         assert await job(Mode.GCM, False, key, data, n + 16, iv=iv, aad=aad) == ct + tag, n
-        assert await job(Mode.CMAC, False, key, data, 16) == cmac_tag(key, data, 16), n
+        assert (await job(Mode.CMAC, False, key, data, 16))[:16] == cmac_tag(key, data, 16), n
+    # the two-pass decryptions in place: plaintext over the ciphertext, the tag kept
+    for n in (1, 16, 17, 48, 65, 200):
+        key, iv, aad, data = rng.randbytes(16), rng.randbytes(12), rng.randbytes(7), \
+            rng.randbytes(n)
+        ct, tag = gcm_encrypt(key, iv, data, aad, 16)
+        got = await job(Mode.GCM, True, key, ct + tag, n, iv=iv, aad=aad, length=n)
+        assert got == data + tag, n
+        bad = tag[:-1] + bytes([tag[-1] ^ 0x01])
+        got = await job(Mode.GCM, True, key, ct + bad, n, iv=iv, aad=aad, length=n, want="TAG")
+        assert got == ct + bad, n  # nothing written: the ciphertext stays
+        nonce = rng.randbytes(13)
+        sealed = AESCCM(key, tag_length=16).encrypt(nonce, data, aad)
+        got = await job(Mode.CCM, True, key, sealed, n, iv=nonce.ljust(16, b"\0"), aad=aad,
+                        length=n)
+        assert got == data + sealed[n:], n
+        bad = sealed[:n] + bytes([sealed[n] ^ 0x80]) + sealed[n + 1:]
+        got = await job(Mode.CCM, True, key, bad, n, iv=nonce.ljust(16, b"\0"), aad=aad,
+                        length=n, want="TAG")
+        assert got == bad, n
+
+
+@cocotb.test()
+async def cocotb_overlap_refused(dut) -> None:
+    """A CCM or GCM decryption whose destination overlaps what it reads other than
+    exactly in place ends at CHECK with OVERLAP, nothing written; ranges that only touch
+    are not refused; a single-pass mode and an empty payload are not checked."""
+    from test_coproc import start
+
+    tb = await start(dut, seed=69)
+    rng = tb.rng
+    key = rng.randbytes(16)
+    src, n = 0x1_0000, 48
+
+    async def run(code: int, dec: bool, dst: int, *, aad: bytes = b"", aad_addr: int = 0x3_0000,
+                  length: int = n, iv_mem: bytes | None = None, iv_addr: int | None = None
+                  ) -> int:
+        err, _, _ = await run_job(tb, code, dec, key, rng.randbytes(length + 16), length,
+                                  length + (0 if dec else 16), iv=rng.randbytes(13).ljust(16, b"\0"), aad=aad,
+                                  src=src, dst=dst, aad_addr=aad_addr, iv_mem=iv_mem,
+                                  iv_addr=iv_addr, tag_len=16)
+        return err
+
+    for code in (Mode.GCM, Mode.CCM):
+        # partial overlaps of the source (the tag included), either side
+        for dst in (src + 4, src - 8, src + n, src + n + 15, src - n + 1):
+            assert await run(code, True, dst) == ERR["OVERLAP"], (code, dst - src)
+        # the destination over the AAD
+        aad = rng.randbytes(20)
+        assert await run(code, True, 0x3_0000 + 10, aad=aad) == ERR["OVERLAP"], code
+        # touching, not overlapping: the job runs (and its random tag fails)
+        assert await run(code, True, src + n + 16) == ERR["TAG"], code
+        assert await run(code, True, src - n) == ERR["TAG"], code
+        assert await run(code, True, 0x3_0000 - n, aad=aad) == ERR["TAG"], code
+        # an empty payload writes nothing: no overlap to refuse
+        assert await run(code, True, src + 4, length=0) == ERR["TAG"], code
+    # the destination over a GCM IV in memory
+    assert await run(Mode.GCM, True, 0x2_0000, iv_mem=rng.randbytes(20),
+                     iv_addr=0x2_0000 + n - 1) == ERR["OVERLAP"]
+    # encryption is one pass: not refused (its result is specified only in place)
+    assert await run(Mode.GCM, False, src + 4) == ERR["OK"]
 
 
 @cocotb.test()
@@ -515,7 +583,8 @@ def _run(testcase: str | list[str], env: dict | None = None, core: str | None = 
 
 def test_coproc_aead() -> None:
     """GCM/GMAC, CMAC, XTS and their errors (the build of test_coproc.py)."""
-    _run(["cocotb_gcm", "cocotb_cmac", "cocotb_xts", "cocotb_in_place", "cocotb_aead_errors"])
+    _run(["cocotb_gcm", "cocotb_cmac", "cocotb_xts", "cocotb_in_place", "cocotb_overlap_refused",
+          "cocotb_aead_errors"])
 
 
 def test_coproc_aead_core_caps() -> None:

@@ -6,7 +6,9 @@ tests/sw/test_coproc_driver.py runs the other modes): on the co-processor RTL
 and AXI4-Lite channel) and on the software fallback (aes_soft.c's GCM, CMAC, XTS).
 Expected values from OpenSSL (the ``cryptography`` package): random lengths (0, 1..65
 bytes, non-multiples of 16), every key size a mode takes, tag lengths 4..16, tampered
-tags (TAG, the destination keeps its fill: no plaintext), and the new status cases.
+tags (TAG, the destination keeps its fill: no plaintext), GCM decryption in place (the
+plaintext over the ciphertext; a tampered tag leaves the ciphertext), and the new status
+cases (OVERLAP for a destination over the source or its tag).
 """
 
 from __future__ import annotations
@@ -80,6 +82,13 @@ def random_jobs(seed: int, n: int, hw: bool) -> list[tuple[dict[str, object], tu
         if ct and i % 2:
             bad = dict(g, decrypt=True, data=_flip(ct, rng), tag=tag)
         jobs.append((bad, ("TAG", bytes([FILL]) * len(ct), b"")))
+        if ct and i % 2 == 0:
+            # in place (dst = src): the plaintext over the ciphertext; a tampered tag
+            # leaves the ciphertext (nothing written)
+            jobs.append((dict(g, decrypt=True, data=ct, tag=tag, dst=SRC_DEFAULT),
+                         ("OK", pt, b"")))
+            jobs.append((dict(g, decrypt=True, data=ct, tag=_flip(tag, rng), dst=SRC_DEFAULT),
+                         ("TAG", ct, b"")))
         # CMAC
         key, msg = rng.randbytes((16, 24, 32)[(i + 1) % 3]), rng.randbytes(ln)
         t = rng.randint(4, 16)
@@ -117,9 +126,12 @@ def status_jobs() -> list[tuple[str, dict[str, object], str]]:
                                                  tag_len=16, api=True), "ARG"),
         ("gcm iv in memory crossing 2^32", dict(mode="gcm", key=key, iv=bytes(20), data=d,
                                                 tag_len=16, ivaddr=0xFFFF_FFF0), "ADDR_WRAP"),
-        ("gcm decryption in place", dict(mode="gcm", decrypt=True, key=key, iv=iv, data=d,
-                                         tag=bytes(16), tag_len=16, dst=SRC_DEFAULT + 4),
-         "ARG"),
+        ("gcm decryption overlapping its source by 28 bytes",
+         dict(mode="gcm", decrypt=True, key=key, iv=iv, data=d, tag=bytes(16), tag_len=16,
+              dst=SRC_DEFAULT + 4), "OVERLAP"),
+        ("gcm decryption over its own tag",
+         dict(mode="gcm", decrypt=True, key=key, iv=iv, data=d, tag=bytes(16), tag_len=16,
+              dst=SRC_DEFAULT + 32), "OVERLAP"),
         ("cmac tag of 2 bytes", dict(mode="cmac", key=key, data=d, tag_len=2), "ILLEGAL"),
         ("cmac tag wraps the destination", dict(mode="cmac", key=key, data=d, tag_len=16,
                                                 dst=0xFFFF_FFF8), "ADDR_WRAP"),
