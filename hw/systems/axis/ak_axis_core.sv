@@ -31,7 +31,8 @@
 // error rule below. Output: the payload beats, then (encryption / generation) the tag
 // beat (tkeep lanes 0..t-1, tlast); decryption / verification hold the last payload
 // beat until the engine's verdict and send it with tlast and m_axis_tuser = tag failed
-// (ERROR.TAG; no payload: a null beat): released plaintext cannot be taken back. XTS:
+// (ERROR.TAG; no payload: a null beat): released plaintext cannot be taken back
+// (HoldBeats > 0 holds a packet that fits until its verdict, below). XTS:
 // the payload beats, the last with tlast; refused (ERROR.MODE) with a 192-bit key
 // loaded or when decrypting on an encrypt-only core.
 // MODE, MODE_HI, DECRYPT, IV, LEN and CCM are taken at the first beat of every packet
@@ -81,6 +82,11 @@
 //   Modes         the modes built, bit i for mode code i: 9'h1ff (all) by default,
 //                 9'h01f the small ECB..OFB wrapper (the engine without CCM, GHASH,
 //                 the MAC and XTS units). A packet in a mode left out: ERROR.MODE.
+//   HoldBeats     0 (default): decryption's plaintext streams out before the tag is
+//                 checked (the last beat flagged). H = 1..4095: a CCM/GCM decryption
+//                 packet of up to H payload beats is held in an ak_fifo (held entries)
+//                 until the verdict: released after a matching tag, dropped after a
+//                 failed one (the output packet is one null beat, tuser = 1).
 
 `default_nettype none
 
@@ -95,7 +101,8 @@ module ak_axis_core
   parameter int CoreTagWidth = 1,
   parameter logic [2:0] KeyLens = 3'b111,
   parameter bit         Decrypts = 1'b1,
-  parameter logic [8:0] Modes = 9'h1ff
+  parameter logic [8:0] Modes = 9'h1ff,
+  parameter int         HoldBeats = 0
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -156,6 +163,9 @@ module ak_axis_core
   end
   if (AddrWidth < RegAddrWidth) begin : g_bad_addr
     $fatal(1, "ak_axis_core: AddrWidth must be >= %0d, got %0d", RegAddrWidth, AddrWidth);
+  end
+  if (HoldBeats < 0 || HoldBeats > 4095) begin : g_bad_hold
+    $fatal(1, "ak_axis_core: HoldBeats must be 0..4095, got %0d", HoldBeats);
   end
   if (FifoDepth < 1) begin : g_bad_depth
     $fatal(1, "ak_axis_core: FifoDepth must be >= 1, got %0d", FifoDepth);
@@ -326,7 +336,7 @@ module ak_axis_core
   // ------------------------------------------------------------------------------
   // Control
   // ------------------------------------------------------------------------------
-  typedef enum logic [2:0] {
+  typedef enum logic [3:0] {
     StIdle,   // key loads, packet start, chunk forming
     StCmd,    // the chunk's engine command
     StRun,    // the chunk's beats in and out, then its status
@@ -334,7 +344,8 @@ module ak_axis_core
     StClose,  // packet error: the closing beat (tuser = 1)
     StACmd,   // CCM/GCM/CMAC/XTS: the packet's engine command
     StARun,   // CCM/GCM/CMAC/XTS: the packet's beats in and out, then its status
-    StAFin    // CCM/GCM decryption, CMAC verification: the last beat (tlast, tuser = fail)
+    StAFin,   // CCM/GCM decryption, CMAC verification: the last beat (tlast, tuser = fail)
+    StHRel    // HoldBeats: a held decryption's plaintext, released after its tag passed
   } st_e;
 
   st_e          st_q, st_d;
@@ -365,6 +376,11 @@ module ak_axis_core
   logic         fail_q, fail_d;          // tag check failed
   logic         pend_q;                  // an output beat offered and not yet taken
   logic [127:0] hold_q, hold_d;          // decryption: the last payload beat (core order)
+  // HoldBeats > 0: a CCM/GCM decryption packet whose payload fits HoldBeats beats goes to
+  // the hold FIFO (every beat held) and leaves only after the tag passed
+  logic         hold_pkt;                // this packet's payload is held
+  logic         h_push, h_pop, h_full, h_valid, h_release, h_drop;
+  logic [127:0] h_data;
 
   // chunk formation: the FIFO beats up to the first tlast, before the first bad one
   logic [CntWidth-1:0] ck;
@@ -404,6 +420,8 @@ module ak_axis_core
   // tag check at the end (GCM decryption, CMAC verification): the last payload beat held
   logic tagchk;
   assign tagchk     = dec_q && (mode_q != ModeXts);
+  assign hold_pkt   = (HoldBeats > 0) && tagchk && (mode_q != ModeCmac) && (plen_q != '0)
+                      && (17'(plen_q) + 17'd15) >> 4 <= 17'(HoldBeats);
 
   always_comb begin : chunk
     logic stop;
@@ -489,6 +507,10 @@ module ak_axis_core
     e_cmd_valid = 1'b0;
     e_in_valid  = 1'b0;
     e_out_ready = 1'b0;
+    h_push      = 1'b0;
+    h_pop       = 1'b0;
+    h_release   = 1'b0;
+    h_drop      = 1'b0;
     e_sts_ready = 1'b0;
     pop         = 1'b0;
     unique case (st_q)
@@ -636,6 +658,10 @@ module ak_axis_core
         // m_axis (AXI4-Stream: offered is offered until taken)
         if (abort_q && !pend_q) begin
           e_out_ready = 1'b1;
+        end else if (hold_pkt && !e_out_tag) begin
+          // every payload beat into the hold FIFO (it has room for the packet)
+          e_out_ready = !h_full;
+          h_push      = e_out_valid && !h_full && (o_left_q != '0);
         end else if (e_out_tag) begin
           e_out_ready = m_axis_tready;
         end else if (tagchk && (o_left_q == 13'd1)) begin
@@ -650,8 +676,14 @@ module ak_axis_core
         e_sts_ready = 1'b1;
         if (e_sts_valid) begin
           if (abort_q || abort_d) begin
-            st_d = StDrop;
+            h_drop = hold_pkt;
+            st_d   = StDrop;
+          end else if (hold_pkt && e_sts_pass) begin
+            h_release = 1'b1;
+            o_left_d  = 13'((17'(plen_q) + 17'd15) >> 4);
+            st_d      = StHRel;
           end else if (tagchk) begin
+            h_drop     = hold_pkt;
             fail_d     = !e_sts_pass;
             err_set[6] = !e_sts_pass;
             st_d       = StAFin;
@@ -665,6 +697,16 @@ module ak_axis_core
         if (m_axis_tready) begin
           in_pkt_d = 1'b0;
           st_d     = StIdle;
+        end
+      end
+      StHRel: begin
+        h_pop = h_valid && m_axis_tready;
+        if (h_pop) begin
+          o_left_d = o_left_q - 1'b1;
+          if (o_left_q == 13'd1) begin
+            in_pkt_d = 1'b0;
+            st_d     = StIdle;
+          end
         end
       end
       default: st_d = StIdle;
@@ -796,6 +838,33 @@ module ak_axis_core
   );
 
   // ------------------------------------------------------------------------------
+  // Hold FIFO (HoldBeats > 0): a decryption's plaintext until its tag is checked
+  // ------------------------------------------------------------------------------
+  if (HoldBeats > 0) begin : g_hold
+    logic [$clog2(HoldBeats + 1)-1:0] h_count_unused;
+
+    ak_fifo #(.Width(128), .Depth(HoldBeats), .Hold(1'b1)) u_hold (
+      .clk_i,
+      .rst_ni,
+      .clr_i    (1'b0),
+      .push_i   (h_push),
+      .data_i   (e_out_data),
+      .pop_i    (h_pop),
+      .hold_i   (1'b1),
+      .release_i(h_release),
+      .drop_i   (h_drop),
+      .valid_o  (h_valid),
+      .full_o   (h_full),
+      .data_o   (h_data),
+      .count_o  (h_count_unused)
+    );
+  end else begin : g_no_hold
+    assign h_full  = 1'b1;
+    assign h_valid = 1'b0;
+    assign h_data  = '0;
+  end
+
+  // ------------------------------------------------------------------------------
   // Output stream
   // ------------------------------------------------------------------------------
   always_comb begin : out_stream
@@ -822,7 +891,7 @@ module ak_axis_core
         m_axis_tvalid = e_out_valid;
         m_axis_tkeep  = keep_of(tlen_q);
         m_axis_tlast  = 1'b1;
-      end else if (!(tagchk && (o_left_q == 13'd1))) begin
+      end else if (!hold_pkt && !(tagchk && (o_left_q == 13'd1))) begin
         m_axis_tvalid = e_out_valid;
         if (o_left_q == 13'd1) begin
           m_axis_tkeep = keep_of(tail_n(plen_q[3:0]));
@@ -830,14 +899,22 @@ module ak_axis_core
         end
       end
     end else if (st_q == StAFin) begin
-      // decryption / verification: the held last payload beat (none: a null beat),
-      // tlast, tuser = the tag failed
+      // decryption / verification: the held last payload beat (none, or a held packet
+      // whose tag failed: a null beat), tlast, tuser = the tag failed
       m_axis_tvalid = 1'b1;
-      m_axis_tdata  = lanes_swap(hold_q);
-      m_axis_tkeep  = ((plen_q == '0) || (mode_q == ModeCmac)) ? '0
-                                                               : keep_of(tail_n(plen_q[3:0]));
+      m_axis_tdata  = hold_pkt ? '0 : lanes_swap(hold_q);
+      m_axis_tkeep  = ((plen_q == '0) || (mode_q == ModeCmac) || hold_pkt)
+                      ? '0 : keep_of(tail_n(plen_q[3:0]));
       m_axis_tlast  = 1'b1;
       m_axis_tuser  = fail_q;
+    end else if (st_q == StHRel) begin
+      // a held packet whose tag passed: its payload beats, the last with tlast
+      m_axis_tvalid = h_valid;
+      m_axis_tdata  = lanes_swap(h_data);
+      if (o_left_q == 13'd1) begin
+        m_axis_tkeep = keep_of(tail_n(plen_q[3:0]));
+        m_axis_tlast = 1'b1;
+      end
     end
   end
 

@@ -13,6 +13,7 @@
 //   decrypts     ak_axis_core Decrypts: 1'b1 unless the core is an encrypt-only build
 //   key_lens     ak_axis_core KeyLens: the core's key sizes, a 3-bit mask (3'b001: 128 only)
 //   modes        ak_axis_core Modes: the modes built, a 9-bit mask (9'h0df: all it offers)
+//   hold_beats   ak_axis_core HoldBeats: 0, or the beats of a decryption held until its tag
 // This header (up to the first empty line) is not rendered.
 
 // GENERATED from hw/systems/axis/ak_axis_sys.sv.tpl: ak_axis_core on core ${core}
@@ -44,7 +45,8 @@ module ak_axis_sys #(
   ak_axis_core #(.DataWidth(128), .AddrWidth(AddrWidth), .FifoDepth(${fifo_depth}),
                  .InFlight(${in_flight}),
                  .CoreTagWidth(1), .KeyLens(${key_lens}),
-                 .Decrypts(${decrypts}), .Modes(${modes})) u_axis (
+                 .Decrypts(${decrypts}), .Modes(${modes}),
+                 .HoldBeats(${hold_beats})) u_axis (
     .clk_i, .rst_ni,
     .s_axil_awready, .s_axil_awvalid, .s_axil_awaddr, .s_axil_awprot, .s_axil_wready,
     .s_axil_wvalid, .s_axil_wdata, .s_axil_wstrb, .s_axil_bready, .s_axil_bvalid,

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the registry imports this module while it collects its systems
     from aeskit.hw.registry import CoreSpec
 
-__all__ = ["SYS", "SYS_TOP", "FIFO_DEPTH", "MODES", "system_sv", "system_files", "wrapper_paths"]
+__all__ = ["SYS", "SYS_TOP", "FIFO_DEPTH", "HOLD_BEATS", "MODES", "system_sv", "system_files",
+           "wrapper_paths"]
 
 #: the manifest of the wrapper (its template, its sources, the mode engine)
 SYS = "aeskit:system:axis_core"
@@ -26,6 +27,8 @@ SYS_TOP = "ak_axis_sys"
 FIFO_DEPTH = 4
 #: ak_axis_core Modes of the rendered system (the RTL default: every mode it offers)
 MODES = 0x1FF
+#: ak_axis_core HoldBeats of the rendered system (the RTL default: no packet held)
+HOLD_BEATS = 0
 #: the wrapper's core tag width (its mode engine has one stream: two lanes)
 CORE_TAG_WIDTH = 1
 
@@ -35,9 +38,11 @@ def wrapper_paths() -> list[Path]:
     return manifest.sources(SYS)
 
 
-def system_sv(core: CoreSpec, fifo_depth: int = FIFO_DEPTH, modes: int = MODES) -> str:
+def system_sv(core: CoreSpec, fifo_depth: int = FIFO_DEPTH, modes: int = MODES,
+              hold_beats: int = HOLD_BEATS) -> str:
     """SystemVerilog of ``ak_axis_sys``: ak_axis_core on ``core`` (registry parameters),
-    the modes of the mask ``modes`` built (bit i: mode code i)."""
+    the modes of the mask ``modes`` built (bit i: mode code i), CCM/GCM decryptions of
+    up to ``hold_beats`` payload beats held until their tag passed (0: none)."""
     from aeskit.hw.registry import KEY_LEN_CODE
 
     params = ", ".join(f".{k}({v})" for k, v in
@@ -47,12 +52,12 @@ def system_sv(core: CoreSpec, fifo_depth: int = FIFO_DEPTH, modes: int = MODES) 
                             core_params=params, fifo_depth=fifo_depth,
                             key_lens=f"3'b{mask:03b}", in_flight=core.engine_in_flight(),
                             decrypts="1'b1" if core.decrypt else "1'b0",
-                            modes=f"9'h{modes:03x}")
+                            modes=f"9'h{modes:03x}", hold_beats=hold_beats)
 
 
 def system_files(core: CoreSpec, out_dir: Path, fifo_depth: int = FIFO_DEPTH,
-                 modes: int = MODES) -> list[Path]:
+                 modes: int = MODES, hold_beats: int = HOLD_BEATS) -> list[Path]:
     """Write ``ak_axis_sys.sv`` for ``core`` into ``out_dir``; return every source."""
     top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv",
-                                     system_sv(core, fifo_depth, modes))
+                                     system_sv(core, fifo_depth, modes, hold_beats))
     return core.file_paths() + wrapper_paths() + [top]
