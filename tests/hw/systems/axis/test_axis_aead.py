@@ -25,6 +25,7 @@ The file is both the pytest module and the cocotb test module.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -374,6 +375,79 @@ async def cocotb_aead_not_built(dut) -> None:
     assert o.tdata == expected(key, "ctr", False, iv, d)
 
 
+#: exact timing without pauses (cycles; AES-128, a packet of 40 payload beats, GCM and
+#: CCM with one 16-byte AAD beat and a 16-byte tag), per core and mode: [latency, cycles
+#: per output payload beat, packet]: latency = first input beat accepted -> first output
+#: beat valid; per beat = steady state (the 32 payload beats before the last; CMAC has
+#: none: 0); packet = first input
+#: beat accepted -> the output packet's tlast beat valid. docs/axis_core.md explains them.
+AEAD_TIMING: dict[str, dict[str, list[float]]] = {
+    "pipe2": {"ccm-dec": [47, 21.0, 911], "ccm-enc": [47, 21.0, 908],
+              "cmac-dec": [847, 0.0, 847], "cmac-enc": [846, 0.0, 846],
+              "gcm-dec": [46, 11.0, 469], "gcm-enc": [47, 11.0, 491],
+              "xts-dec": [70, 11.0, 490], "xts-enc": [70, 11.0, 490]},
+    "round": {"ccm-dec": [35, 20.0, 849], "ccm-enc": [45, 20.0, 847],
+              "cmac-dec": [456, 0.0, 456], "cmac-enc": [455, 0.0, 455],
+              "gcm-dec": [35, 10.0, 427], "gcm-enc": [35, 10.0, 443],
+              "xts-dec": [50, 10.0, 440], "xts-enc": [50, 10.0, 440]},
+    "ttable_unrolled": {"ccm-dec": [173, 84.0, 3620], "ccm-enc": [173, 84.0, 3617],
+                        "cmac-dec": [3367, 0.0, 3367], "cmac-enc": [3366, 0.0, 3366],
+                        "gcm-dec": [172, 42.0, 1772], "gcm-enc": [173, 42.0, 1795],
+                        "xts-dec": [288, 42.0, 1886], "xts-enc": [288, 42.0, 1886]},
+}
+
+
+@cocotb.test()
+async def cocotb_aead_timing(dut) -> None:
+    """No pauses: latency, steady-state cycles per payload beat and whole-packet cycles of
+    CCM, GCM, CMAC and XTS both ways on a 40-beat packet; written to AK_TIMING_OUT
+    (json) and, when AK_TIMING_WANT is given, asserted exactly."""
+    from cocotbext.axi import AxiStreamFrame
+
+    b = await _bench(dut, 5, pct=0.0)
+    rng = b.rng
+    x = Aead(b)
+    key, k2 = rng.randbytes(16), rng.randbytes(16)
+    await b.write_block("TWEAK_KEY", k2.ljust(32, b"\0"))
+    await b.load_key(key)
+    # a first packet, so the core's key setup is not in the numbers
+    await x.config(GCM, False, bytes(16), 16, 0, 16, KEY_LEN[16])
+    await b.packets([AxiStreamFrame(bytes(16))])
+    res: dict[str, list] = {}
+    n = 40
+    for mode, dec in ((GCM, False), (GCM, True), (CCM, False), (CCM, True), (CMAC, False),
+                      (CMAC, True), (XTS, False), (XTS, True)):
+        iv, pt = rng.randbytes(16), rng.randbytes(16 * n)
+        a = 16 if mode in AEAD else 0
+        if mode == XTS:
+            await x.config(0, dec, iv, len(pt), 0, 16, KEY_LEN[16])
+            await b.write("CTRL", await b.read("CTRL") | b.f("CTRL.MODE_HI"))
+            frame, want = AxiStreamFrame(pt), xts(key, k2, iv, dec, pt)
+        else:
+            await x.config(mode, dec, iv, len(pt), a, 16, KEY_LEN[16])
+            frame, outs = x.case(key, mode, dec, iv, rng.randbytes(a), pt, 16)
+            want = b"".join(d for _, _, d in outs)
+        b.in_pkts, b.out_pkts = [[]], [[]]
+        (o,) = await b.packets([frame])
+        assert o.tdata[:len(want)] == want, (mode, dec)
+        assert await b.read("ERROR") == 0, (mode, dec)
+        ins = [v[1] for p in b.in_pkts if p for v in p]
+        outs_c = [v[2] for p in b.out_pkts if p for v in p]
+        name = f"{ {CCM: 'ccm', GCM: 'gcm', CMAC: 'cmac', XTS: 'xts'}[mode]}-" \
+               f"{'dec' if dec else 'enc'}"
+        lat = outs_c[0] - ins[0]
+        # payload beats 7..39, before the last (decryption holds it for the verdict)
+        per = (outs_c[n - 2] - outs_c[n - 34]) / 32 if len(outs_c) >= n else 0.0
+        res[name] = [lat, per, outs_c[-1] - ins[0]]
+        dut._log.info("timing %s: latency %d, %.3f cycles/beat, packet %d", name, *res[name])
+    out = os.environ.get("AK_TIMING_OUT")
+    if out:
+        Path(out).write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
+    want_t = os.environ.get("AK_TIMING_WANT")
+    if want_t:
+        assert res == json.loads(want_t), (res, want_t)
+
+
 # ----------------------------------------------------------------------------------
 # pytest
 # ----------------------------------------------------------------------------------
@@ -401,7 +475,8 @@ def _run(core: str, testcase, env: dict | None = None, seed: int = 1,
 def test_axis_aead() -> None:
     """CCM, GCM, CMAC and XTS on pipe2 (the build of test_axis_core.py): every direction
     and key size, random lengths and pauses, failed tags, length errors."""
-    _run("pipe2", ["cocotb_aead", "cocotb_aead_errors", "cocotb_xts"])
+    _run("pipe2", ["cocotb_aead", "cocotb_aead_errors", "cocotb_xts", "cocotb_aead_timing"],
+         {"AK_TIMING_WANT": json.dumps(AEAD_TIMING["pipe2"])})
 
 
 def test_axis_aead_hold() -> None:
@@ -429,7 +504,8 @@ def test_axis_aead_not_built() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("core", ("round", "ttable_unrolled"))
 def test_axis_aead_slow_cores(core: str) -> None:
-    _run(core, ["cocotb_aead", "cocotb_aead_errors", "cocotb_xts"])
+    _run(core, ["cocotb_aead", "cocotb_aead_errors", "cocotb_xts", "cocotb_aead_timing"],
+         {"AK_TIMING_WANT": json.dumps(AEAD_TIMING[core])})
 
 
 @pytest.mark.slow
