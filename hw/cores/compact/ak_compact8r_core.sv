@@ -22,16 +22,16 @@
 // after the accepting edge), pass p, column c, k = 0 .. 15:
 //   k = 0 .. 3    S: read the state byte of row r = k, logical column c + r (ShiftRows),
 //                 into the S-box; its result enters a_q at k = 2 .. 5
-//   k = 4 .. 7    K: read byte 4c + r of the previous round key (the cipher key in
-//                 passes 0 and 1, the round-key area after); at k = 5 .. 8 the new
-//                 byte rk[4c+r] = prev[4c+r] ^ q0 is written back (pass 0: q takes
-//                 the key byte itself, nothing is written), and q shifts it in, so q
-//                 holds the column's round-key word from k = 9
+//   k = 4 .. 7    K: read byte 4c + r of the previous round key (pass 0: the cipher
+//                 key, after: the round-key area); at k = 5 .. 8 the new byte
+//                 rk[4c+r] = prev[4c+r] ^ q0 (pass 0: the key byte itself) is
+//                 written to the round-key area and q shifts it in, so q holds the
+//                 column's round-key word from k = 9
 //   k = 9 .. 12   M: byte r of the column, res = MixColumns(a)_0 ^ q0 (pass 10:
 //                 a0 ^ q0; pass 0: the input byte ^ q0), written to the state; a_q
 //                 and q_q rotate by one byte, so row r is at the fixed tap each cycle
 //   k = 12 .. 15  T (column 3 only): read bytes 13, 14, 15, 12 of this pass's round
-//                 key into the S-box; q takes their S-box results at k = 14, 15 and
+//                 key (round-key area) into the S-box; q takes their S-box results at k = 14, 15 and
 //                 k = 0, 1 of the next pass (Rcon on the first): q = SubWord(RotWord(
 //                 w3)) ^ Rcon, the key schedule's T of the next pass
 // The state is updated in place: after pass p logical column j of row r sits in slot
@@ -150,7 +150,6 @@ module ak_compact8r_core #(
   logic                setup_q;      // the key setup: round-key area to key area
   logic [4:0]          kcp_q;        // key byte counter of the staging and the setup
   logic                kdone_q;      // key staged, handshake pending
-  logic [7:0]          rcon_q;       // Rcon of the next T
   logic [TagWidth-1:0] tag_q;
   logic [31:0]         a_q;          // column accumulator, a0 in [31:24]
   logic [31:0]         q_q;          // key word, q0 in [31:24]
@@ -168,7 +167,6 @@ module ak_compact8r_core #(
   logic [3:0] k;
   logic       last_step;
   logic       a_sh, kprod, m_ph, t_sh, t_first;
-  logic       rk_we;        // the new round-key byte is written
   logic       out_sh;       // out_q shifts (passes 0 and 10, M)
 
   assign idle        = !busy_q && !out_valid_q;
@@ -193,7 +191,6 @@ module ak_compact8r_core #(
   assign t_sh    = busy_q && ((col == 2'd3 && k[3:1] == 3'b111)
                               || (col == 2'd0 && k[3:1] == 3'b000 && pass != 4'd0));
   assign t_first = busy_q && col == 2'd3 && k == 4'd14;
-  assign rk_we   = kprod && pass != 4'd0;
   assign out_sh  = m_ph && (pass == 4'd0 || pass == LastPass);
 
   // ------------------------------------------------------------------------------
@@ -222,10 +219,10 @@ module ak_compact8r_core #(
     end else if (k[3:2] == 2'd0) begin
       raddr = {AreaState, slot(col, k[1:0], pass[1:0]), k[1:0]};
     end else if (k[3:2] == 2'd1) begin
-      raddr = {(pass <= 4'd1) ? AreaKey : AreaRk, col, k[1:0]};
+      raddr = {(pass == 4'd0) ? AreaKey : AreaRk, col, k[1:0]};
     end else begin
       // T: bytes 13, 14, 15, 12 at k = 12 .. 15
-      raddr = {(pass == 4'd0) ? AreaKey : AreaRk, 2'b11, k[1:0] + 2'd1};
+      raddr = {AreaRk, 2'b11, k[1:0] + 2'd1};
     end
   end
 
@@ -241,7 +238,7 @@ module ak_compact8r_core #(
     end
   end
 
-  assign we = kcopy || kset_we || rk_we || m_ph;
+  assign we = kcopy || kset_we || kprod || m_ph;
 
   // ------------------------------------------------------------------------------
   // Datapath
@@ -255,10 +252,12 @@ module ak_compact8r_core #(
   logic [7:0]  a0, q0;
   logic [7:0]  mc0;         // row 0 of MixColumns(a_q)
   logic [23:0] mc_rows_unused;
-  logic [7:0]  rcon_x;
+  logic [7:0]  rcon;        // Rcon of the T made in this pass (of round key p+1)
   logic [7:0]  port_b_unused;
 
-  (* ram_style = "block" *) logic [7:0] mem [64];
+  // no_rw_check: no cycle reads the address it writes (the schedule above), so Yosys
+  // need not emulate read-first behaviour around the block RAM
+  (* ram_style = "block", no_rw_check *) logic [7:0] mem [64];
 
   always_ff @(posedge clk_i) begin : ram
     if (we) mem[waddr] <= wdata;
@@ -275,20 +274,17 @@ module ak_compact8r_core #(
     .b_data_o(port_b_unused)
   );
 
-  always_comb begin : key_byte
-    key_b = '0;
-    for (int i = 0; i < 16; i++) begin
-      if (kcp_q[3:0] == 4'(i)) key_b = key_i[255 - 8 * i -: 8];
-    end
-  end
+  // (an indexed part-select: Yosys maps it as a shifter, 168 LUT4 on the ECP5 against
+  // 268 for the same 16:1 multiplexer written as a compare chain)
+  assign key_b = key_i[8 * (5'd31 - {1'b0, kcp_q[3:0]}) +: 8];
 
   assign a0 = a_q[31:24];
   assign q0 = q_q[31:24];
 
   // K: prev ^ q0 (pass 0: the key byte alone); M: rotate; T: S-box result ^ Rcon;
   // the key setup: the staged byte read
-  assign qd = (rd_q & {8{kprod || setup_q}}) ^ (q0 & {8{rk_we || m_ph}}) ^ (sout & {8{t_sh}})
-            ^ (rcon_q & {8{t_first}});
+  assign qd = (rd_q & {8{kprod || setup_q}}) ^ (q0 & {8{(kprod && pass != 4'd0) || m_ph}}) ^ (sout & {8{t_sh}})
+            ^ (rcon & {8{t_first}});
 
   ak_mix_column u_mix_column (
     .in_i (a_q),
@@ -298,10 +294,21 @@ module ak_compact8r_core #(
   assign res   = ((pass == 4'd0) ? out_q[127:120] : ((pass == LastPass) ? a0 : mc0)) ^ q0;
   assign wdata = kcopy ? key_b : (m_ph ? res : qd);
 
-  ak_xtime u_xtime_rcon (
-    .in_i (rcon_q),
-    .out_o(rcon_x)
-  );
+  // (a function of the pass: no register, no xtime)
+  always_comb begin : rcon_of_pass
+    case (pass)
+      4'd0:    rcon = 8'h01;
+      4'd1:    rcon = 8'h02;
+      4'd2:    rcon = 8'h04;
+      4'd3:    rcon = 8'h08;
+      4'd4:    rcon = 8'h10;
+      4'd5:    rcon = 8'h20;
+      4'd6:    rcon = 8'h40;
+      4'd7:    rcon = 8'h80;
+      4'd8:    rcon = 8'h1b;
+      default: rcon = 8'h36;
+    endcase
+  end
 
   // ------------------------------------------------------------------------------
   // Registers
@@ -315,7 +322,6 @@ module ak_compact8r_core #(
       setup_q     <= 1'b0;
       kcp_q       <= '0;
       kdone_q     <= 1'b0;
-      rcon_q      <= 8'h01;
       tag_q       <= '0;
     end else begin
       if (out_hs) out_valid_q <= 1'b0;
@@ -346,14 +352,12 @@ module ak_compact8r_core #(
         busy_q <= 1'b1;
         tag_q  <= in_tag_i;
         g_q    <= '0;
-        rcon_q <= 8'h01;
       end else if (last_step) begin
         busy_q      <= 1'b0;
         out_valid_q <= 1'b1;
         g_q         <= '0;
       end else if (busy_q) begin
         g_q <= g_q + 10'd1;
-        if (t_first) rcon_q <= rcon_x;
       end
     end
   end
