@@ -10,7 +10,8 @@
 // ram_style "block": one ECP5 DP16KD or one iCE40 SB_RAM40_4K) holds
 //   0x00 .. 0x0f  the state, updated in place (below)
 //   0x10 .. 0x1f  the cipher key, byte i at 0x10 + i
-//   0x20 .. 0x2f  the round key of the pass, byte i at 0x20 + i
+//   0x20 .. 0x2f  the round key of the pass, byte i at 0x20 + i (between blocks:
+//                 scratch, where a new key is staged)
 // The flip-flops are the 128-bit output register out_q (it takes the block at the
 // accepting edge, hands its bytes to pass 0 and collects the result), a 4-byte
 // column accumulator a_q (the S-box results of a column, for MixColumns) and a
@@ -31,9 +32,10 @@
 //                 a0 ^ q0; pass 0: the input byte ^ q0), written to the state; a_q
 //                 and q_q rotate by one byte, so row r is at the fixed tap each cycle
 //   k = 12 .. 15  T (column 3 only): read bytes 13, 14, 15, 12 of this pass's round
-//                 key (round-key area) into the S-box; q takes their S-box results at k = 14, 15 and
-//                 k = 0, 1 of the next pass (Rcon on the first): q = SubWord(RotWord(
-//                 w3)) ^ Rcon, the key schedule's T of the next pass
+//                 key (round-key area) into the S-box; q takes their S-box results
+//                 at k = 14, 15 and k = 0, 1 of the next pass (Rcon, a function of
+//                 the pass, on the first): q = SubWord(RotWord(w3)) ^ Rcon, the key
+//                 schedule's T of the next pass
 // The state is updated in place: after pass p logical column j of row r sits in slot
 // (j + r*p) mod 4 (address 4*slot + r); pass p reads its column c, row r from the
 // slot it writes it to, (c + r*p) mod 4: ShiftRows is a change of slot, not a move.
@@ -65,10 +67,10 @@
 // waiting), no key setup runs, and key_valid_i is low, or the key is staged, or
 // key_len_i is not 0 (key_ready_o depends combinationally on key_valid_i and
 // key_len_i, as AXI-Stream allows). While key_valid_i is high in_ready_o is low (a
-// key presented with a block is loaded first). key_len_i = 1, 2 or 3 (sizes this build lacks, and the illegal code)
-// completes the handshake at once, and the core forgets its key: in_ready_o stays
-// low until an AES-128 key is set up. A decryption (in_decrypt_i = 1) is never
-// accepted.
+// key presented with a block is loaded first). key_len_i = 1, 2 or 3 (sizes this
+// build lacks, and the illegal code) completes the handshake at once, and the core
+// forgets its key: in_ready_o stays low until an AES-128 key is set up. A decryption
+// (in_decrypt_i = 1) is never accepted.
 // Reset: rst_ni (asynchronous, active low) clears every flip-flop; the RAM and the
 // ROM's output latches are not reset (block RAM) and are only read under reset
 // flags. A reset in the middle of a block or of a key setup leaves the core idle
@@ -128,9 +130,9 @@ module ak_compact8r_core #(
 
   if (Directions != 1 || KeySizes != 1) begin : g_bad_config
 `ifdef __ICARUS__
-    initial $fatal(1, "ak_compact8r_core: encryption and AES-128 only: Directions and KeySizes must be 1");
+    initial $fatal(1, "ak_compact8r_core: encryption, AES-128 only: Directions, KeySizes must be 1");
 `else
-    $fatal(1, "ak_compact8r_core: encryption and AES-128 only: Directions and KeySizes must be 1");
+    $fatal(1, "ak_compact8r_core: encryption, AES-128 only: Directions, KeySizes must be 1");
 `endif
   end
 
@@ -172,8 +174,8 @@ module ak_compact8r_core #(
   assign idle        = !busy_q && !out_valid_q;
   // (low while a presented AES-128 key is staged)
   assign key_ready_o = idle && !setup_q && (!key_valid_i || key_len_i != 2'd0 || kdone_q);
-  assign in_ready_o  = key_ok_q && !setup_q && !busy_q && (!out_valid_q || out_ready_i) && !key_valid_i
-                       && !in_decrypt_i;
+  assign in_ready_o  = key_ok_q && !setup_q && !busy_q && (!out_valid_q || out_ready_i)
+                       && !key_valid_i && !in_decrypt_i;
   assign key_hs = key_valid_i && key_ready_o;
   assign accept = in_valid_i && in_ready_o;
   assign out_hs = out_valid_q && out_ready_i;
@@ -283,8 +285,8 @@ module ak_compact8r_core #(
 
   // K: prev ^ q0 (pass 0: the key byte alone); M: rotate; T: S-box result ^ Rcon;
   // the key setup: the staged byte read
-  assign qd = (rd_q & {8{kprod || setup_q}}) ^ (q0 & {8{(kprod && pass != 4'd0) || m_ph}}) ^ (sout & {8{t_sh}})
-            ^ (rcon & {8{t_first}});
+  assign qd = (rd_q & {8{kprod || setup_q}}) ^ (q0 & {8{(kprod && pass != 4'd0) || m_ph}})
+            ^ (sout & {8{t_sh}}) ^ (rcon & {8{t_first}});
 
   ak_mix_column u_mix_column (
     .in_i (a_q),
