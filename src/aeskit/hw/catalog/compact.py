@@ -118,3 +118,26 @@ CORES = CORES + _COMPACT8 + (
     configuration(_COMPACT8[0], key_sizes=(128,), decrypt=False),
     configuration(_COMPACT8[1], key_sizes=(128,), decrypt=False),
 )
+
+#: compact8r (issue 50's area targets): byte-serial, encryption and AES-128 only, the
+#: state, the cipher key and the round key in one 64 x 8 block RAM, the S-box a block-RAM
+#: ROM (port A of ak_sbox_rom2): 11 passes of 64 cycles, the result at step 700 plus one
+#: (latency and interval 702); the key is staged in the RAM before its handshake (16
+#: cycles while key_valid_i is high), then copied to the key area: key setup 18
+CORES = CORES + (
+    CoreSpec(
+        name="compact8r_e128",
+        top="ak_compact8r_core",
+        description="Compact core, byte-serial, encryption and AES-128 only: state, cipher "
+                    "key and round key in one 64 x 8 block RAM, one block-RAM S-box "
+                    "(ak_sbox_rom2), a 4-byte column accumulator and key word",
+        paper="compact class (issue 50)",
+        key_sizes=(128,),
+        decrypt=False,
+        sbox="bram",
+        parameters={"Directions": 1, "KeySizes": 1},
+        latency={128: 702},
+        interval={128: 702},
+        key_setup={128: 18},
+    ),
+)
