@@ -25,6 +25,7 @@ FAKE: dict[str, tuple[int, int, int, tuple[float, float, float]]] = {
     "coproc_lite": (2500, 1300, 4, (80.0, 78.0, 82.0)),
     "coproc_cmac": (3500, 1500, 4, (75.0, 74.0, 77.0)),
     "aes_lite": (2000, 1100, 4, (50.0, 49.0, 51.0)),
+    "aes_lite_ecc": (1800, 1000, 4, (52.0, 50.0, 53.0)),
 }
 #: every entry systems has, and nothing else
 FIELDS = {"name", "kind", "design", "top", "section", "modes", "modes_mask", "streams",
@@ -163,7 +164,8 @@ def test_report_json_systems(report: dict[str, Any]) -> None:
     the core alone and cycles per block where the report measures them."""
     systems = {s["name"]: s for s in report["systems"]}
     assert list(systems) == ["ecb_cbc_ctr_1s", "p001_2s", "all_2s", "cipher_ahb", "coproc",
-                             "axis_core", "coproc_lite", "coproc_cmac", "aes_lite"]
+                             "axis_core", "coproc_lite", "coproc_cmac", "aes_lite",
+                             "aes_lite_ecc"]
     assert all(set(s) == FIELDS for s in systems.values())
     e = systems["ecb_cbc_ctr_1s"]
     # median seed 1 (60.0 MHz): its area, LUT4 6000 + 1

@@ -39,11 +39,11 @@ PAPER_COPROC_MHZ = 100.0
 #: the paper's expanded key, words of 32 bits (1408 bits)
 PAPER_KEY_WORDS = 1408 // 32
 #: systems synthesized here, each on its registry default core
-SYSTEMS = ("coproc", "axis_core", "coproc_lite", "coproc_cmac", "aes_lite")
+SYSTEMS = ("coproc", "axis_core", "coproc_lite", "coproc_cmac", "aes_lite", "aes_lite_ecc")
 #: the co-processor builds for the smallest FPGAs (issue 50) and the lean peripheral
-#: (aes_lite, no DMA and no mode engine), also placed on these devices (seed 1, through
-#: the I/O shim)
-SMALL_SYSTEMS = ("coproc_lite", "coproc_cmac", "aes_lite")
+#: (aes_lite with ECB/CBC/CTR and CMAC, aes_lite_ecc with ECB/CBC/CTR; no DMA and no mode
+#: engine), also placed on these devices (seed 1, through the I/O shim)
+SMALL_SYSTEMS = ("coproc_lite", "coproc_cmac", "aes_lite", "aes_lite_ecc")
 SMALL_DEVICES = ("iCE40-UP5K", "iCE40-HX8K")
 CACHE_DIR = BUILD_ROOT / "coproc_report"
 
