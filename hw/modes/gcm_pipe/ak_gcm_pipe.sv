@@ -31,8 +31,9 @@
 //   input    ceil(aad_len/16) AAD beats, ceil(msg_len/16) payload beats, then
 //            (decryption) the tag beat; a short last beat holds its bytes in the high
 //            end (byte 0 in [127:120]), the rest is ignored.
-//   output   one beat per payload beat (short last beat: low bytes zero), then one final
-//            beat per message (out_tag_o high) with out_pass_o / out_error_o: the tag
+//   output   one beat per payload beat (short last beat: low bytes zero; out_bytes_o
+//            its bytes), then one final beat per message (out_tag_o high; out_bytes_o
+//            the tag's bytes, 0 for decryption) with out_pass_o / out_error_o: the tag
 //            (encryption, t bytes in the high end; pass 1) or zero (decryption: pass =
 //            the tag matched; an illegal command: error 1, pass 0). Decryption's
 //            plaintext leaves before its verdict: hold it until the final beat.
@@ -86,6 +87,7 @@ module ak_gcm_pipe #(
   input  logic                    out_ready_i,
   output logic [127:0]            out_data_o,
   output logic                    out_tag_o,
+  output logic [4:0]              out_bytes_o,
   output logic                    out_pass_o,
   output logic                    out_error_o,
   // the core (core contract, master side)
@@ -161,6 +163,7 @@ module ak_gcm_pipe #(
     logic         err;    // ... of an illegal command
     logic         dec;    // ... of a decryption
     logic [4:0]   tlen;   // ... its tag length
+    logic [4:0]   nb;     // a beat: its bytes
     logic [127:0] data;   // a beat; a marker: E(J0) (encryption), MSB_t(E(J0)) ^ tag (decryption)
   } oent_t;
 
@@ -217,6 +220,7 @@ module ak_gcm_pipe #(
   logic [$clog2(OutDepth + 1)-1:0] y_count;
   logic         os_valid, os_ready, os_tag, os_pass, os_err;
   logic [127:0] os_data, tag_calc;
+  logic [4:0]   os_bytes;
 
   // ------------------------------------------------------------------------------
   // Key and H
@@ -499,6 +503,7 @@ module ak_gcm_pipe #(
   always_comb begin : out_entry
     of_in      = '0;
     of_in.data = pay_out;
+    of_in.nb   = pf_head.nb;
     if (end_q) begin
       of_in.mark = 1'b1;
       of_in.err  = cur_err_q;
@@ -536,18 +541,20 @@ module ak_gcm_pipe #(
   assign os_pass  = of_head.mark && !of_head.err &&
                     (!of_head.dec || (keep_bytes(y_head, of_head.tlen) == of_head.data));
   assign os_data  = !of_head.mark ? of_head.data : (of_head.dec || of_head.err) ? '0 : tag_calc;
+  assign os_bytes = !of_head.mark ? of_head.nb : (of_head.dec || of_head.err) ? 5'd0 :
+                    of_head.tlen;
   assign of_pop   = os_valid && os_ready;
   assign y_pop    = of_pop && of_head.mark && !of_head.err;
 
-  ak_reg_slice #(.Width(131)) u_os (
+  ak_reg_slice #(.Width(136)) u_os (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .valid_i (os_valid),
     .ready_o (os_ready),
-    .data_i  ({os_data, os_tag, os_pass, os_err}),
+    .data_i  ({os_data, os_bytes, os_tag, os_pass, os_err}),
     .valid_o (out_valid_o),
     .ready_i (out_ready_i),
-    .data_o  ({out_data_o, out_tag_o, out_pass_o, out_error_o})
+    .data_o  ({out_data_o, out_bytes_o, out_tag_o, out_pass_o, out_error_o})
   );
 
   // ------------------------------------------------------------------------------
