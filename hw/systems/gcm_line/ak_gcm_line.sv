@@ -27,12 +27,14 @@
 // Byte order: AXI4-Stream's, byte 0 of a block (FIPS-197 in0) in tdata[7:0]; the core
 // sees it in [127:120]. Registers: byte 0 of a key or tag in bits [7:0] of word 0.
 // Errors: an address outside the 192-byte map answers SLVERR.
-// Parameters: Stages, FifoDepth, OutDepth (ak_gcm_pipe's), AddrWidth (AXI4-Lite address
+// Parameters: Modes (the registry's mode mask: 9'h040, GCM/GMAC with the 96-bit IV, the
+// only value), Stages, FifoDepth, OutDepth (ak_gcm_pipe's), AddrWidth (AXI4-Lite address
 // bits, >= 8).
 
 `default_nettype none
 
 module ak_gcm_line #(
+  parameter logic [8:0] Modes = 9'h040,
   parameter int Stages    = 8,
   parameter int FifoDepth = 128,
   parameter int OutDepth  = 32,
@@ -89,6 +91,9 @@ module ak_gcm_line #(
   input  logic [0:0]           core_out_tag_i
 );
 
+  if (Modes != 9'h040) begin : g_bad_modes
+    $fatal(1, "ak_gcm_line: Modes must be 9'h040 (GCM, mode code 6), got %0h", Modes);
+  end
   if (AddrWidth < 8) begin : g_bad_addr
     $fatal(1, "ak_gcm_line: AddrWidth must be >= 8, got %0d", AddrWidth);
   end

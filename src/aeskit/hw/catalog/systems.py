@@ -141,8 +141,8 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         # as ak_gcm_pipe_sys (docs/gcm_pipe.md): router1 and HeAP do not route it
         router="router2",
         placer="static",
-        # GCM only (mode code 6), one stream
-        modes=0x040,
+        # GCM only (mode code 6; ak_gcm_line's Modes), one stream
+        modes=gcm_line.MODES,
         streams=1,
     ),
     # the board demo (issue 52): a USB-UART's framed commands drive aes_lite through a

@@ -30,6 +30,8 @@ DEFAULT_CORE = "ttable_unrolled"
 RDL = HW_ROOT / "systems" / "gcm_line" / "gcm_line.rdl"
 #: ak_gcm_line's output FIFO (the RTL default)
 OUT_DEPTH = 32
+#: the mode mask (mode code 6, GCM/GMAC; ak_gcm_line's Modes, its only value)
+MODES = 0x040
 #: KEY_LEN codes, by key bytes
 KEY_LEN_CODE: dict[int, int] = {16: 0, 24: 1, 32: 2}
 
@@ -45,16 +47,20 @@ def system_sv(core: CoreSpec | str = DEFAULT_CORE) -> str:
     parameters; the unrolled T-table core with packed words, as in ak_gcm_pipe_sys)."""
     spec = system_core(_core(core))
     params = ", ".join(f".{k}({v})" for k, v in {**spec.parameters, "TagWidth": 1}.items())
-    line = f".Stages({STAGES}), .FifoDepth({FIFO_DEPTH}), .OutDepth({OUT_DEPTH})"
+    line = (f".Modes(9'h{MODES:03x}), .Stages({STAGES}), .FifoDepth({FIFO_DEPTH}), "
+            f".OutDepth({OUT_DEPTH})")
     return templates.render(SYS, SYS_TOP, core=spec.name, core_top=spec.top,
                             core_params=params, line_params=line)
 
 
-def system_files(core: CoreSpec | str = DEFAULT_CORE,
-                 out_dir: Path | None = None) -> list[Path]:
+def system_files(core: CoreSpec | str = DEFAULT_CORE, out_dir: Path | None = None,
+                 modes: int = MODES) -> list[Path]:
     """Write ``ak_gcm_line_sys.sv`` for ``core`` into ``out_dir`` (default
     ``build/gcm_line/<core>``); return every source in compile order (the core's, the
-    system's, the rendered top)."""
+    system's, the rendered top). ``modes`` must be :data:`MODES` (the registry passes
+    the system's mask)."""
+    if modes != MODES:
+        raise ValueError(f"gcm_line runs GCM only (modes {MODES:#05x}), not {modes:#05x}")
     spec = _core(core)
     out = out_dir if out_dir is not None else BUILD_ROOT / "gcm_line" / spec.name
     top = templates.write_if_changed(out / f"{SYS_TOP}.sv", system_sv(spec))

@@ -110,6 +110,7 @@ class Bench:
         out: list[tuple[int, int, int]] = []
         k, offer, held = 0, False, None
         result = fin = None
+        in_cycles: list[int] = []
         cyc = 0
         await FallingEdge(d.clk_i)
         d.cmd_valid_i.value = 0
@@ -132,6 +133,7 @@ class Bench:
                 d.in_data_i.value = beats[k]
             await RisingEdge(d.clk_i)
             if offer and k < len(beats) and int(d.in_ready_o.value):
+                in_cycles.append(cyc)
                 k += 1
                 offer = False
             if ov and ready:
@@ -149,7 +151,8 @@ class Bench:
         tags = [v.to_bytes(16, "big") for _, v, tg in out if tg]
         result.update(out=pay[:len(data)], tag=tags[0][:t] if tags else b"",
                       beat_cycles=[c for c, _, tg in out if not tg],
-                      tag_cycles=[c for c, _, tg in out if tg], beats_out=len(out))
+                      tag_cycles=[c for c, _, tg in out if tg], beats_out=len(out),
+                      in_cycles=in_cycles)
         return result
 
 
@@ -212,6 +215,9 @@ async def cocotb_gcm_pipe(dut) -> None:
         r = await b.run(False, bytes(12), pt, b"", 16)
         assert (r["out"], r["tag"]) == _ossl(key, bytes(12), pt, b"", 16)
         bc = r["beat_cycles"]
+        # the first payload beat in -> its output beat: the core's latency + 3 (the
+        # slice on the core's results, the output FIFO, the output slice)
+        assert bc[0] - r["in_cycles"][0] == int(os.environ["AK_LATENCY"]) + 3
         assert bc == list(range(bc[0], bc[0] + nb)), "output beats not one per cycle"
         # the tag, exactly Stages + 4 cycles after the last ciphertext beat: the length
         # block enters the GHASH path a cycle after that beat leaves the queue, passes
@@ -309,4 +315,5 @@ def test_gcm_pipe(core: str, ks: int, sample: int, nrand: int) -> None:
                test_module="test_gcm_pipe", test_dir=HERE, parameters={},
                includes=spec.include_paths(),
                extra_env={"AK_SEED": 7, "AK_SAMPLE": sample, "AK_RANDOM": nrand,
-                          "AK_KEY_BYTES": ks, "AK_STAGES": STAGES})
+                          "AK_KEY_BYTES": ks, "AK_STAGES": STAGES,
+                          "AK_LATENCY": spec.latency[8 * ks]})
