@@ -32,6 +32,12 @@ RDL = HW_ROOT / "systems" / "gcm_line" / "gcm_line.rdl"
 OUT_DEPTH = 32
 #: the mode mask (mode code 6, GCM/GMAC; ak_gcm_line's Modes, its only value)
 MODES = 0x040
+#: measured cycles (docs/gcm_line.md "Throughput", asserted exactly by
+#: tests/hw/systems/gcm_line): (payload bytes, packets) -> cycles from the first s_axis
+#: beat to the last m_axis beat of back-to-back encryptions without AAD, never paused,
+#: on ttable_unrolled (latency 83) with Stages 8
+THROUGHPUT: dict[tuple[int, int], int] = {
+    (64, 4): 118, (64, 12): 158, (64, 100): 598, (1500, 4): 478, (1500, 12): 1238}
 #: KEY_LEN codes, by key bytes
 KEY_LEN_CODE: dict[int, int] = {16: 0, 24: 1, 32: 2}
 
@@ -77,6 +83,11 @@ def header(iv: bytes, aad_len: int, msg_len: int, tag_len: int, decrypt: bool = 
         raise ValueError("slot 0..3, tag length 0..31")
     flags = (int(decrypt) << 7) | (slot << 5) | tag_len
     return iv + msg_len.to_bytes(2, "big") + bytes([aad_len, flags])
+
+
+def blocks_per_cycle(nbytes: int, packets: int) -> float:
+    """Payload blocks per cycle over all cycles of a :data:`THROUGHPUT` stream."""
+    return packets * -(-nbytes // 16) / THROUGHPUT[(nbytes, packets)]
 
 
 def regmap() -> RegLayout:
