@@ -26,8 +26,10 @@
 //            flight; to the core, then H = E_K(0) through the core and H^2 .. H^Stages
 //            in ak_ghash_pipe (cmd_ready_o waits).
 //   command  cmd_valid_i/cmd_ready_o: decrypt, iv (96 bits), aad_len, msg_len (bytes),
-//            tag_len (4..16; others: an illegal command). Taken in the cycle after the
-//            previous message's last input beat (or its command when it has none).
+//            tag_len (4..16; others: an illegal command), hold (decryption: no payload
+//            beat leaves before the verdict, and none of a failed one; only for
+//            ceil(msg_len/16) <= OutDepth - 2, else ignored). Taken in the cycle after
+//            the previous message's last input beat (or its command when it has none).
 //   input    ceil(aad_len/16) AAD beats, ceil(msg_len/16) payload beats, then
 //            (decryption) the tag beat; a short last beat holds its bytes in the high
 //            end (byte 0 in [127:120]), the rest is ignored.
@@ -36,7 +38,10 @@
 //            the tag's bytes, 0 for decryption) with out_pass_o / out_error_o: the tag
 //            (encryption, t bytes in the high end; pass 1) or zero (decryption: pass =
 //            the tag matched; an illegal command: error 1, pass 0). Decryption's
-//            plaintext leaves before its verdict: hold it until the final beat.
+//            plaintext leaves before its verdict (hold it until the final beat), unless
+//            the command asked to hold it: then it waits in the output FIFO for the
+//            verdict and is dropped on a failed tag (only the final beat leaves); the
+//            queue head waits meanwhile (the GHASH tail, about Stages + 4 cycles).
 // An illegal command takes its beats, drops them and outputs only its final beat.
 //
 // Timing: one payload block per cycle when the consumer and the core keep up, and one
@@ -78,6 +83,7 @@ module ak_gcm_pipe #(
   input  logic [31:0]             cmd_aad_len_i,
   input  logic [31:0]             cmd_msg_len_i,
   input  logic [4:0]              cmd_tag_len_i,
+  input  logic                    cmd_hold_i,
   // data in
   input  logic                    in_valid_i,
   output logic                    in_ready_o,
@@ -152,6 +158,7 @@ module ak_gcm_pipe #(
     ent_e         kind;
     logic         last;   // EJ0/EAad/EPay: the message's last GHASH data (encryption)
     logic         dec;    // EJ0: decryption
+    logic         hold;   // EJ0: a decryption held until its verdict
     logic [31:0]  n;      // EJ0: GHASH blocks of the message
     logic [4:0]   nb;     // EAad/EPay/ETag: bytes; EJ0/EErr: the tag length
     logic [127:0] data;
@@ -184,6 +191,7 @@ module ak_gcm_pipe #(
   logic         c_err;
   logic [31:0]  c_blocks;                 // GHASH blocks of the command
   logic [127:0] c_glen;                   // its length block
+  logic [31:0]  c_pay_beats;              // its payload beats
 
   // in-order queue
   ent_t         pf_in, pf_head;
@@ -191,11 +199,15 @@ module ak_gcm_pipe #(
   logic [$clog2(FifoDepth + 1)-1:0] pf_count;
 
   // queue head side: the message being taken from the queue
-  logic         cur_dec_q, cur_err_q, cur_first_q;
+  logic         cur_dec_q, cur_err_q, cur_first_q, cur_hold_q;
   logic [4:0]   cur_tlen_q;
   logic [31:0]  cur_n_q;
   logic [127:0] cur_s0_q, cur_glen_q, rtag_q;
   logic         end_q, end_d;             // the message's end actions run this cycle
+  // a held decryption: after its end the head waits for its verdict (vw_q), releases or
+  // drops its payload beats, then pushes its end marker (mk_q)
+  logic         vw_q, vw_d, mk_q, verdict, v_pass;
+  logic [15:0]  ghn_q, ghn_d;             // messages in GHASH (length block sent, no result)
   logic         room;                     // output FIFO room for a beat and a marker
   logic         h_ok;                     // the head entry can go now
   logic [127:0] pay_out;
@@ -240,6 +252,7 @@ module ak_gcm_pipe #(
   assign c_blocks = {4'd0, cmd_aad_len_i[31:4]} + {31'd0, cmd_aad_len_i[3:0] != 4'd0} +
                     {4'd0, cmd_msg_len_i[31:4]} + {31'd0, cmd_msg_len_i[3:0] != 4'd0} + 32'd1;
   assign c_glen   = {29'd0, cmd_aad_len_i, 3'b000, 29'd0, cmd_msg_len_i, 3'b000};
+  assign c_pay_beats = {4'd0, cmd_msg_len_i[31:4]} + {31'd0, cmd_msg_len_i[3:0] != 4'd0};
   // (independent of core_in_ready_i: the command's E(J0) stays offered until taken)
   assign cmd_ok      = (st_q == StIdle) && gh_ready && !key_valid_i && !pf_full &&
                        (nmsg_q != '1);
@@ -290,6 +303,7 @@ module ak_gcm_pipe #(
       pf_in.kind = c_err ? EErr : EJ0;
       pf_in.last = (cmd_aad_len_i == 32'd0) && (cmd_msg_len_i == 32'd0);
       pf_in.dec  = cmd_decrypt_i;
+      pf_in.hold = cmd_hold_i && cmd_decrypt_i && (c_pay_beats <= 32'(OutDepth - 2));
       pf_in.n    = c_blocks;
       pf_in.nb   = cmd_tag_len_i;
       pf_in.data = c_glen;
@@ -387,7 +401,8 @@ module ak_gcm_pipe #(
       endcase
     end
   end
-  assign f_pop    = (st_q != StHWait) && h_ok;
+  // (a held decryption's end and verdict wait keep its cur_* for its marker)
+  assign f_pop    = (st_q != StHWait) && h_ok && !vw_q && !(end_q && cur_hold_q);
   assign co_ready = (st_q == StHWait) ||
                     (f_pop && ((pf_head.kind == EJ0) || (pf_head.kind == EPay)));
 
@@ -427,6 +442,10 @@ module ak_gcm_pipe #(
       cur_dec_q   <= 1'b0;
       cur_err_q   <= 1'b0;
       cur_first_q <= 1'b0;
+      cur_hold_q  <= 1'b0;
+      vw_q        <= 1'b0;
+      mk_q        <= 1'b0;
+      ghn_q       <= '0;
       cur_tlen_q  <= 5'd0;
       cur_n_q     <= 32'd0;
       cur_s0_q    <= '0;
@@ -441,7 +460,11 @@ module ak_gcm_pipe #(
       gin_len_q   <= '0;
     end else begin
       end_q <= end_d;
+      vw_q  <= vw_d;
+      mk_q  <= verdict;
+      ghn_q <= ghn_d;
       if (f_pop && (pf_head.kind == EJ0 || pf_head.kind == EErr)) begin
+        cur_hold_q  <= pf_head.hold && (pf_head.kind == EJ0);
         cur_dec_q   <= pf_head.dec;
         cur_err_q   <= (pf_head.kind == EErr);
         cur_first_q <= 1'b1;
@@ -462,6 +485,13 @@ module ak_gcm_pipe #(
       gin_len_q   <= cur_glen_q;
     end
   end
+
+  // the verdict of a held decryption: its GHASH result is the next one once it is the
+  // only message in GHASH (the head waits, so no other one starts)
+  assign ghn_d   = ghn_q + {15'd0, end_q && !cur_err_q} - {15'd0, gh_done};
+  assign verdict = vw_q && gh_done && (ghn_q == 16'd1);
+  assign v_pass  = (keep_bytes(gh_y, cur_tlen_q) == (keep_bytes(cur_s0_q, cur_tlen_q) ^ rtag_q));
+  assign vw_d    = verdict ? 1'b0 : (vw_q || (end_q && cur_hold_q));
 
   assign gh_blk = (gin_sel_q == 2'd0) ? gin_hd_q : (gin_sel_q == 2'd1) ? gin_pay_q : gin_len_q;
 
@@ -504,7 +534,7 @@ module ak_gcm_pipe #(
     of_in      = '0;
     of_in.data = pay_out;
     of_in.nb   = pf_head.nb;
-    if (end_q) begin
+    if (end_q || mk_q) begin
       of_in.mark = 1'b1;
       of_in.err  = cur_err_q;
       of_in.dec  = cur_dec_q;
@@ -512,18 +542,19 @@ module ak_gcm_pipe #(
       of_in.data = cur_dec_q ? (keep_bytes(cur_s0_q, cur_tlen_q) ^ rtag_q) : cur_s0_q;
     end
   end
-  assign of_push = end_q || (f_pop && (pf_head.kind == EPay));
+  assign of_push = (end_q && !cur_hold_q) || mk_q || (f_pop && (pf_head.kind == EPay));
 
-  ak_fifo #(.Width($bits(oent_t)), .Depth(OutDepth), .GateEmpty(1'b0)) u_of (
+  // a held decryption's payload beats are held entries, released or dropped at its verdict
+  ak_fifo #(.Width($bits(oent_t)), .Depth(OutDepth), .GateEmpty(1'b0), .Hold(1'b1)) u_of (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
     .clr_i     (1'b0),
     .push_i    (of_push),
     .data_i    (of_in),
     .pop_i     (of_pop),
-    .hold_i    (1'b0),
-    .release_i (1'b0),
-    .drop_i    (1'b0),
+    .hold_i    (f_pop && (pf_head.kind == EPay) && cur_hold_q),
+    .release_i (verdict && v_pass),
+    .drop_i    (verdict && !v_pass),
     .valid_o   (of_valid),
     .full_o    (of_full),
     .data_o    (of_head),

@@ -15,7 +15,9 @@
 // packet no data (tkeep 0); tuser[0] = the tag did not match (decryption), tuser[1] =
 // refused (t outside 4..16: its beats are taken and dropped). A stream cannot take back
 // the plaintext it released: a decryption's payload leaves before its verdict, which
-// only the final beat carries; the consumer drops the packet when tuser[0] is set.
+// only the final beat carries; the consumer drops the packet when tuser[0] is set. With
+// CTRL.HOLD a decryption whose payload fits the output FIFO (OutDepth - 2 beats) waits
+// there for its verdict and is dropped on a failed tag (only its final beat leaves).
 // Key slots: a packet whose slot is not the loaded one (or any packet after
 // CTRL.RELOAD) waits until every packet before it has left, loads the slot's key (the
 // core's key setup, H and its powers: a few hundred cycles), then starts.
@@ -245,6 +247,7 @@ module ak_gcm_line #(
     .cmd_aad_len_i     ({24'd0, h_alen}),
     .cmd_msg_len_i     ({16'd0, h_plen}),
     .cmd_tag_len_i     (h_tlen),
+    .cmd_hold_i        (hwif_out.CTRL.HOLD.value),
     .in_valid_i        (in_valid),
     .in_ready_o        (in_ready),
     .in_data_i         (in_data),

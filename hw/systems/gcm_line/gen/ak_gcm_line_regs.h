@@ -14,6 +14,10 @@ extern "C" {
 #define AK_GCM_LINE_REGS__CTRL__RELOAD_bp 0
 #define AK_GCM_LINE_REGS__CTRL__RELOAD_bw 1
 #define AK_GCM_LINE_REGS__CTRL__RELOAD_reset 0x0
+#define AK_GCM_LINE_REGS__CTRL__HOLD_bm 0x2
+#define AK_GCM_LINE_REGS__CTRL__HOLD_bp 1
+#define AK_GCM_LINE_REGS__CTRL__HOLD_bw 1
+#define AK_GCM_LINE_REGS__CTRL__HOLD_reset 0x0
 
 // reg - ak_gcm_line_regs::STATUS
 #define AK_GCM_LINE_REGS__STATUS__KEY_OK_bm 0x1

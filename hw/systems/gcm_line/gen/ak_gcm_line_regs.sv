@@ -248,7 +248,7 @@ module ak_gcm_line_regs (
         automatic logic is_valid_rw;
         is_valid_addr = '0;
         is_valid_rw = '1; // No valid RW check
-        decoded_reg_strb.CTRL = cpuif_req_masked & (cpuif_addr == 8'h0) & cpuif_req_is_wr;
+        decoded_reg_strb.CTRL = cpuif_req_masked & (cpuif_addr == 8'h0);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h0);
         decoded_reg_strb.STATUS = cpuif_req_masked & (cpuif_addr == 8'h4) & !cpuif_req_is_wr;
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'h4);
@@ -289,6 +289,10 @@ module ak_gcm_line_regs (
                 logic next;
                 logic load_next;
             } RELOAD;
+            struct {
+                logic next;
+                logic load_next;
+            } HOLD;
         } CTRL;
         struct {
             struct {
@@ -328,6 +332,9 @@ module ak_gcm_line_regs (
             struct {
                 logic value;
             } RELOAD;
+            struct {
+                logic value;
+            } HOLD;
         } CTRL;
         struct {
             struct {
@@ -382,6 +389,29 @@ module ak_gcm_line_regs (
         end
     end
     assign hwif_out.CTRL.RELOAD.value = field_storage.CTRL.RELOAD.value;
+    // Field: ak_gcm_line_regs.CTRL.HOLD
+    always_comb begin
+        automatic logic [0:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CTRL.HOLD.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.HOLD.value & ~decoded_wr_biten[1:1]) | (decoded_wr_data[1:1] & decoded_wr_biten[1:1]);
+            load_next_c = '1;
+        end
+        field_combo.CTRL.HOLD.next = next_c;
+        field_combo.CTRL.HOLD.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.HOLD.value <= 1'h0;
+        end else begin
+            if(field_combo.CTRL.HOLD.load_next) begin
+                field_storage.CTRL.HOLD.value <= field_combo.CTRL.HOLD.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.HOLD.value = field_storage.CTRL.HOLD.value;
     // Field: ak_gcm_line_regs.KEY_LEN.S0
     always_comb begin
         automatic logic [1:0] next_c;
@@ -544,6 +574,9 @@ module ak_gcm_line_regs (
     always_comb begin
         automatic logic [31:0] readback_data_var;
         readback_data_var = '0;
+        if(rd_mux_addr == 8'h0) begin
+            readback_data_var[1] = field_storage.CTRL.HOLD.value;
+        end
         if(rd_mux_addr == 8'h4) begin
             readback_data_var[0] = hwif_in.STATUS.KEY_OK.next;
             readback_data_var[5:4] = hwif_in.STATUS.SLOT.next;

@@ -90,7 +90,12 @@ package ak_gcm_line_regs_pkg;
     } ak_gcm_line_regs__CTRL__RELOAD__out_t;
 
     typedef struct {
+        logic value;
+    } ak_gcm_line_regs__CTRL__HOLD__out_t;
+
+    typedef struct {
         ak_gcm_line_regs__CTRL__RELOAD__out_t RELOAD;
+        ak_gcm_line_regs__CTRL__HOLD__out_t HOLD;
     } ak_gcm_line_regs__CTRL__out_t;
 
     typedef struct {

@@ -60,7 +60,7 @@ class Bench:
         cocotb.start_soon(Clock(d.clk_i, 10, unit="ns").start())
         for name in ("key_valid_i", "cmd_valid_i", "in_valid_i", "key_i", "key_len_i",
                      "cmd_decrypt_i", "cmd_iv_i", "cmd_aad_len_i", "cmd_msg_len_i",
-                     "cmd_tag_len_i", "in_data_i"):
+                     "cmd_tag_len_i", "cmd_hold_i", "in_data_i"):
             getattr(d, name).value = 0
         d.out_ready_i.value = 1
         d.rst_ni.value = 0

@@ -12,7 +12,9 @@ beat: the sink's frames drop the tuser of null beats). Expected values from
   core builds) switched per packet, tampered tags and AAD (the plaintext still leaves,
   the last beat has tuser[0] = 1, TAG_FAILS counts it), illegal tag lengths (only the
   final beat, tuser[1] = 1, ERRORS), a key rewritten and CTRL.RELOAD; every output beat's
-  tkeep, tlast and tuser against docs/gcm_line.md; PACKETS, LAST, TAG at the end;
+  tkeep, tlast and tuser against docs/gcm_line.md; in the second half CTRL.HOLD (a
+  forged decryption's plaintext is dropped: only its final beat leaves); PACKETS, LAST,
+  TAG at the end;
 * back-to-back packets, never paused: exactly 5 (95) cycles more per 64-byte (1,500-byte)
   encryption without AAD, the first s_axis beat to the last m_axis beat (exact counts
   asserted: docs/gcm_line.md "Throughput"); over all cycles of a stream, the fill
@@ -151,7 +153,11 @@ class Bench:
             if len(self.out) > n:
                 return self.out[:n]
             await RisingEdge(self.dut.clk_i)
-        raise AssertionError(f"only {len(self.out) - 1} of {n} packets out")
+        g = self.dut.u_line.u_gcm
+        dbg = {k: int(getattr(g, k).value) for k in ("vw_q", "mk_q", "ghn_q", "st_q", "nmsg_q",
+                                                     "pf_valid", "of_valid", "y_valid", "cur_hold_q",
+                                                     "of_count", "pf_count", "y_count")}
+        raise AssertionError(f"only {len(self.out) - 1} of {n} packets out {dbg}")
 
 
 @cocotb.test()
@@ -193,14 +199,15 @@ async def cocotb_random(dut) -> None:
     b.pauses(0.3)
     expect = []
     fails = errors = 0
-    slot = 0
+    slot, hold = 0, False
     npk = int(os.environ["AK_PACKETS"])
     for i in range(npk):
-        if i == npk // 2:  # rewrite the key of the loaded slot, then RELOAD
+        if i == npk // 2:  # rewrite the key of the loaded slot, then RELOAD; and HOLD
             assert len(await b.packets(len(expect))) == len(expect)
             keys[slot] = rng.randbytes(len(keys[slot]))
             await b.set_key(slot, keys[slot])
-            await b.wr("CTRL", 1)
+            await b.wr("CTRL", b.map.value(CTRL__RELOAD=1, CTRL__HOLD=1))
+            hold = True
         if rng.random() < 0.2:
             slot = rng.randrange(4)
         key = keys[slot]
@@ -231,7 +238,8 @@ async def cocotb_random(dut) -> None:
                     rtag = tag[:k] + bytes([tag[k] ^ 1 << rng.randrange(8)]) + tag[k + 1:]
                 fails += 1
             await b.send(header(iv, len(raad), len(ct), t, True, slot), [raad, ct, rtag])
-            expect.append((pt, b"", int(kind == "forged")))
+            # held (CTRL.HOLD): a forged packet's plaintext never leaves
+            expect.append((b"" if hold and kind == "forged" else pt, b"", int(kind == "forged")))
     got = await b.packets(len(expect))
     for i, ((data, tag, user), pkt) in enumerate(zip(expect, got)):
         payload, fin = pkt[:-1], pkt[-1]
