@@ -101,9 +101,7 @@ module ak_gcm_line #(
   end
 
   // AXI4-Stream lane i (tdata[8i+7:8i]) <-> block byte i ([127-8i -: 8])
-  function automatic logic [127:0] swap16(input logic [127:0] d);
-    for (int i = 0; i < 16; i++) swap16[127 - 8*i -: 8] = d[8*i +: 8];
-  endfunction
+  import ak_mode_pkg::lanes_swap, ak_mode_pkg::keep_of;
 
   // ------------------------------------------------------------------------------
   // Register block; an address outside the map goes to the unmapped offset 0xFC
@@ -160,7 +158,7 @@ module ak_gcm_line #(
   logic [255:0] slot_key;
   logic [1:0]   slot_len;
 
-  assign hdr     = swap16(s_axis_tdata);
+  assign hdr     = lanes_swap(s_axis_tdata);
   assign in_data = hdr;
   assign h_iv    = hdr[127:32];
   assign h_plen  = hdr[31:16];
@@ -281,15 +279,13 @@ module ak_gcm_line #(
   logic [31:0] pkts_q, fails_q, errs_q;
   logic [2:0]  last_q;
 
-  assign m_axis_tdata  = swap16(out_data);
+  assign m_axis_tdata  = lanes_swap(out_data);
   assign m_axis_tvalid = out_valid;
   assign m_axis_tlast  = out_tag;
   assign fail          = out_tag && !out_pass && !out_error;
   assign m_axis_tuser  = {out_tag && out_error, fail};
   assign out_ready     = m_axis_tready;
-  always_comb begin : keep
-    for (int i = 0; i < 16; i++) m_axis_tkeep[i] = (5'(i) < out_bytes);
-  end
+  assign m_axis_tkeep  = keep_of(out_bytes);
 
   assign fin      = out_valid && out_ready && out_tag;
   assign dec_out  = (out_bytes == 5'd0) && !out_error;
