@@ -139,6 +139,20 @@ package ak_mode_pkg;
     return (left >= 32'd128) ? 8'd128 : left[7:0];
   endfunction
 
+  // AXI4-Stream lanes (byte 0 in [7:0]) <-> block order (byte 0 in [127:120])
+  function automatic logic [127:0] lanes_swap(input logic [127:0] d);
+    logic [127:0] r;
+    for (int i = 0; i < 16; i++) r[127-8*i -: 8] = d[8*i +: 8];
+    return r;
+  endfunction
+
+  // AXI4-Stream tkeep of a beat with its first n bytes (0..16)
+  function automatic logic [15:0] keep_of(input logic [4:0] n);
+    logic [15:0] k;
+    for (int i = 0; i < 16; i++) k[i] = (i < int'(n));
+    return k;
+  endfunction
+
 endpackage
 
 `default_nettype wire

@@ -16,12 +16,10 @@ module ak_gcm_pipe_sys (
   input  logic [1:0] key_len_i,
   input  logic cmd_valid_i, output logic cmd_ready_o, input logic cmd_decrypt_i,
   input  logic [95:0] cmd_iv_i, input logic [31:0] cmd_aad_len_i,
-  input  logic [31:0] cmd_msg_len_i, input logic [4:0] cmd_tag_len_i,
+  input  logic [31:0] cmd_msg_len_i, input logic [4:0] cmd_tag_len_i, input logic cmd_hold_i,
   input  logic in_valid_i, output logic in_ready_o, input logic [127:0] in_data_i,
   output logic out_valid_o, input logic out_ready_i, output logic [127:0] out_data_o,
-  output logic out_tag_o,
-  output logic sts_valid_o, input logic sts_ready_i, output logic sts_pass_o,
-  output logic sts_error_o
+  output logic out_tag_o, output logic [4:0] out_bytes_o, output logic out_pass_o, output logic out_error_o
 );
   logic ck_valid, ck_ready, ci_valid, ci_ready, ci_dec, co_valid, co_ready;
   logic [255:0] ck_key;
@@ -32,9 +30,8 @@ module ak_gcm_pipe_sys (
   ak_gcm_pipe #(.Stages(${stages}), .FifoDepth(${fifo_depth}), .CoreTagWidth(1)) u_gcm (
     .clk_i, .rst_ni, .key_valid_i, .key_ready_o, .key_i, .key_len_i,
     .cmd_valid_i, .cmd_ready_o, .cmd_decrypt_i, .cmd_iv_i, .cmd_aad_len_i, .cmd_msg_len_i,
-    .cmd_tag_len_i, .in_valid_i, .in_ready_o, .in_data_i,
-    .out_valid_o, .out_ready_i, .out_data_o, .out_tag_o,
-    .sts_valid_o, .sts_ready_i, .sts_pass_o, .sts_error_o,
+    .cmd_tag_len_i, .cmd_hold_i, .in_valid_i, .in_ready_o, .in_data_i,
+    .out_valid_o, .out_ready_i, .out_data_o, .out_tag_o, .out_bytes_o, .out_pass_o, .out_error_o,
     .core_key_valid_o(ck_valid), .core_key_ready_i(ck_ready), .core_key_o(ck_key),
     .core_key_len_o(ck_len), .core_in_valid_o(ci_valid), .core_in_ready_i(ci_ready),
     .core_in_data_o(ci_data), .core_in_decrypt_o(ci_dec), .core_in_tag_o(ci_tag),

@@ -29,6 +29,39 @@
 //             and number of lanes; each stage multiplies by a 128/Stages-bit digit.
 // Every register is reset by rst_ni.
 
+// ak_ghash_pipe: GHASH (NIST SP 800-38D 6.4) at one block per cycle, for a stream of
+// hashes that follow each other without a gap. The multiplier is a Stages-deep pipeline
+// (one ak_gf128_digit_step of 128/Stages bits per stage) that advances every cycle, and
+// each hash is aggregated over Stages interleaved lanes: block i of a hash of n blocks
+// goes to lane i mod Stages, whose accumulator becomes (acc ^ X_i) * P_i with
+// P_i = H^min(Stages, n - i). Block i's product leaves the pipeline Stages cycles after
+// it entered; block i + Stages of the same hash (which enters then or later) takes it
+// from there or, after a gap, from a feedback FIFO (ak_fifo, Stages entries) that holds
+// the products whose lane has not moved on yet. The last min(n, Stages) products
+// (P < H^Stages) are the lanes' results and XOR to
+// Y = X_0 H^n ^ X_1 H^(n-1) ^ ... ^ X_(n-1) H.
+//
+// Use: h_valid_i with H (= E_K(0)); the unit computes H^2 .. H^Stages with a serial
+// multiplier (ak_gf128_mul, 16-bit digits: 8 cycles each) and raises ready_o (low again
+// from the next h_valid_i on). Then the blocks of one hash after another on
+// blk_valid_i / blk_i, at most one per cycle, any gaps, no back-pressure: the first
+// block of a hash with blk_first_i high and blk_n_i = its blocks (>= 1), the others
+// with blk_first_i low. done_o pulses with y_o = GHASH_H(blocks) exactly Stages + 2
+// cycles after a hash's last block, whatever follows; y_o holds until the next done_o.
+// The next hash's first block may follow its last block in the next cycle.
+//
+// Registers for speed: the blocks and H enter through input registers, the power, lane
+// and end flags of a block are decided there from the counters (a register each), the
+// pipeline flip-flops have no enable, and the power multiplier's first operand is a
+// register (pa_q: the power the next product extends, chosen on the D side).
+//
+// Latency: a hash's last block -> done_o: Stages + 2 cycles (the input register, the
+// Stages pipeline registers, the result register). Throughput: one block per cycle.
+// Byte order: GCM's on h_i, blk_i, y_o (byte 0 in [127:120]; x^i is bit 127 - i).
+// Parameters: Stages (2, 4, 8, 16, 32, 64, 128 -- a power of two): pipeline depth
+//             and number of lanes; each stage multiplies by a 128/Stages-bit digit.
+// Every register is reset by rst_ni except the feedback FIFO's memory.
+
 `default_nettype none
 
 module ak_ghash_pipe #(
@@ -40,10 +73,10 @@ module ak_ghash_pipe #(
   input  logic         h_valid_i,
   input  logic [127:0] h_i,
   output logic         ready_o,
-  // one hash
-  input  logic         start_i,
-  input  logic [31:0]  n_i,
+  // blocks of consecutive hashes
   input  logic         blk_valid_i,
+  input  logic         blk_first_i,
+  input  logic [31:0]  blk_n_i,
   input  logic [127:0] blk_i,
   output logic         done_o,
   output logic [127:0] y_o
@@ -109,31 +142,38 @@ module ak_ghash_pipe #(
   end
 
   // ------------------------------------------------------------------------------
-  // Message state
+  // Block counters: each block's power, lane flags and end flag, set in the input
+  // register from the hash's blocks left (L, this one included) and the blocks before
+  // it (saturating at Stages)
   // ------------------------------------------------------------------------------
-  logic          run_q, run_d;       // a hash is under way
-  logic [31:0]   left_q, left_d;     // blocks still to enter
-  logic [SW-1:0] flush_q, flush_d;   // empty advances still to run after the last block
-  logic [127:0]  y_q, y_d;
-  logic          done_q, done_d;
+  logic [31:0]   left_q, left_d;     // blocks of the current hash still to come
+  logic [SW-1:0] idx_q, idx_d;       // blocks of the current hash so far, up to Stages
+  logic [31:0]   bl;                 // L of the block offered now
+  logic [SW-1:0] bi;                 // its index, saturated
   logic          bv_q;               // the input register holds a block
   logic [127:0]  bk_q;               // ... this one
-  logic          adv;                // the pipeline moves (the value of every adv_q)
-  logic          adv_nx;             // the pipeline moves in the next cycle
-  logic [Stages:0] adv_q;            // adv, one flip-flop per stage (Stages: the counters)
-  // decoded from left/flush a cycle ahead (registers), off the enable's path:
-  logic          lz_q, lz_d;         // left == 0: no block to enter
-  logic          l1_q, l1_d;         // left == 1
-  logic          fnz_q, fnz_d;       // flush != 0
-  logic          fin_q, fin_d;       // the next block is among the last Stages
-  logic [IW-1:0] psel_q, psel_d;     // its power: H^(psel+1)
-  logic          take;               // a hash starts
+  logic          bfin_q;             // ... it is its lane's last (L <= Stages)
+  logic          blast_q;            // ... it is its hash's last (L == 1)
+  logic          bfb_q;              // ... its lane has a product before it (i >= Stages)
+  logic [IW-1:0] psel_q;             // ... its power: H^(psel+1) = H^min(Stages, L)
+  logic [127:0]  y_q, y_d, acc_q, acc_d;
+  logic          done_q, done_d;
 
-  assign ready_o = powers_ok && !run_q && !h_valid_i && !hv_q;
+  assign ready_o = powers_ok && !h_valid_i && !hv_q;
   assign done_o  = done_q;
   assign y_o     = y_q;
-  assign take    = start_i && ready_o;
-  assign adv     = run_q && ((bv_q && !lz_q) || (lz_q && fnz_q));
+
+  assign bl = blk_first_i ? blk_n_i : left_q;
+  assign bi = blk_first_i ? '0 : idx_q;
+
+  always_comb begin : counters
+    left_d = left_q;
+    idx_d  = idx_q;
+    if (blk_valid_i) begin
+      left_d = bl - 32'd1;
+      idx_d  = (bi == SW'(Stages)) ? bi : bi + 1'b1;
+    end
+  end
 
   // ------------------------------------------------------------------------------
   // Pipeline: stage s holds the inputs of Horner step s (z, the rest of a, the power b)
@@ -142,7 +182,8 @@ module ak_ghash_pipe #(
   logic [127:0] sa_q [Stages];
   logic [127:0] sb_q [Stages];
   logic         sv_q [Stages];      // a block's product is in this stage
-  logic         sf_q [Stages];      // ... and it is a lane's last (fin)
+  logic         sf_q [Stages];      // ... it is its lane's last
+  logic         sl_q [Stages];      // ... it is its hash's last
   logic [127:0] zo [Stages];        // step outputs
 
   for (genvar s = 0; s < Stages; s++) begin : g_step
@@ -154,73 +195,74 @@ module ak_ghash_pipe #(
     );
   end
 
-  // the product leaving the pipeline now: fed back into its lane's next block, or (a
-  // lane's last) XORed into the result
-  logic [127:0] fb;
-  assign fb = (sv_q[Stages-1] && !sf_q[Stages-1]) ? zo[Stages-1] : '0;
+  // the product leaving the pipeline now (ev): a lane's last goes into the hash's
+  // result, any other one to the next block of its lane: directly when that block
+  // enters now and no older product waits, else through the feedback FIFO
+  logic         ev, ef, el;
+  logic         fq_valid, fq_full, fq_push, fq_pop, fb_direct;
+  logic [127:0] fq_data, fb;
+  logic [$clog2(Stages + 1)-1:0] fq_count;
 
-  always_comb begin : message
-    run_d   = run_q;
-    left_d  = left_q;
-    flush_d = flush_q;
-    y_d     = y_q;
-    done_d  = 1'b0;
-    lz_d    = lz_q;
-    l1_d    = l1_q;
-    fnz_d   = fnz_q;
-    fin_d   = fin_q;
-    psel_d  = psel_q;
-    if (take) begin
-      run_d   = 1'b1;
-      left_d  = n_i;
-      flush_d = SW'(Stages);
-      y_d     = '0;
-      lz_d    = (n_i == 32'd0);
-      l1_d    = (n_i == 32'd1);
-      fnz_d   = 1'b1;
-    end else if (adv_q[Stages]) begin
-      if (sv_q[Stages-1] && sf_q[Stages-1]) y_d = y_q ^ zo[Stages-1];
-      if (!lz_q) begin
-        left_d = left_q - 32'd1;
-        lz_d   = l1_q;
-        l1_d   = (left_q == 32'd2);
+  assign ev        = sv_q[Stages-1];
+  assign ef        = sf_q[Stages-1];
+  assign el        = sl_q[Stages-1];
+  assign fb_direct = bv_q && bfb_q && !fq_valid;
+  assign fq_pop    = bv_q && bfb_q && fq_valid;
+  assign fq_push   = ev && !ef && !fb_direct;
+  assign fb        = !(bv_q && bfb_q) ? '0 : fq_valid ? fq_data : zo[Stages-1];
+
+  ak_fifo #(.Width(128), .Depth(Stages), .GateEmpty(1'b0)) u_fq (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .clr_i     (1'b0),
+    .push_i    (fq_push),
+    .data_i    (zo[Stages-1]),
+    .pop_i     (fq_pop),
+    .hold_i    (1'b0),
+    .release_i (1'b0),
+    .drop_i    (1'b0),
+    .valid_o   (fq_valid),
+    .full_o    (fq_full),
+    .data_o    (fq_data),
+    .count_o   (fq_count)
+  );
+  logic unused_fq;
+  assign unused_fq = fq_full ^ (^fq_count);
+
+  always_comb begin : result
+    y_d    = y_q;
+    acc_d  = acc_q;
+    done_d = 1'b0;
+    if (ev && ef) begin
+      if (el) begin
+        y_d    = acc_q ^ zo[Stages-1];
+        acc_d  = '0;
+        done_d = 1'b1;
       end else begin
-        flush_d = flush_q - 1'b1;
-        fnz_d   = (flush_q != SW'(1));
-        if (flush_q == SW'(1)) begin
-          run_d  = 1'b0;
-          done_d = 1'b1;
-        end
+        acc_d  = acc_q ^ zo[Stages-1];
       end
     end
-    if (take || adv_q[Stages]) begin
-      fin_d  = (left_d <= 32'(Stages));
-      psel_d = (left_d <= 32'(Stages)) ? IW'(left_d - 32'd1) : IW'(Stages - 1);
-    end
-    // blocks count only while a hash runs (as they reach the input register)
-    adv_nx = run_d && ((blk_valid_i && run_q && !lz_d) || (lz_d && fnz_d));
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : in_regs
     if (!rst_ni) begin
-      bv_q <= 1'b0;
-      bk_q <= '0;
-      hv_q <= 1'b0;
-      h_q  <= '0;
+      bv_q    <= 1'b0;
+      bk_q    <= '0;
+      bfin_q  <= 1'b0;
+      blast_q <= 1'b0;
+      bfb_q   <= 1'b0;
+      psel_q  <= '0;
+      hv_q    <= 1'b0;
+      h_q     <= '0;
     end else begin
-      bv_q <= blk_valid_i && run_q;
-      bk_q <= blk_i;
-      hv_q <= h_valid_i;
-      h_q  <= h_i;
-    end
-  end
-
-  // the advance, once per stage: each copy has its own always_ff marked keep, or the
-  // synthesis merges the equal copies back into one
-  for (genvar s = 0; s <= Stages; s++) begin : g_adv
-    (* keep *) always_ff @(posedge clk_i or negedge rst_ni) begin : adv_reg
-      if (!rst_ni) adv_q[s] <= 1'b0;
-      else         adv_q[s] <= adv_nx;
+      bv_q    <= blk_valid_i;
+      bk_q    <= blk_i;
+      bfin_q  <= (bl <= 32'(Stages));
+      blast_q <= (bl == 32'd1);
+      bfb_q   <= (bi == SW'(Stages));
+      psel_q  <= (bl <= 32'(Stages)) ? IW'(bl - 32'd1) : IW'(Stages - 1);
+      hv_q    <= h_valid_i;
+      h_q     <= h_i;
     end
   end
 
@@ -232,20 +274,21 @@ module ak_ghash_pipe #(
         sb_q[s] <= '0;
         sv_q[s] <= 1'b0;
         sf_q[s] <= 1'b0;
-      end else if (adv_q[s]) begin
-        if (s == 0) begin
-          sz_q[s] <= '0;
-          sa_q[s] <= bk_q ^ fb;
-          sb_q[s] <= pow_q[psel_q];
-          sv_q[s] <= !lz_q;
-          sf_q[s] <= fin_q;
-        end else begin
-          sz_q[s] <= zo[s-1];
-          sa_q[s] <= sa_q[s-1];
-          sb_q[s] <= sb_q[s-1];
-          sv_q[s] <= sv_q[s-1];
-          sf_q[s] <= sf_q[s-1];
-        end
+        sl_q[s] <= 1'b0;
+      end else if (s == 0) begin
+        sz_q[s] <= '0;
+        sa_q[s] <= bk_q ^ fb;
+        sb_q[s] <= pow_q[psel_q];
+        sv_q[s] <= bv_q;
+        sf_q[s] <= bfin_q;
+        sl_q[s] <= blast_q;
+      end else begin
+        sz_q[s] <= zo[s-1];
+        sa_q[s] <= sa_q[s-1];
+        sb_q[s] <= sb_q[s-1];
+        sv_q[s] <= sv_q[s-1];
+        sf_q[s] <= sf_q[s-1];
+        sl_q[s] <= sl_q[s-1];
       end
     end
   end
@@ -256,45 +299,36 @@ module ak_ghash_pipe #(
       pa_q    <= '0;
       pj_q    <= '0;
       pbusy_q <= 1'b0;
-      run_q   <= 1'b0;
       left_q  <= 32'd0;
-      flush_q <= '0;
+      idx_q   <= '0;
       y_q     <= '0;
+      acc_q   <= '0;
       done_q  <= 1'b0;
-      lz_q    <= 1'b1;
-      l1_q    <= 1'b0;
-      fnz_q   <= 1'b0;
-      fin_q   <= 1'b0;
-      psel_q  <= '0;
     end else begin
       pow_q   <= pow_d;
       pa_q    <= pa_d;
       pj_q    <= pj_d;
       pbusy_q <= pbusy_d;
-      run_q   <= run_d;
       left_q  <= left_d;
-      flush_q <= flush_d;
+      idx_q   <= idx_d;
       y_q     <= y_d;
+      acc_q   <= acc_d;
       done_q  <= done_d;
-      lz_q    <= lz_d;
-      l1_q    <= l1_d;
-      fnz_q   <= fnz_d;
-      fin_q   <= fin_d;
-      psel_q  <= psel_d;
     end
   end
 
 `ifndef SYNTHESIS
-  // the copies are the advance, and pa_q the operand it replaces
+  // pa_q is the operand it replaces; a block of a lane that has a product before it
+  // finds that product (in the FIFO or leaving the pipeline now)
   // (from the first reset on: before it the registers hold whatever they power up with)
   logic reset_seen_q = 1'b0;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : copy_check
+  always_ff @(posedge clk_i or negedge rst_ni) begin : checks
     if (!rst_ni) begin
       reset_seen_q <= 1'b1;
     end else if (reset_seen_q) begin
-      if (adv_q != {(Stages + 1){adv}}) $error("ak_ghash_pipe: adv_q %b, adv %b", adv_q, adv);
       if (pa_q != pow_q[IW'(pj_q - 1'b1)]) $error("ak_ghash_pipe: pa_q is not the operand");
+      if (fb_direct && !(ev && !ef)) $error("ak_ghash_pipe: no product for the lane");
     end
   end
 `endif

@@ -171,23 +171,11 @@ module ak_axis_core
     $fatal(1, "ak_axis_core: FifoDepth must be >= 1, got %0d", FifoDepth);
   end
 
-  // AXI4-Stream lanes (byte 0 in [7:0]) <-> core order (byte 0 in [127:120])
-  function automatic logic [127:0] lanes_swap(input logic [127:0] d);
-    logic [127:0] r;
-    for (int i = 0; i < 16; i++) r[127-8*i -: 8] = d[8*i +: 8];
-    return r;
-  endfunction
+  import ak_mode_pkg::lanes_swap, ak_mode_pkg::keep_of;
 
   // register word (byte 0 in [7:0]) -> core order (byte 0 in [31:24])
   function automatic logic [31:0] bswap(input logic [31:0] w);
     return {w[7:0], w[15:8], w[23:16], w[31:24]};
-  endfunction
-
-  // tkeep of a beat with its first n bytes (1..16)
-  function automatic logic [15:0] keep_of(input logic [4:0] n);
-    logic [15:0] k;
-    for (int i = 0; i < 16; i++) k[i] = (i < int'(n));
-    return k;
   endfunction
 
   // ------------------------------------------------------------------------------

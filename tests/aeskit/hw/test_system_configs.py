@@ -25,7 +25,7 @@ RENDERED = {"coproc_lite": "coproc", "coproc_cmac": "coproc"}
 #: systems without the general engine: the module whose own Modes parameter selects
 #: the modes (its default is the system with the module's modes, the first listed)
 NO_ENGINE = {"aes_lite": "ak_aes_lite", "aes_lite_ecc": "ak_aes_lite",
-             "uart_demo": "ak_aes_lite"}
+             "uart_demo": "ak_aes_lite", "gcm_line": "ak_gcm_line"}
 
 
 def _engine_params(text: str) -> str:

@@ -108,6 +108,29 @@ def test_render_gcm_pipe_target() -> None:
 
 
 
+def test_render_gcm_line_row_and_targets() -> None:
+    """The line-rate system's row and issue 49's targets: 128 * 70 / 1000 = 8.96 Gbit/s
+    is below 10 (78.1 MHz); the packet rates from the documented cycle counts."""
+    rows = [{"core": "ttable_unrolled", "key_size": 128, "fmax_mhz": 121.0,
+             "does_not_fit": None}]
+    line = {"fmax_mhz": 70.0, "lut4": 27000, "ff": 26000, "ebr": 84,
+            "critical_path": {}}
+    md = modes_aead.render(rows, {**_data(), "gcm_line": line})
+    assert "| `gcm_line` system: `ak_gcm_pipe` behind AXI4-Stream and AXI4-Lite" in md
+    assert "27,000 LUT4, 26,000 FF, 84 EBR) | 1 | 70.0 | 8.96 |" in md
+    target = next(ln for ln in md.splitlines() if ln.startswith("**Target (issue 49)"))
+    assert "Not met: 70.0 MHz, 8.96 Gbit/s" in target and "78.1 MHz" in target
+    assert "100 x 64 B back to back 0.669" in target and "12 x 1,500 B back to back 0.911" in target
+    assert target.count("(target 0.6: met)") == 1 and "(target 0.9: met)" in target
+    line["fmax_mhz"] = 80.0
+    md = modes_aead.render(rows, {**_data(), "gcm_line": line})
+    target = next(ln for ln in md.splitlines() if ln.startswith("**Target (issue 49)"))
+    assert "Met: 80.0 MHz, 10.24 Gbit/s." in target
+    entry = modes_aead.systems(rows, {"gcm_line": line})[0]
+    assert entry["name"] == "gcm_line" and entry["modes"] == ["gcm"]
+    assert abs(entry["cycles_per_block"]["gcm-enc"] - 95 / 94) < 1e-12
+
+
 def test_render_gcm_pipe_with_an_unrouted_seed() -> None:
     """A placement seed whose router did not finish is named in the system's Fmax cell;
     when the median falls on one, the cell says so and keeps the routed seed's Fmax

@@ -102,7 +102,7 @@ def test_systems_listing_has_modes_and_streams(capsys: pytest.CaptureFixture[str
     assert {s.name: (s.modes, s.streams) for s in SYSTEMS} == {
         "cipher_ahb": (0x03F, 2), "coproc": (0x1FF, 1), "axis_core": (0x1FF, 1),
         "coproc_lite": (0x007, 1), "coproc_cmac": (0x087, 1), "aes_lite": (0x087, 1),
-        "aes_lite_ecc": (0x007, 1), "uart_demo": (0x087, 1)}
+        "aes_lite_ecc": (0x007, 1), "uart_demo": (0x087, 1), "gcm_line": (0x040, 1)}
     assert main(["systems", "--json"]) == 0
     data = {d["name"]: d for d in json.loads(capsys.readouterr().out)}
     assert data["axis_core"]["modes"] == ["ecb", "cbc", "ctr", "cfb", "ofb", "ccm", "gcm", "cmac",

@@ -7,7 +7,7 @@ docs/uart_demo.md."""
 from __future__ import annotations
 
 from aeskit.hw.registry import SystemSpec
-from aeskit.hw.systems import axis, coproc, lite, uart_demo
+from aeskit.hw.systems import axis, coproc, gcm_line, lite, uart_demo
 
 ORDER = 50
 
@@ -123,6 +123,26 @@ SYSTEMS: tuple[SystemSpec, ...] = (
         builder=lite.system_files,
         interfaces="AXI4-Lite slave, irq",
         modes=0x007,
+        streams=1,
+    ),
+    # line-rate GCM (issue 49): ak_gcm_pipe behind AXI4-Stream and AXI4-Lite, messages
+    # overlapping, on the unrolled core (docs/gcm_line.md)
+    SystemSpec(
+        name="gcm_line",
+        top="ak_gcm_line_sys",
+        description="Line-rate AES-GCM: ak_gcm_pipe (one block per cycle, packets "
+                    "overlapping) behind AXI4-Stream in and out (a header beat per packet) "
+                    "and AXI4-Lite registers (four key slots, counters, last tag)",
+        paper="-",
+        manifest="aeskit:system:gcm_line",
+        default_core="ttable_unrolled",
+        builder=gcm_line.system_files,
+        interfaces="AXI4-Stream slave and master, AXI4-Lite slave",
+        # as ak_gcm_pipe_sys (docs/gcm_pipe.md): router1 and HeAP do not route it
+        router="router2",
+        placer="static",
+        # GCM only (mode code 6; ak_gcm_line's Modes), one stream
+        modes=gcm_line.MODES,
         streams=1,
     ),
     # the board demo (issue 52): a USB-UART's framed commands drive aes_lite through a

@@ -66,6 +66,12 @@ TARGET_CORE = "ttable_unrolled"
 TARGET_GBPS = 20.0
 TARGET_CPB = 1.0
 CACHE_DIR = BUILD_ROOT / "modes_aead"
+#: the line-rate GCM system (issue 49, docs/gcm_line.md), synthesized with ak_gcm_pipe
+LINE_SYSTEM = "gcm_line"
+#: issue 49's targets: Gbit/s of the system, and payload blocks per cycle over all
+#: cycles of back-to-back packets without AAD, per payload size
+LINE_TARGET_GBPS = 10.0
+LINE_TARGET_RATE = {64: 0.6, 1500: 0.9}
 #: bumped when what :func:`measure_aead` records changes (older caches are re-measured)
 CACHE_VERSION = 1
 
@@ -218,6 +224,13 @@ def collect(cores: list[Any], progress: Callable[[str], None] | None, force: boo
 
             out["gcm_pipe"] = synth_json(gcm_pipe_design(core), device, force, say,
                                          CACHE_DIR / "synth", seeds)
+            # the line-rate system around it (issue 49), where `aeskit synth gcm_line`
+            # keeps it (one result for the CLI and the report)
+            from aeskit.synth.systems import system_design
+
+            out["gcm_line"] = synth_json(
+                system_design(LINE_SYSTEM, out_dir=CACHE_DIR / "src" / LINE_SYSTEM), device,
+                force, say, BUILD_ROOT / "synth", seeds)
         out["cores"][core.name] = {
             "cpb": data["cpb"], "msg": data["msg"],
             "latency": {str(k): v for k, v in core.latency.items()},
@@ -368,6 +381,18 @@ def render(rows: list[dict[str, Any]], data: Any,
             f"{num(gbps(crow.get('fmax_mhz'), 1.0), 2)} | "
             f"{num(gbps(pf, 1.0), 2)} (aggregated, pipelined) | "
             f"{num(gbps(pf, OPENTITAN_GHASH_CYCLES), 2)} |")
+    line = data.get(LINE_SYSTEM) or {}
+    if line:
+        from aeskit.report.design_synth import system_fmax_cell
+
+        lf = line.get("fmax_mhz")
+        gcm_lines.append(
+            f"| `{LINE_SYSTEM}` system: `ak_gcm_pipe` behind AXI4-Stream and AXI4-Lite "
+            f"on `{TARGET_CORE}` (docs/gcm_line.md; {num(line.get('lut4'))} LUT4, "
+            f"{num(line.get('ff'))} FF, {num(line.get('ebr'))} EBR) | 1 | "
+            f"{system_fmax_cell(line)} | {num(gbps(lf, 1.0), 2)} | "
+            f"{num(gbps(lf, 1.0), 2)} (aggregated, pipelined) | "
+            f"{num(gbps(lf, OPENTITAN_GHASH_CYCLES), 2)} |")
     if gcm_lines:
         out += ["", "**GCM throughput at the clock of the system that runs it** (AES-128, "
                 "two streams, Gbit/s = 128 x Fmax / cycles per block / 1000). The system "
@@ -410,7 +435,52 @@ def render(rows: list[dict[str, Any]], data: Any,
     # issue 15's target
     t = cores.get(TARGET_CORE)
     out += ["", _target_sentence(t, _row(rows, TARGET_CORE), data.get("gcm_pipe") or {})]
+    out += ["", _line_sentence(data.get(LINE_SYSTEM) or {})]
     return "\n".join(out)
+
+
+def _line_sentence(line: dict[str, Any]) -> str:
+    """Issue 49's targets for the line-rate system: its Gbit/s at one block per cycle
+    (from its synthesis, if any) and the packet rates its test asserts."""
+    from aeskit.hw.systems.gcm_line import THROUGHPUT, blocks_per_cycle
+
+    mhz = LINE_TARGET_GBPS * 1000 / 128
+    head = (f"**Target (issue 49): the line-rate GCM system `{LINE_SYSTEM}` at >= "
+            f"{LINE_TARGET_GBPS:g} Gbit/s ({mhz:.1f} MHz at one block per cycle), "
+            "packets overlapping.** ")
+    lf = line.get("fmax_mhz")
+    if lf:
+        g = gbps(lf, 1.0) or 0.0
+        speed = (("Met" if g >= LINE_TARGET_GBPS else "Not met") +
+                 f": {lf:.1f} MHz, {g:.2f} Gbit/s"
+                 + ("" if g >= LINE_TARGET_GBPS else f" (critical path: {_crit(line)})")
+                 + ". ")
+    else:
+        speed = "Not synthesized in this report. "
+    rates = []
+    for nbytes, target in LINE_TARGET_RATE.items():
+        n = max(c for b, c in THROUGHPUT if b == nbytes)
+        r = blocks_per_cycle(nbytes, n)
+        rates.append(f"{n} x {nbytes:,} B back to back {r:.3f} payload blocks per cycle over "
+                     f"all cycles (target {target:g}: {'met' if r >= target else 'not met'})")
+    return (head + speed + "Overlap (asserted exactly in tests/hw/systems/gcm_line): "
+            + "; ".join(rates) + ".")
+
+
+def systems(rows: list[dict[str, Any]], data: Any) -> list[dict[str, Any]]:
+    """``report.json``'s ``systems`` entry of this section: the line-rate GCM system
+    (its cycles per block: back-to-back 1,500-byte packets in the steady state)."""
+    from aeskit.hw.systems.gcm_line import THROUGHPUT
+    from aeskit.report.systems import registry_system, system_entry
+
+    syn = (data or {}).get(LINE_SYSTEM)
+    if not syn:
+        return []
+    per_packet = (THROUGHPUT[(1500, 12)] - THROUGHPUT[(1500, 4)]) / 8
+    return [system_entry(registry_system(LINE_SYSTEM, "modes_aead"), syn, rows,
+                         {"gcm-enc": per_packet / 94},
+                         "tests/hw/systems/gcm_line: back-to-back 1,500-byte packets "
+                         "without AAD, 95 cycles per 94 blocks in the steady state")]
 
 
 def _core_bound(row: dict[str, Any]) -> str:

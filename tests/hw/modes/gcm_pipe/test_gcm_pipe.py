@@ -12,8 +12,10 @@ checks every cycle that an offered output beat or status holds still until taken
   lengths, tags of 4..16 bytes, both directions, forged tags, random gaps and stalls;
 * one block per cycle: a never-stalled message of n blocks takes exactly
   (n2 - n1) more cycles than one of n1 blocks, and its output beats are consecutive;
-  the tag follows the last ciphertext beat after exactly Stages + 6 cycles;
-* an illegal tag length gives the error status and no output.
+  the tag follows the last ciphertext beat after exactly Stages + 4 cycles;
+* messages overlap: a stream of back-to-back 64-byte (1,500-byte) encryptions takes
+  exactly 5 (95) cycles more per message, one for the command and one per block;
+* an illegal tag length gives only the final beat, with the error flag.
 
 The file is both the pytest module and the cocotb test module.
 """
@@ -58,15 +60,14 @@ class Bench:
         cocotb.start_soon(Clock(d.clk_i, 10, unit="ns").start())
         for name in ("key_valid_i", "cmd_valid_i", "in_valid_i", "key_i", "key_len_i",
                      "cmd_decrypt_i", "cmd_iv_i", "cmd_aad_len_i", "cmd_msg_len_i",
-                     "cmd_tag_len_i", "in_data_i"):
+                     "cmd_tag_len_i", "cmd_hold_i", "in_data_i"):
             getattr(d, name).value = 0
         d.out_ready_i.value = 1
-        d.sts_ready_i.value = 1
         d.rst_ni.value = 0
         await RisingEdge(d.clk_i)
         await RisingEdge(d.clk_i)
         await FallingEdge(d.clk_i)
-        assert int(d.out_valid_o.value) == 0 and int(d.sts_valid_o.value) == 0
+        assert int(d.out_valid_o.value) == 0
         assert int(d.cmd_ready_o.value) == 0, "a command taken before any key"
         d.rst_ni.value = 1
 
@@ -107,8 +108,9 @@ class Bench:
                 break
         start = 0
         out: list[tuple[int, int, int]] = []
-        k, offer, held, held_sts = 0, False, None, None
-        result = None
+        k, offer, held = 0, False, None
+        result = fin = None
+        in_cycles: list[int] = []
         cyc = 0
         await FallingEdge(d.clk_i)
         d.cmd_valid_i.value = 0
@@ -117,19 +119,13 @@ class Bench:
             assert cyc < 20000, "hang"
             # outputs of this cycle (registered or from the core's registered output)
             ov = int(d.out_valid_o.value)
-            now = (ov, int(d.out_data_o.value) if ov else 0, int(d.out_tag_o.value) if ov else 0)
+            now = (ov, int(d.out_data_o.value), int(d.out_tag_o.value),
+                   int(d.out_pass_o.value), int(d.out_error_o.value)) if ov else (0,) * 5
             if held is not None:
                 assert now == held, f"cycle {cyc}: output beat changed under stall"
-            sv = int(d.sts_valid_o.value)
-            st = (sv, int(d.sts_pass_o.value), int(d.sts_error_o.value))
-            if held_sts is not None:
-                assert st == held_sts, f"cycle {cyc}: status changed under stall"
             ready = rng.random() >= stall
-            sready = rng.random() >= stall
             d.out_ready_i.value = int(ready)
-            d.sts_ready_i.value = int(sready)
             held = now if (ov and not ready) else None
-            held_sts = st if (sv and not sready) else None
             if k < len(beats) and not offer:
                 offer = rng.random() >= gap
             d.in_valid_i.value = int(offer and k < len(beats))
@@ -137,22 +133,26 @@ class Bench:
                 d.in_data_i.value = beats[k]
             await RisingEdge(d.clk_i)
             if offer and k < len(beats) and int(d.in_ready_o.value):
+                in_cycles.append(cyc)
                 k += 1
                 offer = False
             if ov and ready:
                 out.append((cyc, now[1], now[2]))
-            if sv and sready:
-                assert k == len(beats), "status before every input beat was taken"
-                result = {"pass": st[1], "err": st[2], "cycles": cyc - start}
+                if now[2]:
+                    # (an illegal command's verdict may leave before its beats are dropped)
+                    assert now[4] or k == len(beats), "final beat before the last input beat"
+                    fin = {"pass": now[3], "err": now[4], "cycles": cyc - start}
+            if fin is not None and k == len(beats):
+                result = fin
             await FallingEdge(d.clk_i)
         d.in_valid_i.value = 0
         d.out_ready_i.value = 1
-        d.sts_ready_i.value = 1
         pay = b"".join(v.to_bytes(16, "big") for _, v, tg in out if not tg)
         tags = [v.to_bytes(16, "big") for _, v, tg in out if tg]
         result.update(out=pay[:len(data)], tag=tags[0][:t] if tags else b"",
                       beat_cycles=[c for c, _, tg in out if not tg],
-                      tag_cycles=[c for c, _, tg in out if tg], beats_out=len(out))
+                      tag_cycles=[c for c, _, tg in out if tg], beats_out=len(out),
+                      in_cycles=in_cycles)
         return result
 
 
@@ -215,19 +215,82 @@ async def cocotb_gcm_pipe(dut) -> None:
         r = await b.run(False, bytes(12), pt, b"", 16)
         assert (r["out"], r["tag"]) == _ossl(key, bytes(12), pt, b"", 16)
         bc = r["beat_cycles"]
+        # the first payload beat in -> its output beat: the core's latency + 3 (the
+        # slice on the core's results, the output FIFO, the output slice)
+        assert bc[0] - r["in_cycles"][0] == int(os.environ["AK_LATENCY"]) + 3
         assert bc == list(range(bc[0], bc[0] + nb)), "output beats not one per cycle"
-        # the tag, exactly Stages + 6 cycles after the last ciphertext beat: the length
-        # block enters the GHASH path a cycle after that beat, passes ak_gcm_pipe's and
-        # ak_ghash_pipe's input registers (2), the pipeline (Stages + 1 to done_o),
-        # then hash_ok and the tag register (2)
+        # the tag, exactly Stages + 4 cycles after the last ciphertext beat: the length
+        # block enters the GHASH path a cycle after that beat leaves the queue, passes
+        # ak_gcm_pipe's and ak_ghash_pipe's input registers (2), the pipeline (Stages +
+        # 1 to done_o), the result FIFO (1) and the output slice, as the beat did (+1)
         stages = int(os.environ["AK_STAGES"])
-        assert r["tag_cycles"] == [bc[-1] + stages + 6], (r["tag_cycles"], bc[-1])
+        assert r["tag_cycles"] == [bc[-1] + stages + 4], (r["tag_cycles"], bc[-1])
         spans[nb] = r["cycles"]
     assert spans[40] - spans[8] == 32, spans
-    # an illegal tag length: error status, beats taken, nothing out
+    # an illegal tag length: beats taken, only the final beat out (error, zero data)
     for t in (3, 17):
         r = await b.run(True, bytes(12), bytes(40), bytes(7), t, bytes(16))
-        assert r["err"] == 1 and r["pass"] == 0 and r["beats_out"] == 0
+        assert r["err"] == 1 and r["pass"] == 0 and r["beats_out"] == 1
+        assert r["tag"] == bytes(16)[:t]
+    # overlapping messages, never stalled: exact cycles per message in the steady state
+    for nbytes, per_msg in ((64, 5), (1500, 95)):
+        spans = {}
+        for count in (4, 12):
+            spans[count] = await stream(b, key, nbytes, count)
+        assert spans[12] - spans[4] == 8 * per_msg, (nbytes, spans)
+
+
+async def stream(b: Bench, key: bytes, nbytes: int, count: int, aad: int = 0) -> int:
+    """``count`` encryptions of ``nbytes`` back to back (commands and beats offered every
+    cycle, the output always ready); checks every output; returns the cycles from the
+    first command taken to the last final beat out, both included."""
+    d, rng = b.dut, b.rng
+    msgs = []
+    for i in range(count):
+        iv, pt, a = rng.randbytes(12), rng.randbytes(nbytes), rng.randbytes(aad)
+        msgs.append((iv, a, pt, _ossl(key, iv, pt, a, 16)))
+    beats = [x for _, a, pt, _ in msgs for x in _beats(a) + _beats(pt)]
+    await FallingEdge(d.clk_i)
+    ci, k, first, cyc = 0, 0, None, 0
+    got: list[tuple[int, int]] = []
+    while len([1 for _, tg in got if tg]) < count:
+        cyc += 1
+        assert cyc < 50 * count * (nbytes // 16 + 2) + 2000, "hang"
+        if ci < count:
+            iv, a, pt, _ = msgs[ci]
+            d.cmd_valid_i.value = 1
+            d.cmd_decrypt_i.value = 0
+            d.cmd_iv_i.value = int.from_bytes(iv, "big")
+            d.cmd_aad_len_i.value = len(a)
+            d.cmd_msg_len_i.value = len(pt)
+            d.cmd_tag_len_i.value = 16
+        else:
+            d.cmd_valid_i.value = 0
+        d.in_valid_i.value = int(k < len(beats))
+        if k < len(beats):
+            d.in_data_i.value = beats[k]
+        d.out_ready_i.value = 1
+        await RisingEdge(d.clk_i)
+        if ci < count and int(d.cmd_ready_o.value):
+            ci += 1
+            if first is None:
+                first = cyc
+        if k < len(beats) and int(d.in_ready_o.value):
+            k += 1
+        if int(d.out_valid_o.value):
+            got.append((int(d.out_data_o.value), int(d.out_tag_o.value)))
+        await FallingEdge(d.clk_i)
+    d.cmd_valid_i.value = 0
+    d.in_valid_i.value = 0
+    pos = 0
+    for iv, a, pt, (ct, tag) in msgs:
+        n = len(_beats(pt))
+        out = b"".join(v.to_bytes(16, "big") for v, _ in got[pos:pos + n])
+        assert [tg for _, tg in got[pos:pos + n + 1]] == [0] * n + [1]
+        assert out[:len(pt)] == ct and got[pos + n][0].to_bytes(16, "big") == tag
+        pos += n + 1
+    assert first is not None
+    return cyc - first + 1
 
 
 CASES = [
@@ -252,4 +315,5 @@ def test_gcm_pipe(core: str, ks: int, sample: int, nrand: int) -> None:
                test_module="test_gcm_pipe", test_dir=HERE, parameters={},
                includes=spec.include_paths(),
                extra_env={"AK_SEED": 7, "AK_SAMPLE": sample, "AK_RANDOM": nrand,
-                          "AK_KEY_BYTES": ks, "AK_STAGES": STAGES})
+                          "AK_KEY_BYTES": ks, "AK_STAGES": STAGES,
+                          "AK_LATENCY": spec.latency[8 * ks]})

@@ -1,0 +1,61 @@
+// ak_gcm_line_sys.sv.tpl: template of ak_gcm_line_sys, the line-rate GCM system with a
+// core: one ak_gcm_line wired to one core of the registry by the core contract ports
+// (docs/core-contract.md), ttable_unrolled by default. Rendered by
+// aeskit.hw.systems.gcm_line (system_sv, system_files) through aeskit.hw.templates.
+// Values:
+//   core         registry name of the core (for the generated-file comment)
+//   core_top     its top module
+//   core_params  its parameter overrides, ".Name(value), ..." (TagWidth(1) included)
+//   line_params  ak_gcm_line's Stages, FifoDepth, OutDepth overrides
+// This header (up to the first empty line) is not rendered.
+
+// GENERATED from hw/systems/gcm_line/ak_gcm_line_sys.sv.tpl: ak_gcm_line on core ${core}
+`default_nettype none
+module ak_gcm_line_sys (
+  input  logic clk_i, input logic rst_ni,
+  input  logic [31:0] s_axil_awaddr, input logic [2:0] s_axil_awprot,
+  input  logic s_axil_awvalid, output logic s_axil_awready,
+  input  logic [31:0] s_axil_wdata, input logic [3:0] s_axil_wstrb,
+  input  logic s_axil_wvalid, output logic s_axil_wready,
+  output logic [1:0] s_axil_bresp, output logic s_axil_bvalid, input logic s_axil_bready,
+  input  logic [31:0] s_axil_araddr, input logic [2:0] s_axil_arprot,
+  input  logic s_axil_arvalid, output logic s_axil_arready,
+  output logic [31:0] s_axil_rdata, output logic [1:0] s_axil_rresp,
+  output logic s_axil_rvalid, input logic s_axil_rready,
+  input  logic [127:0] s_axis_tdata, input logic [15:0] s_axis_tkeep,
+  input  logic s_axis_tlast, input logic s_axis_tvalid, output logic s_axis_tready,
+  output logic [127:0] m_axis_tdata, output logic [15:0] m_axis_tkeep,
+  output logic m_axis_tlast, output logic [1:0] m_axis_tuser,
+  output logic m_axis_tvalid, input logic m_axis_tready
+);
+  logic ck_valid, ck_ready, ci_valid, ci_ready, ci_dec, co_valid, co_ready;
+  logic [255:0] ck_key;
+  logic [1:0] ck_len;
+  logic [127:0] ci_data, co_data;
+  logic [0:0] ci_tag, co_tag;
+
+  ak_gcm_line #(${line_params}) u_line (
+    .clk_i, .rst_ni,
+    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready, .s_axil_wdata,
+    .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready, .s_axil_bresp, .s_axil_bvalid,
+    .s_axil_bready, .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
+    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
+    .s_axis_tdata, .s_axis_tkeep, .s_axis_tlast, .s_axis_tvalid, .s_axis_tready,
+    .m_axis_tdata, .m_axis_tkeep, .m_axis_tlast, .m_axis_tuser, .m_axis_tvalid,
+    .m_axis_tready,
+    .core_key_valid_o(ck_valid), .core_key_ready_i(ck_ready), .core_key_o(ck_key),
+    .core_key_len_o(ck_len), .core_in_valid_o(ci_valid), .core_in_ready_i(ci_ready),
+    .core_in_data_o(ci_data), .core_in_decrypt_o(ci_dec), .core_in_tag_o(ci_tag),
+    .core_out_valid_i(co_valid), .core_out_ready_o(co_ready), .core_out_data_i(co_data),
+    .core_out_tag_i(co_tag)
+  );
+
+  ${core_top} #(${core_params}) u_core (
+    .clk_i, .rst_ni,
+    .key_valid_i(ck_valid), .key_ready_o(ck_ready), .key_i(ck_key), .key_len_i(ck_len),
+    .in_valid_i(ci_valid), .in_ready_o(ci_ready), .in_data_i(ci_data), .in_decrypt_i(ci_dec),
+    .in_tag_i(ci_tag), .out_valid_o(co_valid), .out_ready_i(co_ready), .out_data_o(co_data),
+    .out_tag_o(co_tag)
+  );
+endmodule
+`default_nettype wire
