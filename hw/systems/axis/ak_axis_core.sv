@@ -847,6 +847,9 @@ module ak_axis_core
       .count_o  (h_count_unused)
     );
   end else begin : g_no_hold
+    // hold_pkt is constant 0: the FIFO's controls are never raised
+    logic unused_hold;
+    assign unused_hold = ^{h_push, h_pop, h_release, h_drop};
     assign h_full  = 1'b1;
     assign h_valid = 1'b0;
     assign h_data  = '0;
