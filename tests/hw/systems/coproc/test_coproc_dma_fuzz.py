@@ -21,7 +21,8 @@ Jobs. A random sequence of jobs, each programmed through the AXI4-Lite registers
   mode codes 9..15 (CTRL.MODE_HI = 1; the new modes' own illegal requests are in
   test_coproc_aead.py), KEY_LEN 3, CCM NONCE_LEN outside 7..13, TAG_LEN not in 4, 6, .., 16, LEN
   too large for the nonce, LEN 0 (not CCM), ECB/CBC LEN not a multiple of 16, source,
-  destination or AAD crossing 2^32 (ADDR_WRAP);
+  destination or AAD crossing 2^32 (ADDR_WRAP), a CCM or GCM decryption whose
+  destination overlaps its source, tag or AAD other than exactly in place (OVERLAP);
 * faults on almost half of the legal jobs: SLVERR/DECERR on random R beats, on a
   chosen read burst (so in either pass of a CCM decryption), on every access of one
   word of a source or of the destination, on random write bursts; CCM and GCM
@@ -165,6 +166,11 @@ class Job:
         aad_end = self.aad_addr + self.aad_len if self.aead else 0
         if max(src_end, dst_end, aad_end) > TOP:
             return ERR["ADDR_WRAP"]
+        # a two-pass decryption's destination over what it reads, but exactly in place
+        if self.two_pass and ln and (
+                (self.dst != self.src and self.dst < src_end and self.src < dst_end)
+                or (self.aad_len and self.dst < aad_end and self.aad_addr < dst_end)):
+            return ERR["OVERLAP"]
         return ERR["OK"]
 
     def __str__(self) -> str:
@@ -245,7 +251,7 @@ def crypt(job: Job, msg: bytes) -> bytes | None:
 # the generator
 # ----------------------------------------------------------------------------------
 ILLEGAL_KINDS = ("mode9_15", "keylen3", "nonce", "tag", "qlen", "zero", "align", "wrap-src",
-                 "wrap-dst", "wrap-aad", "wrap-huge")
+                 "wrap-dst", "wrap-aad", "wrap-huge", "overlap")
 FAULT_KINDS = ("r-beats", "r-burst", "r-word", "w-word", "b-bursts", "r+b")
 
 
@@ -404,6 +410,20 @@ class Gen:
             j.length = j.length or 16
             j.dec = j.dec and j.mode != CMAC        # CMAC verification writes nothing
             j.dst = rng.randint(TOP - j.out_len + 1, TOP - 1)
+        elif k == "overlap":
+            # CCM/GCM decryption whose destination overlaps its source (the tag
+            # included) or its AAD, not exactly in place
+            j.mode, j.dec = rng.choice((CCM, GCM)), True
+            j.nonce_len, j.tag_len = 13, 16
+            j.length = rng.randint(1, 200)
+            j.aad_len = rng.randint(0, 32)
+            j.src = rng.randrange(1 << 16, TOP - (1 << 16))
+            j.aad_addr = j.src + j.length + 16 + rng.randrange(1024)
+            if j.aad_len and rng.random() < 0.3:
+                j.dst = j.aad_addr + rng.randint(-j.length + 1, j.aad_len - 1)
+            else:
+                j.dst = j.src + rng.choice([d for d in range(-j.length + 1, j.length + 16)
+                                            if d != 0])
         else:                                   # wrap-huge
             j.length = TOP - 16 * rng.randrange(1, 64)
             j.src = rng.randrange(1024, TOP)
