@@ -16,6 +16,7 @@ from aeskit.report.results_table import misfit_note
 
 __all__ = ["markdown_to_html", "misfit_note", "plot_svg", "write_html", "write_markdown"]
 
+
 def _slug(title: str) -> str:
     """The anchor of a heading, as GitHub forms it for the Markdown: lower case, spaces
     to hyphens, other punctuation dropped."""
