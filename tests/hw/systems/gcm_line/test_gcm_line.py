@@ -48,11 +48,6 @@ def gcm(key: bytes, iv: bytes, pt: bytes, aad: bytes, t: int) -> tuple[bytes, by
     return ct, e.tag[:t]
 
 
-def _pauses(rng: random.Random, pct: float):
-    while True:
-        yield rng.random() < pct
-
-
 class Bench:
     def __init__(self, dut, seed: int) -> None:
         from cocotbext.axi import (AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamSink,
@@ -77,14 +72,17 @@ class Bench:
         self.out: list[list[tuple[int, bytes, int, int]]] = [[]]  # (cycle, bytes, last, user)
         cocotb.start_soon(self._monitor())
 
-    def pauses(self, pct: float) -> None:
+    def pauses(self, pct: int) -> None:
+        """Pause every stream and AXI4-Lite channel ``pct`` % of the cycles (0: never)."""
+        from aeskit.verif.busfuzz import pauses
+
         r = self.rng
         for bfm in (self.src, self.sink):
-            bfm.set_pause_generator(_pauses(random.Random(r.random()), pct) if pct else None)
+            bfm.set_pause_generator(pauses(random.Random(r.random()), pct) if pct else None)
         for ch in (self.axil.write_if.aw_channel, self.axil.write_if.w_channel,
                    self.axil.write_if.b_channel, self.axil.read_if.ar_channel,
                    self.axil.read_if.r_channel):
-            ch.set_pause_generator(_pauses(random.Random(r.random()), pct) if pct else None)
+            ch.set_pause_generator(pauses(random.Random(r.random()), pct) if pct else None)
 
     async def _monitor(self) -> None:
         d = self.dut
@@ -164,7 +162,7 @@ class Bench:
 async def cocotb_registers(dut) -> None:
     """Reset values, write-only keys, SLVERR outside the map."""
     b = Bench(dut, 1)
-    b.pauses(0.3)
+    b.pauses(30)
     await b.reset()
     for name in b.map.addr:
         assert await b.rd(name) == 0, f"{name} after reset"
@@ -196,7 +194,7 @@ async def cocotb_random(dut) -> None:
     keys = [rng.randbytes(rng.choice(sizes) // 8) for _ in range(4)]
     for s, k in enumerate(keys):
         await b.set_key(s, k)
-    b.pauses(0.3)
+    b.pauses(30)
     expect = []
     fails = errors = 0
     slot, hold = 0, False
