@@ -34,7 +34,7 @@ report: $(STAMP) warm
 
 ## CI test suite: unit tests, lint, cocotb tests (< 30 min on 2 cores)
 test: $(STAMP) warm
-	$(PY) -m pytest -n $(JOBS) -q --durations=60
+	$(PY) -m pytest -n $(JOBS) -q --durations=60 --junitxml=build/make-test.xml
 
 ## Long regression: also MCTs and 10,000,000 random blocks per core through the compiled harness
 test-full: $(STAMP) warm

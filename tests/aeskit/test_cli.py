@@ -227,11 +227,11 @@ def test_ccm_defaults_and_empty_payload(tmp_path: Path) -> None:
     key, nonce = bytes(range(32)), bytes(range(7))
     src, dst, back = tmp_path / "in.bin", tmp_path / "out.bin", tmp_path / "back.bin"
     src.write_bytes(b"")
-    assert main(["encrypt", "--core", "pipe2", "--mode", "ccm", "--key", key.hex(),
+    assert main(["encrypt", "--core", "round", "--mode", "ccm", "--key", key.hex(),
                  "--nonce", nonce.hex(), str(src), str(dst)]) == 0
     assert dst.read_bytes() == AESCCM(key).encrypt(nonce, b"", None)
     assert len(dst.read_bytes()) == 16
-    assert main(["decrypt", "--core", "pipe2", "--mode", "ccm", "--key", key.hex(),
+    assert main(["decrypt", "--core", "round", "--mode", "ccm", "--key", key.hex(),
                  "--nonce", nonce.hex(), str(dst), str(back)]) == 0
     assert back.read_bytes() == b""
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from cryptography.hazmat.decrepit.ciphers.modes import CFB, OFB
 from cryptography.hazmat.primitives import cmac as ossl_cmac
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
@@ -151,6 +153,7 @@ def test_engine_refuses_what_the_core_lacks() -> None:
             _check(m, key, key2, f"after the refused key: {m.mode}")
 
 
+@pytest.mark.slow  # 30 s; make test keeps the refusals with XTS built
 def test_key_refusal_without_xts() -> None:
     """The same key refusal in a build without XTS (``Modes`` = 9'h03f, the register
     map of ``coproc`` and ``cipher_ahb``, with CoreInReg as ``cipher_ahb`` builds it):

@@ -1071,8 +1071,10 @@ DEEP_CYCLES = {
 }
 
 
+#: both in make test-full (46 s and more each); make test keeps the engine's InFlight on
+#: a deep core through tests/aeskit/crypt/test_bulk.py
 @pytest.mark.parametrize("core", [
-    "ttable_round",
+    pytest.param("ttable_round", marks=pytest.mark.slow),
     pytest.param("ttable_unrolled", marks=pytest.mark.slow),
 ])
 def test_deep_pipeline_cycles(core: str) -> None:
