@@ -27,6 +27,7 @@ from aeskit.synth.flow import (
     synth_dir,
     synthesize,
     tool_versions,
+    yosys_area,
     yosys_check,
 )
 from aeskit.synth.devices import DEFAULT_DEVICE, DEVICES, Device, UnknownDeviceError, get_device
@@ -61,5 +62,6 @@ __all__ = [
     "synth_dir",
     "synthesize",
     "tool_versions",
+    "yosys_area",
     "yosys_check",
 ]

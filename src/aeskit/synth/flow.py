@@ -90,6 +90,7 @@ __all__ = [
     "synth_dir",
     "synthesize",
     "tool_versions",
+    "yosys_area",
     "yosys_check",
 ]
 
@@ -400,4 +401,17 @@ def _clock_fmax(clocks: Mapping[str, float]) -> float | None:
     return None
 
 
-
+def yosys_area(core: SynthTarget, out_dir: Path) -> dict[str, int]:
+    """Area of ``core`` by Yosys alone (``synth_ecp5``, the flow's first stage; no
+    placement): ``{"LUT4", "FF", "DP16KD", "MULT18X18D"}`` sites as the fit check counts
+    them (:func:`aeskit.synth.fit.needs_of`: a carry cell or a distributed-RAM block is
+    two LUT4). For comparing builds of one design (a mode left out) where placing each
+    would cost minutes; nextpnr's LUT4 of a placed design differs by packing. Not
+    cached here: the caller keys the result (:func:`aeskit.store.cached_file`)."""
+    out_dir = Path(out_dir).resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    toolrun.checked_hash(core)
+    toolrun.run_yosys(_ecp5_script(core, out_dir), out_dir / "synth_ecp5.ys",
+                      out_dir / "yosys_ecp5.log", cwd=out_dir,
+                      what=f"yosys synth_ecp5 of {core.name}")
+    return needs_of(toolrun.stat_cells(out_dir / "yosys_stat.json"))
