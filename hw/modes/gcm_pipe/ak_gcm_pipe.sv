@@ -8,7 +8,8 @@
 //   input side   takes the command (E(J0) goes to the core in that cycle) and the
 //                beats: a counter block to the core per payload beat; every command and
 //                beat becomes an entry of the in-order queue (ak_fifo u_pf, FifoDepth).
-//   queue head   takes the core's results in order (E(J0), keystream): the AAD, the
+//   queue head   the queue's oldest entry through a register slice (ak_reg_slice)
+//                takes the core's results in order (E(J0), keystream): the AAD, the
 //                ciphertext and, one cycle after the message's end, its length block go
 //                to GHASH (ak_ghash_pipe, blocks of consecutive messages back to back);
 //                payload beats (keystream ^ beat) and one end marker per message go to
@@ -194,8 +195,8 @@ module ak_gcm_pipe #(
   logic [31:0]  c_pay_beats;              // its payload beats
 
   // in-order queue
-  ent_t         pf_in, pf_head;
-  logic         pf_valid, pf_full, f_push, f_pop;
+  ent_t         pf_in, pf_head, pq_head;
+  logic         pf_valid, pf_full, f_push, f_pop, pq_valid, pq_ready, pq_pop;
   logic [$clog2(FifoDepth + 1)-1:0] pf_count;
 
   // queue head side: the message being taken from the queue
@@ -368,17 +369,34 @@ module ak_gcm_pipe #(
     .clr_i     (1'b0),
     .push_i    (f_push),
     .data_i    (pf_in),
-    .pop_i     (f_pop),
+    .pop_i     (pq_pop),
     .hold_i    (1'b0),
     .release_i (1'b0),
     .drop_i    (1'b0),
-    .valid_o   (pf_valid),
+    .valid_o   (pq_valid),
     .full_o    (pf_full),
-    .data_o    (pf_head),
+    .data_o    (pq_head),
     .count_o   (pf_count)
   );
   logic unused_pf;
   assign unused_pf = ^pf_count;
+
+  // the queue's head through a register slice: the queue's LUT-RAM read and its bank
+  // multiplexer end in flip-flops, and the head logic below (payload mask and XOR,
+  // GHASH input, output FIFO) starts from them. An entry waits for its core result
+  // (latency + 1 cycles) behind it anyway; only an entry that needs no core result
+  // with an empty slice ahead of it (an illegal command's) is one cycle later.
+  ak_reg_slice #(.Width($bits(ent_t))) u_ph (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .valid_i (pq_valid),
+    .ready_o (pq_ready),
+    .data_i  (pq_head),
+    .valid_o (pf_valid),
+    .ready_i (f_pop),
+    .data_o  (pf_head)
+  );
+  assign pq_pop = pq_valid && pq_ready;
 
   // ------------------------------------------------------------------------------
   // Queue head: one entry per cycle, in order. A message's end (the cycle after its
