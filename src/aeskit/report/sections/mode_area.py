@@ -114,8 +114,11 @@ def render(rows: list[dict[str, Any]], data: Any) -> str:
         "Each system on its default core, built with every mode and with one mode left "
         "out (its `Modes` parameter; a mode left out is refused with the documented "
         "error), and with the five block modes only. Yosys `synth_ecp5` counts, not "
-        "placed (LUT4 sites: a carry or distributed-RAM cell counts two); a mode's cost "
-        "is the full build minus the build without it.",
+        "placed (LUT4 sites: a carry or distributed-RAM cell counts two, so they are "
+        "higher than the placed LUT4 of the other tables); a mode's cost is the full "
+        "build minus the build without it. ABC maps each build on its own, so a small "
+        "cost (a few hundred LUT4, or below zero) is within the mapper's variation "
+        "between two netlists, not a measured saving.",
         "",
         "| system | core | build | modes built | LUT4 | FF | EBR | the left-out modes cost "
         "(LUT4 / FF / EBR) |",
