@@ -221,18 +221,25 @@ module ak_axis_core
   end
 
   // ------------------------------------------------------------------------------
-  // Input FIFO: the beats' data (core order) in ak_fifo (distributed RAM, head fd_head);
-  // beside it, as a shift register (entry 0 the head) because the chunk former reads
-  // every entry, each beat's valid bytes, tlast, and "bad tkeep" (not contiguous from
-  // lane 0, empty, or partial without tlast). Both move on the same push and pop.
+  // Input FIFO: each beat (core order) with its flags -- valid bytes, tlast, tkeep
+  // contiguous from lane 0 -- in ak_fifo u_fd (head hd_*: what the whole-packet
+  // checks and the drop read). Beside it, written at push time, the bookkeeping the
+  // chunk former reads instead of every entry: beats form segments, a segment ending
+  // at a tlast beat or at a bad beat (tkeep not contiguous, empty, or partial without
+  // tlast); the closed segments' lengths (beats still in the FIFO), end flag and last
+  // beat's bytes wait in ak_fifo u_sg, the open segment's beats are counted in open_q.
+  // A pop takes the head segment's first beat (used_q counts those taken from the
+  // closed head segment). Deep FIFOs (FifoDepth > 64) read registered: block RAM.
   // ------------------------------------------------------------------------------
-  logic [127:0]        fd_head;
-  logic                fd_valid, fd_full, unused_fd;
+  localparam bit FifoRegRead = (FifoDepth > 64);
+  localparam int SegDepth    = (FifoDepth < 16) ? FifoDepth : 16;
+  localparam int SegWidth    = CntWidth + 6;  // {beats, bad end, bytes of the last beat}
+
+  logic [127:0]        hd_data;
+  logic [4:0]          hd_n;                 // head beat: valid bytes
+  logic                hd_last, hd_contig;   // head beat: tlast, tkeep contiguous
+  logic                fd_valid, fd_full;
   logic [CntWidth-1:0] fd_count;
-  logic [4:0]          fn_q [FifoDepth];
-  logic [4:0]          fn_d [FifoDepth];
-  logic [FifoDepth-1:0] fl_q, fl_d, fb_q, fb_d, fc_q, fc_d;
-  logic [CntWidth-1:0] fcnt_q, fcnt_d;
   logic                push, pop;
   logic [4:0]          in_n;
   logic                in_bad, in_contig;
@@ -245,68 +252,82 @@ module ak_axis_core
              ((in_n != 5'd16) && !s_axis_tlast);
   end
 
-  assign s_axis_tready = (int'(fcnt_q) < FifoDepth);
+  logic sg_valid, sg_full, sg_push, sg_pop, unused_sg;
+  logic [SegWidth-1:0] sg_in, sg_head;
+  logic [$clog2(SegDepth + 1)-1:0] sg_count;
+  logic [CntWidth-1:0] sg_len;               // head segment: its beats in the FIFO
+  logic                sg_bad;               // it ends at a bad beat (else at tlast)
+  logic [4:0]          sg_n;                 // its last beat's bytes
+  logic [CntWidth-1:0] open_q, open_d, used_q, used_d, open_left;
+
+  assign s_axis_tready = !fd_full && !sg_full;
   assign push          = s_axis_tvalid && s_axis_tready;
 
-  ak_fifo #(.Width(128), .Depth(FifoDepth), .GateEmpty(1'b1)) u_fd (
+  ak_fifo #(.Width(135), .Depth(FifoDepth), .GateEmpty(1'b1), .RegRead(FifoRegRead)) u_fd (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .clr_i   (1'b0),
     .push_i  (push),
-    .data_i  (lanes_swap(s_axis_tdata)),
+    .data_i  ({in_n, s_axis_tlast, in_contig, lanes_swap(s_axis_tdata)}),
     .pop_i   (pop),
     .hold_i    (1'b0),
     .release_i (1'b0),
     .drop_i    (1'b0),
     .valid_o (fd_valid),
     .full_o  (fd_full),
-    .data_o  (fd_head),
+    .data_o  ({hd_n, hd_last, hd_contig, hd_data}),
     .count_o (fd_count)
   );
-  // fcnt_q counts the same beats (the chunk former and tready use it)
-  assign unused_fd = ^{fd_valid, fd_full, fd_count};
 
-  always_comb begin : fifo
-    fn_d   = fn_q;
-    fl_d   = fl_q;
-    fb_d   = fb_q;
-    fc_d   = fc_q;
-    fcnt_d = fcnt_q;
+  assign {sg_len, sg_bad, sg_n} = sg_head;
+
+  // segments: a pop from the closed head segment (or, with none, from the open one);
+  // a push extends the open segment or, at tlast or a bad beat, closes it
+  always_comb begin : segments
+    used_d    = used_q;
+    sg_pop    = 1'b0;
+    open_left = open_q;
     if (pop) begin
-      for (int i = 0; i < FifoDepth - 1; i++) begin
-        fn_d[i] = fn_q[i+1];
-        fl_d[i] = fl_q[i+1];
-        fb_d[i] = fb_q[i+1];
-        fc_d[i] = fc_q[i+1];
-      end
-      fcnt_d = fcnt_d - 1'b1;
-    end
-    for (int i = 0; i < FifoDepth; i++) begin
-      if (push && i == int'(fcnt_d)) begin
-        fn_d[i] = in_n;
-        fl_d[i] = s_axis_tlast;
-        fb_d[i] = in_bad;
-        fc_d[i] = in_contig;
+      if (sg_valid) begin
+        if (used_q + 1'b1 == sg_len) begin
+          sg_pop = 1'b1;
+          used_d = '0;
+        end else begin
+          used_d = used_q + 1'b1;
+        end
+      end else begin
+        open_left = open_q - 1'b1;
       end
     end
-    if (push) fcnt_d = fcnt_d + 1'b1;
+    sg_push = push && (s_axis_tlast || in_bad);
+    sg_in   = {open_left + 1'b1, in_bad, in_n};
+    open_d  = !push ? open_left : (sg_push ? '0 : open_left + 1'b1);
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : fifo_regs
+  ak_fifo #(.Width(SegWidth), .Depth(SegDepth), .GateEmpty(1'b1)) u_sg (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clr_i   (1'b0),
+    .push_i  (sg_push),
+    .data_i  (sg_in),
+    .pop_i   (sg_pop),
+    .hold_i    (1'b0),
+    .release_i (1'b0),
+    .drop_i    (1'b0),
+    .valid_o (sg_valid),
+    .full_o  (sg_full),
+    .data_o  (sg_head),
+    .count_o (sg_count)
+  );
+  assign unused_sg = ^sg_count;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : segment_regs
     if (!rst_ni) begin
-      for (int i = 0; i < FifoDepth; i++) begin
-        fn_q[i] <= '0;
-      end
-      fl_q   <= '0;
-      fb_q   <= '0;
-      fc_q   <= '0;
-      fcnt_q <= '0;
+      open_q <= '0;
+      used_q <= '0;
     end else begin
-      fn_q   <= fn_d;
-      fl_q   <= fl_d;
-      fb_q   <= fb_d;
-      fc_q   <= fc_d;
-      fcnt_q <= fcnt_d;
+      open_q <= open_d;
+      used_q <= used_d;
     end
   end
 
@@ -398,7 +419,7 @@ module ak_axis_core
   logic [15:0] modes16;
   assign modes16    = {7'b0, Modes};
   assign whole_only = (mode_q == ModeEcb) || (mode_q == ModeCbc);
-  assign head_bad   = fb_q[0] || (whole_only && (fn_q[0] != 5'd16));
+  assign head_bad   = sg_valid && sg_end_bad && (sg_left == CntWidth'(1));
   // a mode not offered, or one the core cannot run (an inverse-cipher decryption on
   // an encrypt-only core)
   assign mode_bad   = !modes16[r_mode] ||
@@ -411,21 +432,26 @@ module ak_axis_core
   assign hold_pkt   = (HoldBeats > 0) && tagchk && (mode_q != ModeCmac) && (plen_q != '0)
                       && (17'(plen_q) + 17'd15) >> 4 <= 17'(HoldBeats);
 
+  // a whole-packet first beat whose message is empty: its null beat is checked at the
+  // FIFO head, which a registered-read FIFO shows a cycle after the push
+  logic empty_wait;
+  assign empty_wait = r_aead && (r_abeats == '0) && (r_pbeats == '0) && !r_tbeat && !fd_valid;
+
+  // the chunk: the head segment's beats in the FIFO, without a bad last beat (or a
+  // partial one in ECB/CBC); the head beat itself is bad when it is that beat
+  logic                sg_end_bad;
+  logic [CntWidth-1:0] sg_left;
+  assign sg_end_bad = sg_bad || (whole_only && (sg_n != 5'd16));
+  assign sg_left    = sg_len - used_q;
   always_comb begin : chunk
-    logic stop;
-    ck      = '0;
-    ck_n    = 5'd16;
-    ck_last = 1'b0;
-    stop    = 1'b0;
-    for (int i = 0; i < FifoDepth; i++) begin
-      if (!stop && (i < int'(fcnt_q)) && !fb_q[i] && !(whole_only && fn_q[i] != 5'd16)) begin
-        ck      = CntWidth'(i + 1);
-        ck_n    = fn_q[i];
-        ck_last = fl_q[i];
-        stop    = fl_q[i];
-      end else begin
-        stop = 1'b1;
-      end
+    if (sg_valid) begin
+      ck      = sg_end_bad ? sg_left - 1'b1 : sg_left;
+      ck_n    = sg_end_bad ? 5'd16 : sg_n;
+      ck_last = !sg_end_bad;
+    end else begin
+      ck      = open_q;
+      ck_n    = 5'd16;
+      ck_last = 1'b0;
     end
   end
 
@@ -455,7 +481,7 @@ module ak_axis_core
       x_n = tlen_q;
     end
     x_last  = (14'(a_left_q) + 14'(p_left_q) + 14'(t_left_q)) == 14'd1;
-    head_ok = fc_q[0] && (fn_q[0] == x_n) && (fl_q[0] == x_last);
+    head_ok = hd_contig && (hd_n == x_n) && (hd_last == x_last);
   end
 
   logic [6:0] err_set;  // KEEP, PARTIAL, MODE, NO_KEY, KEY_LEN, LENGTH, TAG (hwset pulses)
@@ -514,7 +540,7 @@ module ak_axis_core
               key_pend_d = hwif_out.CTRL.LOAD_KEY.value;
             end
           end
-        end else if (fcnt_q != '0) begin
+        end else if ((fd_count != '0) && !(!in_pkt_q && empty_wait)) begin
           if (!in_pkt_q) begin
             // first beat of a packet: take MODE, DECRYPT, IV; a refused packet is
             // still a packet (STATUS.IN_PACKET) until StClose, after its tlast
@@ -549,7 +575,7 @@ module ak_axis_core
                 st_d       = StDrop;
               end else if ((r_abeats == '0) && (r_pbeats == '0) && !r_tbeat) begin
                 // an empty message: one null beat (tkeep 0, tlast)
-                if (fc_q[0] && (fn_q[0] == 5'd0) && fl_q[0]) begin
+                if (hd_contig && (hd_n == 5'd0) && hd_last) begin
                   pop  = 1'b1;
                   st_d = StACmd;
                 end else begin
@@ -566,8 +592,8 @@ module ak_axis_core
               chain_d  = iv_regs;
             end
           end else if (head_bad) begin
-            err_set[0] = fb_q[0];
-            err_set[1] = !fb_q[0];
+            err_set[0] = sg_bad;
+            err_set[1] = !sg_bad;
             st_d       = StDrop;
           end else begin
             k_d  = ck;
@@ -586,13 +612,13 @@ module ak_axis_core
         end
       end
       StRun: begin
-        e_in_valid  = (in_left_q != '0);
+        e_in_valid  = (in_left_q != '0) && fd_valid;
         e_out_ready = m_axis_tready;
         e_sts_ready = 1'b1;
         if (e_in_valid && e_in_ready) begin
           pop       = 1'b1;
           in_left_d = in_left_q - 1'b1;
-          last_in_d = fd_head;
+          last_in_d = hd_data;
         end
         if (e_out_valid && m_axis_tready) begin
           out_left_d = out_left_q - 1'b1;
@@ -605,9 +631,9 @@ module ak_axis_core
         end
       end
       StDrop: begin
-        if (fcnt_q != '0) begin
+        if (fd_valid) begin
           pop = 1'b1;
-          if (fl_q[0]) st_d = StClose;
+          if (hd_last) st_d = StClose;
         end
       end
       StClose: begin
@@ -626,7 +652,7 @@ module ak_axis_core
         if ((a_left_q != '0) || (p_left_q != '0) || t_left_q) begin
           if (abort_q) begin
             e_in_valid = 1'b1;
-          end else if (fcnt_q != '0) begin
+          end else if (fd_valid) begin
             if (head_ok) begin
               e_in_valid = 1'b1;
               pop        = e_in_ready;
@@ -801,7 +827,7 @@ module ak_axis_core
     .cmd_msg_len_i    (e_msg_len),
     .in_valid_i       (e_in_valid),
     .in_ready_o       (e_in_ready),
-    .in_data_i        ((aead_q && abort_q) ? '0 : fd_head),
+    .in_data_i        ((aead_q && abort_q) ? '0 : hd_data),
     .out_valid_o      (e_out_valid),
     .out_ready_i      (e_out_ready),
     .out_data_o       (e_out_data),

@@ -8,7 +8,7 @@
 //   core         registry name of the core (for the generated-file comment)
 //   core_top     its top module
 //   core_params  its parameter overrides, ".Name(value), ..." (TagWidth included)
-//   fifo_depth   ak_axis_core FifoDepth
+//   fifo_depth   ak_axis_core FifoDepth: 4, or deep for a deep pipeline (aeskit.hw.systems.axis.input_fifo_depth)
 //   in_flight    ak_axis_core InFlight (the engine's: the core's blocks in flight + 2)
 //   decrypts     ak_axis_core Decrypts: 1'b1 unless the core is an encrypt-only build
 //   key_lens     ak_axis_core KeyLens: the core's key sizes, a 3-bit mask (3'b001: 128 only)
