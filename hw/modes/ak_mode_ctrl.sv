@@ -18,14 +18,19 @@
 //             is constant 0 in the mode register, so its control folds away);
 //             InFlight (2): the independent flows' limit of data-lane blocks in the
 //             core (the output FIFO holds InFlight + 2); MacDepth (3): the MAC FIFO's
-//             blocks.
+//             blocks; InRefill (0): 1 takes the next payload beat of an ECB, CBC,
+//             CTR, CFB or OFB message in the cycle the waiting one is sent (in_ready_o
+//             then depends on the core's request handshake), so an independent flow
+//             reaches one block per cycle; 0: a beat only while none waits (at most
+//             one block every two cycles).
 
 `default_nettype none
 
 module ak_mode_ctrl #(
   parameter logic [8:0] Modes    = 9'h1ff,
   parameter int         InFlight = 2,
-  parameter int         MacDepth = 3
+  parameter int         MacDepth = 3,
+  parameter bit         InRefill = 1'b0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -232,6 +237,13 @@ module ak_mode_ctrl #(
   assign aad_after    = aad_left_q - {27'd0, aad_n_q};
   assign msg_after    = is_xts ? x_left_after : msg_left_q - {27'd0, msg_n_q};
 
+  // InRefill: the waiting payload beat of a plain mode (no MAC, no XTS) is sent now,
+  // so the next one may take its place (the data lane's request of a plain mode,
+  // from its registered flags, and the core's ready)
+  logic refill;
+  assign refill = InRefill && !has_tag && !is_xts && (st_q == StRun) && !err_q && nxt_v_q &&
+                  room_q && (d_rsp ? lim_ok1_q : lim_ok_q) && req_ready_i;
+
   always_comb begin : input_ready
     in_ready_o = 1'b0;
     if (st_q == StRun) begin
@@ -239,7 +251,7 @@ module ak_mode_ctrl #(
       else if (in_iv)  in_ready_o = (!mb_full_i);
       else if (in_aad) in_ready_o = (!mb_full_i) && !ivlen_need_q;
       else if (in_pay && is_cmac) in_ready_o = (!mb_full_i);
-      else if (in_pay) in_ready_o = !nxt_v_q && !flush_q && !ivlen_need_q &&
+      else if (in_pay) in_ready_o = (!nxt_v_q || refill) && !flush_q && !ivlen_need_q &&
                                     (!((is_ccm && !dec_q) || (is_gcm && dec_q)) ||
                                      (!mb_full_i));
       else if (in_tag) in_ready_o = 1'b1;
@@ -614,8 +626,8 @@ module ak_mode_ctrl #(
           end else if (s0_need_q) begin
             s0_need_d = 1'b0;
             s0_fly_d  = 1'b1;
-          end else begin
-            nxt_v_d = 1'b0;
+          end else if (!(in_fire && in_pay)) begin
+            nxt_v_d = 1'b0;  // (InRefill: a beat taken now waits in its place)
           end
         end
         d_cnt_d = d_cnt_q - CntW'(d_rsp) + CntW'(d_fire);

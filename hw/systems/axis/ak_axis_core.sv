@@ -232,6 +232,7 @@ module ak_axis_core
   // closed head segment). Deep FIFOs (FifoDepth > 64) read registered: block RAM.
   // ------------------------------------------------------------------------------
   localparam bit FifoRegRead = (FifoDepth > 64);
+  localparam bit FifoDeep    = (FifoDepth > 4);
   localparam int SegDepth    = (FifoDepth < 16) ? FifoDepth : 16;
   localparam int SegWidth    = CntWidth + 6;  // {beats, bad end, bytes of the last beat}
 
@@ -806,7 +807,8 @@ module ak_axis_core
     .InFlight    (InFlight),
     .CoreTagWidth(CoreTagWidth),
     .CoreDirections({Decrypts, 1'b1}),
-    .CoreKeySizes(KeyLens)
+    .CoreKeySizes(KeyLens),
+    .InRefill    (FifoDeep)  // deep FIFO: a beat per cycle into a pipelined core
   ) u_engine (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
