@@ -102,7 +102,8 @@ module ak_axis_core
   parameter logic [2:0] KeyLens = 3'b111,
   parameter bit         Decrypts = 1'b1,
   parameter logic [8:0] Modes = 9'h1ff,
-  parameter int         HoldBeats = 0
+  parameter int         HoldBeats = 0,
+  parameter bit         PlainStream = 1'b0
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -157,6 +158,8 @@ module ak_axis_core
 
   localparam int RegAddrWidth = AK_AXIS_CORE_REGS_MIN_ADDR_WIDTH;
   localparam int CntWidth     = $clog2(FifoDepth + 1);
+  // a chunk's beats: at most the FIFO's, or (PlainStream: extended while it runs) any
+  localparam int KWidth       = PlainStream ? 32 : CntWidth;
 
   if (DataWidth != 128) begin : g_bad_width
     $fatal(1, "ak_axis_core: DataWidth must be 128, got %0d", DataWidth);
@@ -232,7 +235,7 @@ module ak_axis_core
   // closed head segment). Deep FIFOs (FifoDepth > 64) read registered: block RAM.
   // ------------------------------------------------------------------------------
   localparam bit FifoRegRead = (FifoDepth > 64);
-  localparam bit FifoDeep    = (FifoDepth > 4);
+
   localparam int SegDepth    = (FifoDepth < 16) ? FifoDepth : 16;
   localparam int SegWidth    = CntWidth + 6;  // {beats, bad end, bytes of the last beat}
 
@@ -366,10 +369,11 @@ module ak_axis_core
   logic         key_ok_q, key_ok_d;      // a key is loaded
   logic         key_pend_q, key_pend_d;  // LOAD_KEY pending
   logic [1:0]   key_len_q, key_len_d;    // KEY_LEN taken with LOAD_KEY
-  logic [CntWidth-1:0] k_q, k_d;         // beats of the chunk
+  logic [KWidth-1:0]   k_q, k_d;         // beats of the chunk
   logic [4:0]   kn_q, kn_d;              // bytes of its last beat
   logic         kl_q, kl_d;              // its last beat ends the packet
-  logic [CntWidth-1:0] in_left_q, in_left_d, out_left_q, out_left_d;
+  logic [CntWidth-1:0] in_left_q, in_left_d;
+  logic [KWidth-1:0]   out_left_q, out_left_d;
   logic [127:0] last_in_q, last_in_d, last_out_q, last_out_d;  // core order
   // CCM/GCM/CMAC/XTS packets (one engine message each): lengths taken at the first beat, the
   // input beats still expected (AAD, payload, tag), the payload beats still to come out
@@ -453,6 +457,24 @@ module ak_axis_core
       ck      = open_q;
       ck_n    = 5'd16;
       ck_last = 1'b0;
+    end
+  end
+
+  // PlainStream, while a chunk runs: the head segment's beats not yet in it, up to its
+  // tlast or before its bad beat (xt_k beats, the last one xt_n bytes, xt_last: tlast)
+  logic [CntWidth-1:0] xt_avail, xt_k;
+  logic [4:0]          xt_n;
+  logic                xt_last;
+  assign xt_avail = (sg_valid ? sg_left : open_q) - in_left_q;
+  always_comb begin : extension
+    xt_k    = xt_avail;
+    xt_n    = 5'd16;
+    xt_last = 1'b0;
+    if (sg_valid && sg_end_bad) begin
+      xt_k = (xt_avail != '0) ? xt_avail - 1'b1 : '0;
+    end else if (sg_valid) begin
+      xt_n    = sg_n;
+      xt_last = 1'b1;
     end
   end
 
@@ -597,7 +619,7 @@ module ak_axis_core
             err_set[1] = !sg_bad;
             st_d       = StDrop;
           end else begin
-            k_d  = ck;
+            k_d  = KWidth'(ck);
             kn_d = ck_n;
             kl_d = ck_last;
             st_d = StCmd;
@@ -607,7 +629,7 @@ module ak_axis_core
       StCmd: begin
         e_cmd_valid = 1'b1;
         if (e_cmd_ready) begin
-          in_left_d  = k_q;
+          in_left_d  = CntWidth'(k_q);
           out_left_d = k_q;
           st_d       = StRun;
         end
@@ -624,6 +646,18 @@ module ak_axis_core
         if (e_out_valid && m_axis_tready) begin
           out_left_d = out_left_q - 1'b1;
           last_out_d = e_out_data;
+        end
+        // PlainStream: the packet's beats that came in since extend the running chunk
+        // (one engine message), until its tlast or a bad beat
+        if (PlainStream && !kl_q && (xt_k != '0)) begin
+          e_cmd_valid = 1'b1;
+          if (e_cmd_ready) begin
+            in_left_d  = in_left_d + xt_k;
+            out_left_d = out_left_d + KWidth'(xt_k);
+            k_d        = k_q + KWidth'(xt_k);
+            kn_d       = xt_n;
+            kl_d       = xt_last;
+          end
         end
         if (e_sts_valid) begin
           chain_d = chain_next;
@@ -791,7 +825,8 @@ module ak_axis_core
   end
 
   // GCM, CMAC: bytes; XTS: bits (the engine's unit for XTS); chunks: their bytes
-  assign e_msg_len = !aead_q ? ((32'(k_q) << 4) - 32'd16 + 32'(kn_q)) :
+  assign e_msg_len = (st_q == StRun) ? ((32'(xt_k) << 4) - 32'd16 + 32'(xt_n)) :
+                     !aead_q ? ((32'(k_q) << 4) - 32'd16 + 32'(kn_q)) :
                      (mode_q == ModeXts) ? {13'd0, plen_q, 3'd0} : 32'(plen_q);
 
   // the key: unused low bits zero (core contract)
@@ -808,7 +843,7 @@ module ak_axis_core
     .CoreTagWidth(CoreTagWidth),
     .CoreDirections({Decrypts, 1'b1}),
     .CoreKeySizes(KeyLens),
-    .InRefill    (FifoDeep)  // deep FIFO: a beat per cycle into a pipelined core
+    .PlainStream (PlainStream)  // a packet as one message, a beat per cycle
   ) u_engine (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -895,7 +930,7 @@ module ak_axis_core
     if (st_q == StRun) begin
       m_axis_tvalid = e_out_valid;
       m_axis_tdata  = lanes_swap(e_out_data);
-      if (out_left_q == CntWidth'(1)) begin
+      if (out_left_q == KWidth'(1)) begin
         m_axis_tkeep = keep_of(kn_q);
         m_axis_tlast = kl_q;
       end

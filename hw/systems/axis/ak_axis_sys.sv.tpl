@@ -14,6 +14,7 @@
 //   key_lens     ak_axis_core KeyLens: the core's key sizes, a 3-bit mask (3'b001: 128 only)
 //   modes        ak_axis_core Modes: the modes built, a 9-bit mask (9'h0df: all it offers)
 //   hold_beats   ak_axis_core HoldBeats: 0, or the beats of a decryption held until its tag
+//   plain_stream ak_axis_core PlainStream: 1'b1 on a deep pipeline (a packet as one message)
 // This header (up to the first empty line) is not rendered.
 
 // GENERATED from hw/systems/axis/ak_axis_sys.sv.tpl: ak_axis_core on core ${core}
@@ -46,7 +47,7 @@ module ak_axis_sys #(
                  .InFlight(${in_flight}),
                  .CoreTagWidth(1), .KeyLens(${key_lens}),
                  .Decrypts(${decrypts}), .Modes(${modes}),
-                 .HoldBeats(${hold_beats})) u_axis (
+                 .HoldBeats(${hold_beats}), .PlainStream(${plain_stream})) u_axis (
     .clk_i, .rst_ni,
     .s_axil_awready, .s_axil_awvalid, .s_axil_awaddr, .s_axil_awprot, .s_axil_wready,
     .s_axil_wvalid, .s_axil_wdata, .s_axil_wstrb, .s_axil_bready, .s_axil_bvalid,

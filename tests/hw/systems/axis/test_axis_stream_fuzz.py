@@ -43,15 +43,17 @@ recovers for the next packet.
 ``make test``; the slow variant runs :data:`N_SLOW` and asserts at least
 :data:`MIN_SLOW` stream beats (in + out).
 
-Deep input FIFO (issue 47, "deep pipelines fed"): the same fuzzing on builds whose input
-FIFO is deep (a registered-read ``ak_fifo``, block RAM, and the segment bookkeeping
-that forms the chunks): ``round`` with FifoDepth = :data:`DEEP_FAST_DEPTH` in ``make
-test``, ``ttable_unrolled`` with its registry depth (1024) in the slow tier. There, one
-packet in :data:`LONG_SHARE` is long (``AK_FUZZ_LONG``: up to that many beats, more
-than the FIFO holds, so a packet is split into several chunks, at FIFO-full and
-wherever the engine went idle, and the ring's pointers wrap), legal or with a bad beat
-anywhere; the register-rewrite packet P is ``AK_FUZZ_SCRIBBLE`` beats long (on
-``ttable_unrolled`` the output of 16 beats is over before the writes are). The file
+Streamed builds (issue 47, "deep pipelines fed"): the same fuzzing where the input FIFO
+is deep (a registered-read ``ak_fifo``, block RAM, and the segment bookkeeping that forms
+the chunks) and PlainStream runs a packet as one engine message, extended while its
+beats come: ``round`` with FifoDepth = :data:`DEEP_FAST_DEPTH` and PlainStream in
+``make test``, ``ttable_unrolled`` as the registry builds it (PlainStream, FifoDepth
+128) in the slow tier. There, one packet in :data:`LONG_SHARE` is long
+(``AK_FUZZ_LONG``: up to that many beats, more than the FIFO holds, so the ring's
+pointers wrap, the message is extended many times and broken wherever the FIFO runs
+dry), legal or with a bad beat anywhere; the register-rewrite packet P is
+``AK_FUZZ_SCRIBBLE`` beats long (on ``ttable_unrolled`` the output of 16 beats is over
+before the writes are). The file
 is both the pytest module and the cocotb test module.
 """
 
@@ -76,7 +78,8 @@ HERE = Path(__file__).resolve().parent
 RDL = HERE.parents[3] / "hw" / "systems" / "axis" / "axis_core.rdl"
 #: the core under the wrapper: the one test_axis_core.py builds in make test
 CORE = os.environ.get("AK_FUZZ_CORE", "pipe2")
-#: the deep-FIFO build of make test: round with this FifoDepth (> 64: block RAM)
+#: the streamed build of make test: round with PlainStream and this FifoDepth (> 64:
+#: the registered-read FIFO, block RAM)
 DEEP_FAST_DEPTH = 128
 #: with AK_FUZZ_LONG, the share of long packets
 LONG_SHARE = 0.08
@@ -509,18 +512,18 @@ async def cocotb_axis_stream_fuzz(dut: Any) -> None:
 # pytest side
 # ----------------------------------------------------------------------------------
 def _run(n: int, seed: int, floor: int = 0, core: str = CORE, fifo_depth: int | None = None,
-         env: dict | None = None) -> None:
+         stream: bool | None = None, env: dict | None = None) -> None:
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core
     from aeskit.hw.systems.axis import SYS_TOP, system_files
     from aeskit.sim.cocotb_run import run_cocotb
 
     spec = get_core(core)
-    sub = core if fifo_depth is None else f"{core}_d{fifo_depth}"
+    sub = core if fifo_depth is None else f"{core}_d{fifo_depth}" + ("_s" if stream else "")
     print(f"cocotb_axis_stream_fuzz: {sub}, seed {seed}, {n} packets")
     run_cocotb(toplevel=SYS_TOP,
                sources=system_files(spec, BUILD_ROOT / "axis_sys_src" / sub,
-                                    fifo_depth=fifo_depth),
+                                    fifo_depth=fifo_depth, stream=stream),
                test_module="test_axis_stream_fuzz", test_dir=HERE, parameters={},
                testcase="cocotb_axis_stream_fuzz", seed=seed, includes=spec.include_paths(),
                extra_env={"AK_FUZZ_N": n, "AK_FUZZ_SEED": seed, "AK_FUZZ_MIN": floor,
@@ -539,16 +542,18 @@ def test_axis_stream_fuzz_long() -> None:
 
 
 def test_axis_stream_fuzz_deep() -> None:
-    """The deep input FIFO (block RAM, segment bookkeeping) on a small core: round with
-    FifoDepth = DEEP_FAST_DEPTH; long packets of up to 2.5 FIFOs among the short ones,
-    every error rule, back-pressure on both streams (make test's one deep-FIFO build)."""
-    _run(300, seed=8, core="round", fifo_depth=DEEP_FAST_DEPTH,
+    """The streamed build's RTL on a small core: round with PlainStream (a packet as one
+    engine message, extended as it comes) and FifoDepth = DEEP_FAST_DEPTH (block RAM,
+    segment bookkeeping); long packets of up to 2.5 FIFOs among the short ones, every
+    error rule, back-pressure on both streams (make test's one deep-FIFO build)."""
+    _run(300, seed=8, core="round", fifo_depth=DEEP_FAST_DEPTH, stream=True,
          env={"AK_FUZZ_LONG": 5 * DEEP_FAST_DEPTH // 2})
 
 
 @pytest.mark.slow
 def test_axis_stream_fuzz_deep_ttable() -> None:
-    """ttable_unrolled with its registry FifoDepth (1024, block RAM): long packets of up to
-    2,600 beats among the short ones, errors, back-pressure (make test-full)."""
+    """ttable_unrolled as the registry builds it (PlainStream, FifoDepth 128 in block RAM):
+    long packets of up to 2,600 beats among the short ones, errors, back-pressure (make
+    test-full)."""
     _run(400, seed=9, core="ttable_unrolled",
          env={"AK_FUZZ_LONG": 2600, "AK_FUZZ_SCRIBBLE": 300})
