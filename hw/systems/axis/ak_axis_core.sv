@@ -12,10 +12,18 @@
 // Packets and chunks (ECB..OFB). The mode engine needs a message length at command
 // time; an AXI4-Stream packet announces its end only with tlast. So the packet goes to
 // the engine in chunks: beats are buffered in an input FIFO (FifoDepth beats); when
-// the engine is idle, the beats in the FIFO up to the packet's tlast form one engine
-// command (msg_len = their bytes), and the chaining value (CBC/CFB: last ciphertext,
-// OFB: last keystream block, CTR: counter + beats) is carried from chunk to chunk
-// here, so a packet of any length is exactly one message of its mode.
+// the engine is idle, the beats in the FIFO up to the packet's tlast (and before a bad
+// beat) form one engine command (msg_len = their bytes), and the chaining value
+// (CBC/CFB: last ciphertext, OFB: last keystream block, CTR: counter + beats) is
+// carried from chunk to chunk here, so a packet of any length is exactly one message
+// of its mode. The chunk former does not read every FIFO entry: at push time the beats
+// are cut into segments (ending at tlast or at a bad beat), whose lengths wait in a
+// small ak_fifo beside the beats (the open segment's in a counter), so FifoDepth can
+// be large (above 64 the FIFO reads registered: block RAM). PlainStream = 1 (for deep
+// pipelines): while a chunk runs, the packet's beats that arrive extend it (the
+// engine's PlainStream), so a packet fed without gaps is ONE engine message, at one
+// block per cycle into the core, paying the core's latency once per packet instead of
+// once per chunk; a chunk ends where the FIFO runs dry before tlast.
 //
 // Whole packets (CCM 5, GCM/GMAC 6, CMAC 7, XTS 8 = MODE_HI): CCM needs the lengths at
 // its start and no state carries between engine messages, so the packet is ONE engine
@@ -55,10 +63,11 @@
 // (byte 0 in [127:120]) is made here. Registers: the byte at the lowest address is
 // byte 0, in bits [7:0] of its word (KEY[0] = key bytes 0..3).
 //
-// Timing. s_axis_tready = FIFO not full (registered); m_axis_* come from the engine's
-// output FIFO (registered). Per chunk: one cycle to form it, the engine command, the
-// blocks at the engine's rate for the mode (docs/modes.md), the status; a new packet
-// costs one cycle more (sampling MODE/IV). Whole packets: the command one cycle after
+// Timing. s_axis_tready = FIFO (and segment FIFO) not full (registered); m_axis_*
+// come from the engine's output FIFO (registered). Per chunk: one cycle to form it, the
+// engine command, the blocks at the engine's rate for the mode (docs/modes.md), the
+// status; a new packet costs one cycle more (sampling MODE/IV). PlainStream: an
+// extension costs no cycle; ttable_unrolled: latency 90, one beat per cycle. Whole packets: the command one cycle after
 // the first beat is taken, then the engine's rate; decryption's last beat one cycle
 // after the status. Latency and throughput on the tested cores: docs/axis_core.md. Every
 // register is reset by rst_ni (asynchronous, active low).
@@ -66,7 +75,9 @@
 // Parameters:
 //   DataWidth     tdata width, 128 only (checked at elaboration).
 //   AddrWidth     s_axil address width (>= 7); the low 7 bits select the register.
-//   FifoDepth     input FIFO beats, the largest chunk (>= 1; 4 by default).
+//   FifoDepth     input FIFO beats (>= 1; 4 by default): the largest chunk without
+//                 PlainStream; above 64 a registered-read ak_fifo (block RAM, one
+//                 cycle more from push to the FIFO head, hidden by the packet start).
 //   InFlight      the mode engine's: blocks of an independent flow kept in the core
 //                 (ak_axis_sys sets it from the core's registry latency and interval,
 //                 plus the two of the engine's input slice).
@@ -87,6 +98,10 @@
 //                 packet of up to H payload beats is held in an ak_fifo (held entries)
 //                 until the verdict: released after a matching tag, dropped after a
 //                 failed one (the output packet is one null beat, tuser = 1).
+//   PlainStream   0 (default): ECB..OFB chunks as above, the engine one beat every
+//                 two cycles at most. 1: the engine's PlainStream (a beat per cycle)
+//                 and chunks extended while they run (a packet as one message);
+//                 ak_axis_sys sets it on cores of more than two blocks in flight.
 
 `default_nettype none
 
@@ -401,6 +416,8 @@ module ak_axis_core
   logic [4:0]          ck_n;
   logic                ck_last;
   logic                whole_only, head_bad, mode_bad;
+  logic                sg_end_bad;   // the head segment ends at a beat a chunk excludes
+  logic [CntWidth-1:0] sg_left;      // the head segment's beats in the FIFO
 
   // the mode code of CTRL (MODE_HI, MODE), and what the LEN register announces
   logic [3:0]  r_mode;
@@ -444,8 +461,6 @@ module ak_axis_core
 
   // the chunk: the head segment's beats in the FIFO, without a bad last beat (or a
   // partial one in ECB/CBC); the head beat itself is bad when it is that beat
-  logic                sg_end_bad;
-  logic [CntWidth-1:0] sg_left;
   assign sg_end_bad = sg_bad || (whole_only && (sg_n != 5'd16));
   assign sg_left    = sg_len - used_q;
   always_comb begin : chunk
