@@ -18,14 +18,23 @@
 //             is constant 0 in the mode register, so its control folds away);
 //             InFlight (2): the independent flows' limit of data-lane blocks in the
 //             core (the output FIFO holds InFlight + 2); MacDepth (3): the MAC FIFO's
-//             blocks.
+//             blocks; PlainStream (0): 1 runs ECB, CBC, CTR, CFB and OFB messages as
+//             streams: the next payload beat is taken in the cycle the waiting one is
+//             sent (in_ready_o then depends on the core's request handshake), so an
+//             independent flow reaches one block per cycle, and a command offered
+//             while such a message runs and still takes input extends it by its
+//             msg_len bytes (cmd_ready_o high then; its other fields are ignored),
+//             so a producer that learns the length as the data comes never drains the
+//             core between parts; 0: a beat only while none waits (at most one block
+//             every two cycles), a command only while idle.
 
 `default_nettype none
 
 module ak_mode_ctrl #(
   parameter logic [8:0] Modes    = 9'h1ff,
   parameter int         InFlight = 2,
-  parameter int         MacDepth = 3
+  parameter int         MacDepth = 3,
+  parameter bit         PlainStream = 1'b0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -216,8 +225,14 @@ module ak_mode_ctrl #(
   assign is_cmac     = Modes[7] && om_q[7];
   assign is_xts      = Modes[8] && om_q[8];
   assign has_tag     = is_ccm || is_gcm || is_cmac;
-  assign cmd_ready_o = (st_q == StIdle);
-  assign cmd_fire    = cmd_valid_i && cmd_ready_o;
+  // PlainStream: a command while a plain message runs and still takes input extends
+  // it (ext_fire); a command while idle starts one (cmd_fire)
+  logic ext_ok, ext_fire;
+  assign ext_ok      = PlainStream && (st_q == StRun) && !err_q && !has_tag && !is_xts &&
+                       msg_nz_q;
+  assign cmd_ready_o = (st_q == StIdle) || ext_ok;
+  assign cmd_fire    = cmd_valid_i && (st_q == StIdle);
+  assign ext_fire    = cmd_valid_i && ext_ok;
   assign idle_o      = (st_q == StIdle);
   assign tk_req_o    = (st_q == StRun) && !err_q && is_xts && h_need_q;
 
@@ -232,6 +247,13 @@ module ak_mode_ctrl #(
   assign aad_after    = aad_left_q - {27'd0, aad_n_q};
   assign msg_after    = is_xts ? x_left_after : msg_left_q - {27'd0, msg_n_q};
 
+  // PlainStream: the waiting payload beat of a plain mode (no MAC, no XTS) is sent now,
+  // so the next one may take its place (the data lane's request of a plain mode,
+  // from its registered flags, and the core's ready)
+  logic refill;
+  assign refill = PlainStream && !has_tag && !is_xts && (st_q == StRun) && !err_q && nxt_v_q &&
+                  room_q && (d_rsp ? lim_ok1_q : lim_ok_q) && req_ready_i;
+
   always_comb begin : input_ready
     in_ready_o = 1'b0;
     if (st_q == StRun) begin
@@ -239,7 +261,7 @@ module ak_mode_ctrl #(
       else if (in_iv)  in_ready_o = (!mb_full_i);
       else if (in_aad) in_ready_o = (!mb_full_i) && !ivlen_need_q;
       else if (in_pay && is_cmac) in_ready_o = (!mb_full_i);
-      else if (in_pay) in_ready_o = !nxt_v_q && !flush_q && !ivlen_need_q &&
+      else if (in_pay) in_ready_o = (!nxt_v_q || refill) && !flush_q && !ivlen_need_q &&
                                     (!((is_ccm && !dec_q) || (is_gcm && dec_q)) ||
                                      (!mb_full_i));
       else if (in_tag) in_ready_o = 1'b1;
@@ -614,11 +636,22 @@ module ak_mode_ctrl #(
           end else if (s0_need_q) begin
             s0_need_d = 1'b0;
             s0_fly_d  = 1'b1;
-          end else begin
-            nxt_v_d = 1'b0;
+          end else if (!(in_fire && in_pay)) begin
+            nxt_v_d = 1'b0;  // (PlainStream: a beat taken now waits in its place)
           end
         end
         d_cnt_d = d_cnt_q - CntW'(d_rsp) + CntW'(d_fire);
+
+        // PlainStream: the message extended by cmd_msg_len_i bytes (after this
+        // cycle's beat, so the message never ends between its parts)
+        if (ext_fire) begin
+          msg_left_d = msg_left_d + cmd_msg_len_i;
+          msg_nz_d   = (msg_left_d != 32'd0);
+          msg_n_d    = beat_bytes(msg_left_d);
+          msg_nb_d   = beat_bits(msg_left_d);
+          pay_left_d = pay_left_d + ((cmd_msg_len_i + 32'd15) >> 4);
+          pay_z_d    = (pay_left_d == 32'd0);
+        end
 
         // GCM, IV not 12 bytes: J0 from GHASH (ak_mode_mac)
         if (j0_valid_i) j0_ok_d = 1'b1;

@@ -43,6 +43,15 @@
 //   InFlight      blocks of an independent flow (ECB, CTR, CBC/CFB decryption) a
 //                 stream keeps in the core (default 2; see ak_mode_stream: deep
 //                 settings are for simulation models of deep pipelines).
+//   PlainStream   0 (default): a stream takes a payload beat only while none waits for
+//                 its request (one block every two cycles at most) and a command only
+//                 while idle; 1: ECB, CBC, CTR, CFB and OFB take the next beat in the
+//                 cycle the waiting one is sent, so one stream gives a
+//                 one-block-per-cycle core one block per cycle (in_ready_o then
+//                 depends on the core's ready), and a command offered while such a
+//                 message runs and still takes input extends it by its msg_len bytes
+//                 (cmd_ready_o high; its other fields ignored): a packet whose length
+//                 comes with its data runs as one message (ak_axis_core's deep build).
 //   CoreInReg     0 (default): the granted request drives the core's input port
 //                 directly, so a chained flow costs exactly the core's latency per
 //                 block. 1: the request goes into a register first (valid, data,
@@ -72,6 +81,7 @@ module ak_mode_engine #(
   parameter int CoreInReg    = 0,
   parameter logic [1:0] CoreDirections = 2'b11,
   parameter logic [2:0] CoreKeySizes   = 3'b111,
+  parameter bit PlainStream     = 1'b0,
   parameter int CoreTagWidth = (Streams > 1) ? $clog2(2 * Streams) : 1
 ) (
   input  logic                            clk_i,
@@ -149,7 +159,8 @@ module ak_mode_engine #(
   for (genvar s = 0; s < Streams; s++) begin : g_stream
     ak_mode_stream #(.GhashDigitBits(GhashDigitBits), .AeadModes(AeadModes),
                      .Modes(Modes), .InFlight(InFlight),
-                     .CoreDirections(CoreDirections), .CoreKeySizes(CoreKeySizes)) u_stream (
+                     .CoreDirections(CoreDirections), .CoreKeySizes(CoreKeySizes),
+                     .PlainStream(PlainStream)) u_stream (
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
       .cmd_valid_i    (cmd_valid_i[s]),

@@ -67,6 +67,13 @@
 //             GCM and XTS keep two, CCM's CTR lane and the chained flows one. Both
 //             FIFOs (and the MAC FIFO) are ak_fifo rings in distributed RAM, so a deep
 //             setting (a pipelined core kept full) costs RAM cells, not registers.
+//             PlainStream (0): 1 runs ECB, CBC, CTR, CFB and OFB as streams: the next
+//             payload beat is taken in the cycle the waiting one is sent (one block
+//             per cycle; the input ready then depends on the core's request
+//             handshake), and a command while such a message runs and still takes
+//             input extends it by its msg_len bytes (ak_mode_ctrl); 0: a beat only
+//             while none waits (at most one every two cycles), a command only while
+//             idle.
 //             CoreDirections (2'b11), CoreKeySizes (3'b111): the core's Directions and
 //             KeySizes (docs/core-contract.md, "Configurations"); a command the core
 //             cannot run (a key length or a cipher direction it leaves out) is
@@ -95,7 +102,8 @@ module ak_mode_stream #(
   parameter logic [8:0]  Modes          = 9'h1ff,
   parameter int          InFlight       = 2,
   parameter logic [1:0]  CoreDirections = 2'b11,
-  parameter logic [2:0]  CoreKeySizes   = 3'b111
+  parameter logic [2:0]  CoreKeySizes   = 3'b111,
+  parameter bit          PlainStream       = 1'b0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -232,7 +240,8 @@ module ak_mode_stream #(
   ak_mode_ctrl #(
     .Modes    (Built),
     .InFlight (InFlight),
-    .MacDepth (MbDepth)
+    .MacDepth (MbDepth),
+    .PlainStream (PlainStream)
   ) u_ctrl (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),

@@ -1,19 +1,23 @@
 // ak_fifo: the one synchronous FIFO of aeskit: a ring of Depth entries of Width bits,
 // written at a write pointer and read at a read pointer, so no entry ever moves.
 //
-// Storage. The entries are a memory without reset, written in one clocked process
-// and read asynchronously at the read pointer: synthesis maps it to distributed RAM
-// (TRELLIS_DPR16X4 on ECP5, 16 entries x 4 bits per slice) or, for Depth <= 2, to
-// flip-flops, so a deep FIFO (a stream keeping a deep pipeline full) costs RAM, not
-// Width x Depth flip-flops and a Depth-to-1 read multiplexer. (Block RAM needs a
-// registered read and so a prefetch stage; no user of this FIFO needs that depth.)
+// Storage. The entries are a memory without reset, written in one clocked process.
+// RegRead = 0 (default): read asynchronously at the read pointer, so synthesis maps
+// it to distributed RAM (TRELLIS_DPR16X4 on ECP5, 16 entries x 4 bits per slice) or,
+// for Depth <= 2, to flip-flops: a deep FIFO (a stream keeping a deep pipeline full)
+// costs RAM, not Width x Depth flip-flops and a Depth-to-1 read multiplexer.
+// RegRead = 1: read synchronously into a head register (a prefetch stage loaded
+// whenever the head is free or popped and the memory holds an unread entry), so
+// synthesis maps a large FIFO to block RAM (DP16KD on ECP5: 1024 x 18 bits each) whose
+// output register is the head; the cost is one cycle more from push to the head.
 //
 // Flags. valid_o (not empty), full_o and count_o are flip-flops (the next count
 // compared in the cycle before), so a handshake that waits for them starts at a
 // register, not at pointer compare logic.
 //
 // Timing (rising edges): a push at edge E is at the head after E when the FIFO was
-// empty (valid_o high from E on: one cycle from push to pop). Push and pop in the
+// empty (valid_o high from E on: one cycle from push to pop); RegRead = 1: after E+1
+// (two cycles from push to pop), and one entry per cycle in and out at full rate. Push and pop in the
 // same cycle are allowed in every state, full included (the entry read is not the
 // one written). pop_i is a ready: it takes the head when there is one and is ignored
 // while the FIFO is empty. A push while full without a pop is a user error: it is
@@ -32,15 +36,19 @@
 // youngest, so a user holds a message's output until its verdict and then releases or
 // drops it. count_o and full_o count held entries too. With Hold = 0, hold_i,
 // release_i and drop_i are ignored (tie them to 0) and their logic is not built.
+// Hold = 1 needs RegRead = 0 (checked at elaboration).
 //
-// Reset: asynchronous, active low: pointers, count and flags. Byte order: none
-// (data pass through unchanged).
+// Reset: asynchronous, active low: pointers, count and flags (RegRead = 1: the head's
+// valid flag too; its data, the block RAM's output, is not reset and is gated by
+// GateEmpty). Byte order: none (data pass through unchanged).
 //
 // Parameters:
 //   Width      bits per entry (>= 1).
 //   Depth      entries (>= 1, any value).
 //   GateEmpty  1 (default): data_o zero while no released entry; 0: ungated.
 //   Hold       0 (default): plain FIFO; 1: held entries (hold_i/release_i/drop_i).
+//   RegRead    0 (default): asynchronous read (distributed RAM); 1: registered read
+//              into a head register (block RAM), push to head in two cycles.
 
 `default_nettype none
 
@@ -49,6 +57,7 @@ module ak_fifo #(
   parameter int Depth     = 4,
   parameter bit GateEmpty = 1'b1,
   parameter bit Hold      = 1'b0,
+  parameter bit RegRead   = 1'b0,
   localparam int CntW     = $clog2(Depth + 1)
 ) (
   input  logic             clk_i,
@@ -83,11 +92,22 @@ module ak_fifo #(
 `endif
   end
 
+  if (Hold && RegRead) begin : g_bad_hold
+`ifdef __ICARUS__
+    initial $fatal(1, "ak_fifo: Hold needs RegRead = 0");
+`else
+    $fatal(1, "ak_fifo: Hold needs RegRead = 0");
+`endif
+  end
+
+  // no_rw_check: the read never addresses the entry being written (RegRead = 1: an
+  // entry is read only after the edge that wrote it, and the one written is free)
+  (* no_rw_check *)
   logic [Width-1:0] mem_q [Depth];
   logic [PtrW-1:0]  wr_q, rd_q, wr_d, rd_d;
   logic [CntW-1:0]  cnt_q, cnt_d, rel_d;
   logic             valid_q, full_q;
-  logic             do_push, do_pop;
+  logic             do_push, do_pop, rd_adv;
 
   assign do_pop  = pop_i && valid_q;
   assign do_push = push_i && (!full_q || do_pop);
@@ -96,7 +116,8 @@ module ak_fifo #(
     return (int'(p) == Depth - 1) ? '0 : p + 1'b1;
   endfunction
 
-  assign rd_d = do_pop ? next_ptr(rd_q) : rd_q;
+  // the read pointer moves on a pop (RegRead = 0) or on a read into the head (1)
+  assign rd_d = rd_adv ? next_ptr(rd_q) : rd_q;
 
   if (Hold) begin : g_hold
     // released entries (the oldest rel_q of the cnt_q held in the memory)
@@ -133,7 +154,9 @@ module ak_fifo #(
     assign unused_hold = ^{hold_i, release_i, drop_i};
     assign wr_d  = do_push ? next_ptr(wr_q) : wr_q;
     assign cnt_d = cnt_q + CntW'(do_push) - CntW'(do_pop);
-    assign rel_d = cnt_d;
+    if (!RegRead) begin : g_rel
+      assign rel_d = cnt_d;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin : ctrl_regs
@@ -158,12 +181,42 @@ module ak_fifo #(
     end
   end
 
-  // the memory: no reset, one write port, read asynchronously (distributed RAM)
+  // the memory: no reset, one write port
   always_ff @(posedge clk_i) begin : mem_write
     if (do_push && !clr_i) mem_q[wr_q] <= data_i;
   end
 
-  assign data_o  = (GateEmpty && !valid_q) ? '0 : mem_q[rd_q];
+  logic [Width-1:0] head;
+  if (RegRead) begin : g_reg_read
+    // head register: the oldest entry once read; unread_q entries wait in the memory.
+    // valid_q is "the head register holds an entry" (the next state's, below).
+    logic [CntW-1:0]  unread_q, unread_d;
+    logic [Width-1:0] head_q;
+    logic             rd_en;
+    assign rd_en    = (unread_q != '0) && (!valid_q || do_pop) && !clr_i;
+    assign rd_adv   = rd_en;
+    assign unread_d = unread_q + CntW'(do_push) - CntW'(rd_en);
+    assign rel_d    = CntW'(rd_en || (valid_q && !do_pop));  // head valid after the edge
+    always_ff @(posedge clk_i or negedge rst_ni) begin : unread_reg
+      if (!rst_ni) begin
+        unread_q <= '0;
+      end else if (clr_i) begin
+        unread_q <= '0;
+      end else begin
+        unread_q <= unread_d;
+      end
+    end
+    // the read: no reset (the block RAM's output register)
+    always_ff @(posedge clk_i) begin : mem_read
+      if (rd_en) head_q <= mem_q[rd_q];
+    end
+    assign head = head_q;
+  end else begin : g_async_read
+    assign rd_adv = do_pop;
+    assign head   = mem_q[rd_q];
+  end
+
+  assign data_o  = (GateEmpty && !valid_q) ? '0 : head;
   assign valid_o = valid_q;
   assign full_o  = full_q;
   assign count_o = cnt_q;

@@ -12,10 +12,18 @@
 // Packets and chunks (ECB..OFB). The mode engine needs a message length at command
 // time; an AXI4-Stream packet announces its end only with tlast. So the packet goes to
 // the engine in chunks: beats are buffered in an input FIFO (FifoDepth beats); when
-// the engine is idle, the beats in the FIFO up to the packet's tlast form one engine
-// command (msg_len = their bytes), and the chaining value (CBC/CFB: last ciphertext,
-// OFB: last keystream block, CTR: counter + beats) is carried from chunk to chunk
-// here, so a packet of any length is exactly one message of its mode.
+// the engine is idle, the beats in the FIFO up to the packet's tlast (and before a bad
+// beat) form one engine command (msg_len = their bytes), and the chaining value
+// (CBC/CFB: last ciphertext, OFB: last keystream block, CTR: counter + beats) is
+// carried from chunk to chunk here, so a packet of any length is exactly one message
+// of its mode. The chunk former does not read every FIFO entry: at push time the beats
+// are cut into segments (ending at tlast or at a bad beat), whose lengths wait in a
+// small ak_fifo beside the beats (the open segment's in a counter), so FifoDepth can
+// be large (above 64 the FIFO reads registered: block RAM). PlainStream = 1 (for deep
+// pipelines): while a chunk runs, the packet's beats that arrive extend it (the
+// engine's PlainStream), so a packet fed without gaps is ONE engine message, at one
+// block per cycle into the core, paying the core's latency once per packet instead of
+// once per chunk; a chunk ends where the FIFO runs dry before tlast.
 //
 // Whole packets (CCM 5, GCM/GMAC 6, CMAC 7, XTS 8 = MODE_HI): CCM needs the lengths at
 // its start and no state carries between engine messages, so the packet is ONE engine
@@ -55,10 +63,11 @@
 // (byte 0 in [127:120]) is made here. Registers: the byte at the lowest address is
 // byte 0, in bits [7:0] of its word (KEY[0] = key bytes 0..3).
 //
-// Timing. s_axis_tready = FIFO not full (registered); m_axis_* come from the engine's
-// output FIFO (registered). Per chunk: one cycle to form it, the engine command, the
-// blocks at the engine's rate for the mode (docs/modes.md), the status; a new packet
-// costs one cycle more (sampling MODE/IV). Whole packets: the command one cycle after
+// Timing. s_axis_tready = FIFO (and segment FIFO) not full (registered); m_axis_*
+// come from the engine's output FIFO (registered). Per chunk: one cycle to form it, the
+// engine command, the blocks at the engine's rate for the mode (docs/modes.md), the
+// status; a new packet costs one cycle more (sampling MODE/IV). PlainStream: an
+// extension costs no cycle; ttable_unrolled: latency 90, one beat per cycle. Whole packets: the command one cycle after
 // the first beat is taken, then the engine's rate; decryption's last beat one cycle
 // after the status. Latency and throughput on the tested cores: docs/axis_core.md. Every
 // register is reset by rst_ni (asynchronous, active low).
@@ -66,7 +75,9 @@
 // Parameters:
 //   DataWidth     tdata width, 128 only (checked at elaboration).
 //   AddrWidth     s_axil address width (>= 7); the low 7 bits select the register.
-//   FifoDepth     input FIFO beats, the largest chunk (>= 1; 4 by default).
+//   FifoDepth     input FIFO beats (>= 1; 4 by default): the largest chunk without
+//                 PlainStream; above 64 a registered-read ak_fifo (block RAM, one
+//                 cycle more from push to the FIFO head, hidden by the packet start).
 //   InFlight      the mode engine's: blocks of an independent flow kept in the core
 //                 (ak_axis_sys sets it from the core's registry latency and interval,
 //                 plus the two of the engine's input slice).
@@ -87,6 +98,10 @@
 //                 packet of up to H payload beats is held in an ak_fifo (held entries)
 //                 until the verdict: released after a matching tag, dropped after a
 //                 failed one (the output packet is one null beat, tuser = 1).
+//   PlainStream   0 (default): ECB..OFB chunks as above, the engine one beat every
+//                 two cycles at most. 1: the engine's PlainStream (a beat per cycle)
+//                 and chunks extended while they run (a packet as one message);
+//                 ak_axis_sys sets it on cores of more than two blocks in flight.
 
 `default_nettype none
 
@@ -102,7 +117,8 @@ module ak_axis_core
   parameter logic [2:0] KeyLens = 3'b111,
   parameter bit         Decrypts = 1'b1,
   parameter logic [8:0] Modes = 9'h1ff,
-  parameter int         HoldBeats = 0
+  parameter int         HoldBeats = 0,
+  parameter bit         PlainStream = 1'b0
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -157,6 +173,8 @@ module ak_axis_core
 
   localparam int RegAddrWidth = AK_AXIS_CORE_REGS_MIN_ADDR_WIDTH;
   localparam int CntWidth     = $clog2(FifoDepth + 1);
+  // a chunk's beats: at most the FIFO's, or (PlainStream: extended while it runs) any
+  localparam int KWidth       = PlainStream ? 32 : CntWidth;
 
   if (DataWidth != 128) begin : g_bad_width
     $fatal(1, "ak_axis_core: DataWidth must be 128, got %0d", DataWidth);
@@ -221,18 +239,26 @@ module ak_axis_core
   end
 
   // ------------------------------------------------------------------------------
-  // Input FIFO: the beats' data (core order) in ak_fifo (distributed RAM, head fd_head);
-  // beside it, as a shift register (entry 0 the head) because the chunk former reads
-  // every entry, each beat's valid bytes, tlast, and "bad tkeep" (not contiguous from
-  // lane 0, empty, or partial without tlast). Both move on the same push and pop.
+  // Input FIFO: each beat (core order) with its flags -- valid bytes, tlast, tkeep
+  // contiguous from lane 0 -- in ak_fifo u_fd (head hd_*: what the whole-packet
+  // checks and the drop read). Beside it, written at push time, the bookkeeping the
+  // chunk former reads instead of every entry: beats form segments, a segment ending
+  // at a tlast beat or at a bad beat (tkeep not contiguous, empty, or partial without
+  // tlast); the closed segments' lengths (beats still in the FIFO), end flag and last
+  // beat's bytes wait in ak_fifo u_sg, the open segment's beats are counted in open_q.
+  // A pop takes the head segment's first beat (used_q counts those taken from the
+  // closed head segment). Deep FIFOs (FifoDepth > 64) read registered: block RAM.
   // ------------------------------------------------------------------------------
-  logic [127:0]        fd_head;
-  logic                fd_valid, fd_full, unused_fd;
+  localparam bit FifoRegRead = (FifoDepth > 64);
+
+  localparam int SegDepth    = (FifoDepth < 16) ? FifoDepth : 16;
+  localparam int SegWidth    = CntWidth + 6;  // {beats, bad end, bytes of the last beat}
+
+  logic [127:0]        hd_data;
+  logic [4:0]          hd_n;                 // head beat: valid bytes
+  logic                hd_last, hd_contig;   // head beat: tlast, tkeep contiguous
+  logic                fd_valid, fd_full;
   logic [CntWidth-1:0] fd_count;
-  logic [4:0]          fn_q [FifoDepth];
-  logic [4:0]          fn_d [FifoDepth];
-  logic [FifoDepth-1:0] fl_q, fl_d, fb_q, fb_d, fc_q, fc_d;
-  logic [CntWidth-1:0] fcnt_q, fcnt_d;
   logic                push, pop;
   logic [4:0]          in_n;
   logic                in_bad, in_contig;
@@ -245,68 +271,82 @@ module ak_axis_core
              ((in_n != 5'd16) && !s_axis_tlast);
   end
 
-  assign s_axis_tready = (int'(fcnt_q) < FifoDepth);
+  logic sg_valid, sg_full, sg_push, sg_pop, unused_sg;
+  logic [SegWidth-1:0] sg_in, sg_head;
+  logic [$clog2(SegDepth + 1)-1:0] sg_count;
+  logic [CntWidth-1:0] sg_len;               // head segment: its beats in the FIFO
+  logic                sg_bad;               // it ends at a bad beat (else at tlast)
+  logic [4:0]          sg_n;                 // its last beat's bytes
+  logic [CntWidth-1:0] open_q, open_d, used_q, used_d, open_left;
+
+  assign s_axis_tready = !fd_full && !sg_full;
   assign push          = s_axis_tvalid && s_axis_tready;
 
-  ak_fifo #(.Width(128), .Depth(FifoDepth), .GateEmpty(1'b1)) u_fd (
+  ak_fifo #(.Width(135), .Depth(FifoDepth), .GateEmpty(1'b1), .RegRead(FifoRegRead)) u_fd (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .clr_i   (1'b0),
     .push_i  (push),
-    .data_i  (lanes_swap(s_axis_tdata)),
+    .data_i  ({in_n, s_axis_tlast, in_contig, lanes_swap(s_axis_tdata)}),
     .pop_i   (pop),
     .hold_i    (1'b0),
     .release_i (1'b0),
     .drop_i    (1'b0),
     .valid_o (fd_valid),
     .full_o  (fd_full),
-    .data_o  (fd_head),
+    .data_o  ({hd_n, hd_last, hd_contig, hd_data}),
     .count_o (fd_count)
   );
-  // fcnt_q counts the same beats (the chunk former and tready use it)
-  assign unused_fd = ^{fd_valid, fd_full, fd_count};
 
-  always_comb begin : fifo
-    fn_d   = fn_q;
-    fl_d   = fl_q;
-    fb_d   = fb_q;
-    fc_d   = fc_q;
-    fcnt_d = fcnt_q;
+  assign {sg_len, sg_bad, sg_n} = sg_head;
+
+  // segments: a pop from the closed head segment (or, with none, from the open one);
+  // a push extends the open segment or, at tlast or a bad beat, closes it
+  always_comb begin : segments
+    used_d    = used_q;
+    sg_pop    = 1'b0;
+    open_left = open_q;
     if (pop) begin
-      for (int i = 0; i < FifoDepth - 1; i++) begin
-        fn_d[i] = fn_q[i+1];
-        fl_d[i] = fl_q[i+1];
-        fb_d[i] = fb_q[i+1];
-        fc_d[i] = fc_q[i+1];
-      end
-      fcnt_d = fcnt_d - 1'b1;
-    end
-    for (int i = 0; i < FifoDepth; i++) begin
-      if (push && i == int'(fcnt_d)) begin
-        fn_d[i] = in_n;
-        fl_d[i] = s_axis_tlast;
-        fb_d[i] = in_bad;
-        fc_d[i] = in_contig;
+      if (sg_valid) begin
+        if (used_q + 1'b1 == sg_len) begin
+          sg_pop = 1'b1;
+          used_d = '0;
+        end else begin
+          used_d = used_q + 1'b1;
+        end
+      end else begin
+        open_left = open_q - 1'b1;
       end
     end
-    if (push) fcnt_d = fcnt_d + 1'b1;
+    sg_push = push && (s_axis_tlast || in_bad);
+    sg_in   = {open_left + 1'b1, in_bad, in_n};
+    open_d  = !push ? open_left : (sg_push ? '0 : open_left + 1'b1);
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin : fifo_regs
+  ak_fifo #(.Width(SegWidth), .Depth(SegDepth), .GateEmpty(1'b1)) u_sg (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .clr_i   (1'b0),
+    .push_i  (sg_push),
+    .data_i  (sg_in),
+    .pop_i   (sg_pop),
+    .hold_i    (1'b0),
+    .release_i (1'b0),
+    .drop_i    (1'b0),
+    .valid_o (sg_valid),
+    .full_o  (sg_full),
+    .data_o  (sg_head),
+    .count_o (sg_count)
+  );
+  assign unused_sg = ^sg_count;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin : segment_regs
     if (!rst_ni) begin
-      for (int i = 0; i < FifoDepth; i++) begin
-        fn_q[i] <= '0;
-      end
-      fl_q   <= '0;
-      fb_q   <= '0;
-      fc_q   <= '0;
-      fcnt_q <= '0;
+      open_q <= '0;
+      used_q <= '0;
     end else begin
-      fn_q   <= fn_d;
-      fl_q   <= fl_d;
-      fb_q   <= fb_d;
-      fc_q   <= fc_d;
-      fcnt_q <= fcnt_d;
+      open_q <= open_d;
+      used_q <= used_d;
     end
   end
 
@@ -344,10 +384,11 @@ module ak_axis_core
   logic         key_ok_q, key_ok_d;      // a key is loaded
   logic         key_pend_q, key_pend_d;  // LOAD_KEY pending
   logic [1:0]   key_len_q, key_len_d;    // KEY_LEN taken with LOAD_KEY
-  logic [CntWidth-1:0] k_q, k_d;         // beats of the chunk
+  logic [KWidth-1:0]   k_q, k_d;         // beats of the chunk
   logic [4:0]   kn_q, kn_d;              // bytes of its last beat
   logic         kl_q, kl_d;              // its last beat ends the packet
-  logic [CntWidth-1:0] in_left_q, in_left_d, out_left_q, out_left_d;
+  logic [CntWidth-1:0] in_left_q, in_left_d;
+  logic [KWidth-1:0]   out_left_q, out_left_d;
   logic [127:0] last_in_q, last_in_d, last_out_q, last_out_d;  // core order
   // CCM/GCM/CMAC/XTS packets (one engine message each): lengths taken at the first beat, the
   // input beats still expected (AAD, payload, tag), the payload beats still to come out
@@ -375,6 +416,8 @@ module ak_axis_core
   logic [4:0]          ck_n;
   logic                ck_last;
   logic                whole_only, head_bad, mode_bad;
+  logic                sg_end_bad;   // the head segment ends at a beat a chunk excludes
+  logic [CntWidth-1:0] sg_left;      // the head segment's beats in the FIFO
 
   // the mode code of CTRL (MODE_HI, MODE), and what the LEN register announces
   logic [3:0]  r_mode;
@@ -398,7 +441,7 @@ module ak_axis_core
   logic [15:0] modes16;
   assign modes16    = {7'b0, Modes};
   assign whole_only = (mode_q == ModeEcb) || (mode_q == ModeCbc);
-  assign head_bad   = fb_q[0] || (whole_only && (fn_q[0] != 5'd16));
+  assign head_bad   = sg_valid && sg_end_bad && (sg_left == CntWidth'(1));
   // a mode not offered, or one the core cannot run (an inverse-cipher decryption on
   // an encrypt-only core)
   assign mode_bad   = !modes16[r_mode] ||
@@ -411,21 +454,42 @@ module ak_axis_core
   assign hold_pkt   = (HoldBeats > 0) && tagchk && (mode_q != ModeCmac) && (plen_q != '0)
                       && (17'(plen_q) + 17'd15) >> 4 <= 17'(HoldBeats);
 
+  // a whole-packet first beat whose message is empty: its null beat is checked at the
+  // FIFO head, which a registered-read FIFO shows a cycle after the push
+  logic empty_wait;
+  assign empty_wait = r_aead && (r_abeats == '0) && (r_pbeats == '0) && !r_tbeat && !fd_valid;
+
+  // the chunk: the head segment's beats in the FIFO, without a bad last beat (or a
+  // partial one in ECB/CBC); the head beat itself is bad when it is that beat
+  assign sg_end_bad = sg_bad || (whole_only && (sg_n != 5'd16));
+  assign sg_left    = sg_len - used_q;
   always_comb begin : chunk
-    logic stop;
-    ck      = '0;
-    ck_n    = 5'd16;
-    ck_last = 1'b0;
-    stop    = 1'b0;
-    for (int i = 0; i < FifoDepth; i++) begin
-      if (!stop && (i < int'(fcnt_q)) && !fb_q[i] && !(whole_only && fn_q[i] != 5'd16)) begin
-        ck      = CntWidth'(i + 1);
-        ck_n    = fn_q[i];
-        ck_last = fl_q[i];
-        stop    = fl_q[i];
-      end else begin
-        stop = 1'b1;
-      end
+    if (sg_valid) begin
+      ck      = sg_end_bad ? sg_left - 1'b1 : sg_left;
+      ck_n    = sg_end_bad ? 5'd16 : sg_n;
+      ck_last = !sg_end_bad;
+    end else begin
+      ck      = open_q;
+      ck_n    = 5'd16;
+      ck_last = 1'b0;
+    end
+  end
+
+  // PlainStream, while a chunk runs: the head segment's beats not yet in it, up to its
+  // tlast or before its bad beat (xt_k beats, the last one xt_n bytes, xt_last: tlast)
+  logic [CntWidth-1:0] xt_avail, xt_k;
+  logic [4:0]          xt_n;
+  logic                xt_last;
+  assign xt_avail = (sg_valid ? sg_left : open_q) - in_left_q;
+  always_comb begin : extension
+    xt_k    = xt_avail;
+    xt_n    = 5'd16;
+    xt_last = 1'b0;
+    if (sg_valid && sg_end_bad) begin
+      xt_k = (xt_avail != '0) ? xt_avail - 1'b1 : '0;
+    end else if (sg_valid) begin
+      xt_n    = sg_n;
+      xt_last = 1'b1;
     end
   end
 
@@ -455,7 +519,7 @@ module ak_axis_core
       x_n = tlen_q;
     end
     x_last  = (14'(a_left_q) + 14'(p_left_q) + 14'(t_left_q)) == 14'd1;
-    head_ok = fc_q[0] && (fn_q[0] == x_n) && (fl_q[0] == x_last);
+    head_ok = hd_contig && (hd_n == x_n) && (hd_last == x_last);
   end
 
   logic [6:0] err_set;  // KEEP, PARTIAL, MODE, NO_KEY, KEY_LEN, LENGTH, TAG (hwset pulses)
@@ -514,7 +578,7 @@ module ak_axis_core
               key_pend_d = hwif_out.CTRL.LOAD_KEY.value;
             end
           end
-        end else if (fcnt_q != '0) begin
+        end else if ((fd_count != '0) && !(!in_pkt_q && empty_wait)) begin
           if (!in_pkt_q) begin
             // first beat of a packet: take MODE, DECRYPT, IV; a refused packet is
             // still a packet (STATUS.IN_PACKET) until StClose, after its tlast
@@ -549,7 +613,7 @@ module ak_axis_core
                 st_d       = StDrop;
               end else if ((r_abeats == '0) && (r_pbeats == '0) && !r_tbeat) begin
                 // an empty message: one null beat (tkeep 0, tlast)
-                if (fc_q[0] && (fn_q[0] == 5'd0) && fl_q[0]) begin
+                if (hd_contig && (hd_n == 5'd0) && hd_last) begin
                   pop  = 1'b1;
                   st_d = StACmd;
                 end else begin
@@ -566,11 +630,11 @@ module ak_axis_core
               chain_d  = iv_regs;
             end
           end else if (head_bad) begin
-            err_set[0] = fb_q[0];
-            err_set[1] = !fb_q[0];
+            err_set[0] = sg_bad;
+            err_set[1] = !sg_bad;
             st_d       = StDrop;
           end else begin
-            k_d  = ck;
+            k_d  = KWidth'(ck);
             kn_d = ck_n;
             kl_d = ck_last;
             st_d = StCmd;
@@ -580,23 +644,35 @@ module ak_axis_core
       StCmd: begin
         e_cmd_valid = 1'b1;
         if (e_cmd_ready) begin
-          in_left_d  = k_q;
+          in_left_d  = CntWidth'(k_q);
           out_left_d = k_q;
           st_d       = StRun;
         end
       end
       StRun: begin
-        e_in_valid  = (in_left_q != '0);
+        e_in_valid  = (in_left_q != '0) && fd_valid;
         e_out_ready = m_axis_tready;
         e_sts_ready = 1'b1;
         if (e_in_valid && e_in_ready) begin
           pop       = 1'b1;
           in_left_d = in_left_q - 1'b1;
-          last_in_d = fd_head;
+          last_in_d = hd_data;
         end
         if (e_out_valid && m_axis_tready) begin
           out_left_d = out_left_q - 1'b1;
           last_out_d = e_out_data;
+        end
+        // PlainStream: the packet's beats that came in since extend the running chunk
+        // (one engine message), until its tlast or a bad beat
+        if (PlainStream && !kl_q && (xt_k != '0)) begin
+          e_cmd_valid = 1'b1;
+          if (e_cmd_ready) begin
+            in_left_d  = in_left_d + xt_k;
+            out_left_d = out_left_d + KWidth'(xt_k);
+            k_d        = k_q + KWidth'(xt_k);
+            kn_d       = xt_n;
+            kl_d       = xt_last;
+          end
         end
         if (e_sts_valid) begin
           chain_d = chain_next;
@@ -605,9 +681,9 @@ module ak_axis_core
         end
       end
       StDrop: begin
-        if (fcnt_q != '0) begin
+        if (fd_valid) begin
           pop = 1'b1;
-          if (fl_q[0]) st_d = StClose;
+          if (hd_last) st_d = StClose;
         end
       end
       StClose: begin
@@ -626,7 +702,7 @@ module ak_axis_core
         if ((a_left_q != '0) || (p_left_q != '0) || t_left_q) begin
           if (abort_q) begin
             e_in_valid = 1'b1;
-          end else if (fcnt_q != '0) begin
+          end else if (fd_valid) begin
             if (head_ok) begin
               e_in_valid = 1'b1;
               pop        = e_in_ready;
@@ -764,7 +840,8 @@ module ak_axis_core
   end
 
   // GCM, CMAC: bytes; XTS: bits (the engine's unit for XTS); chunks: their bytes
-  assign e_msg_len = !aead_q ? ((32'(k_q) << 4) - 32'd16 + 32'(kn_q)) :
+  assign e_msg_len = (st_q == StRun) ? ((32'(xt_k) << 4) - 32'd16 + 32'(xt_n)) :
+                     !aead_q ? ((32'(k_q) << 4) - 32'd16 + 32'(kn_q)) :
                      (mode_q == ModeXts) ? {13'd0, plen_q, 3'd0} : 32'(plen_q);
 
   // the key: unused low bits zero (core contract)
@@ -780,7 +857,8 @@ module ak_axis_core
     .InFlight    (InFlight),
     .CoreTagWidth(CoreTagWidth),
     .CoreDirections({Decrypts, 1'b1}),
-    .CoreKeySizes(KeyLens)
+    .CoreKeySizes(KeyLens),
+    .PlainStream (PlainStream)  // a packet as one message, a beat per cycle
   ) u_engine (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),
@@ -801,7 +879,7 @@ module ak_axis_core
     .cmd_msg_len_i    (e_msg_len),
     .in_valid_i       (e_in_valid),
     .in_ready_o       (e_in_ready),
-    .in_data_i        ((aead_q && abort_q) ? '0 : fd_head),
+    .in_data_i        ((aead_q && abort_q) ? '0 : hd_data),
     .out_valid_o      (e_out_valid),
     .out_ready_i      (e_out_ready),
     .out_data_o       (e_out_data),
@@ -867,7 +945,7 @@ module ak_axis_core
     if (st_q == StRun) begin
       m_axis_tvalid = e_out_valid;
       m_axis_tdata  = lanes_swap(e_out_data);
-      if (out_left_q == CntWidth'(1)) begin
+      if (out_left_q == KWidth'(1)) begin
         m_axis_tkeep = keep_of(kn_q);
         m_axis_tlast = kl_q;
       end

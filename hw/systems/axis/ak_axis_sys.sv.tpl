@@ -8,12 +8,13 @@
 //   core         registry name of the core (for the generated-file comment)
 //   core_top     its top module
 //   core_params  its parameter overrides, ".Name(value), ..." (TagWidth included)
-//   fifo_depth   ak_axis_core FifoDepth
+//   fifo_depth   ak_axis_core FifoDepth: 4, or deep for a deep pipeline (aeskit.hw.systems.axis.input_fifo_depth)
 //   in_flight    ak_axis_core InFlight (the engine's: the core's blocks in flight + 2)
 //   decrypts     ak_axis_core Decrypts: 1'b1 unless the core is an encrypt-only build
 //   key_lens     ak_axis_core KeyLens: the core's key sizes, a 3-bit mask (3'b001: 128 only)
 //   modes        ak_axis_core Modes: the modes built, a 9-bit mask (9'h0df: all it offers)
 //   hold_beats   ak_axis_core HoldBeats: 0, or the beats of a decryption held until its tag
+//   plain_stream ak_axis_core PlainStream: 1'b1 on a deep pipeline (a packet as one message)
 // This header (up to the first empty line) is not rendered.
 
 // GENERATED from hw/systems/axis/ak_axis_sys.sv.tpl: ak_axis_core on core ${core}
@@ -46,7 +47,7 @@ module ak_axis_sys #(
                  .InFlight(${in_flight}),
                  .CoreTagWidth(1), .KeyLens(${key_lens}),
                  .Decrypts(${decrypts}), .Modes(${modes}),
-                 .HoldBeats(${hold_beats})) u_axis (
+                 .HoldBeats(${hold_beats}), .PlainStream(${plain_stream})) u_axis (
     .clk_i, .rst_ni,
     .s_axil_awready, .s_axil_awvalid, .s_axil_awaddr, .s_axil_awprot, .s_axil_wready,
     .s_axil_wvalid, .s_axil_wdata, .s_axil_wstrb, .s_axil_bready, .s_axil_bvalid,

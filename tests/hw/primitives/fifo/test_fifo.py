@@ -16,6 +16,9 @@ Every cycle against a Python queue:
 * ``clr_i`` empties it (whatever push and pop do in that cycle);
 * ``GateEmpty`` = 1: ``data_o`` is zero while empty;
 * after reset: empty, count 0. Depth = 0 is refused at elaboration.
+* ``RegRead`` = 1 (registered read into a head register, block RAM): the same, except
+  that an entry is at the head two cycles after its push (``count_o`` and ``full_o``
+  count it at once); full rate in and out. Hold together with RegRead is refused.
 * ``Hold`` = 1: entries pushed with ``hold_i`` are stored (``count_o``, ``full_o``) but
   not visible (``valid_o``, ``data_o``, ``pop_i``) until ``release_i`` releases them all,
   or ``drop_i`` discards them all (the bench, like a user, holds only the youngest
@@ -45,9 +48,10 @@ from aeskit.testbench.wrapper import Instance, Prefixed, write_wrapper
 
 HERE = Path(__file__).resolve().parent
 SOURCES = sources_of_module("ak_fifo")
-#: (Width, Depth, GateEmpty, Hold)
-VARIANTS = [(5, 1, 1, 0), (13, 3, 0, 0), (135, 4, 1, 0), (8, 16, 1, 0), (129, 6, 0, 0),
-            (7, 5, 1, 1), (128, 8, 1, 1), (9, 2, 0, 1)]
+#: (Width, Depth, GateEmpty, Hold, RegRead)
+VARIANTS = [(5, 1, 1, 0, 0), (13, 3, 0, 0, 0), (135, 4, 1, 0, 0), (8, 16, 1, 0, 0),
+            (129, 6, 0, 0, 0), (7, 5, 1, 1, 0), (128, 8, 1, 1, 0), (9, 2, 0, 1, 0),
+            (6, 1, 1, 0, 1), (11, 2, 0, 0, 1), (135, 5, 1, 0, 1), (16, 19, 0, 0, 1)]
 
 
 def _ports(w: int, depth: int) -> list[tuple[str, str, int]]:
@@ -57,24 +61,25 @@ def _ports(w: int, depth: int) -> list[tuple[str, str, int]]:
             ("output", "data_o", w), ("output", "count_o", depth.bit_length())]
 
 
-def _prefix(v: tuple[int, int, int, int]) -> str:
-    return f"w{v[0]}d{v[1]}h{v[3]}_"
+def _prefix(v: tuple[int, int, int, int, int]) -> str:
+    return f"w{v[0]}d{v[1]}h{v[3]}r{v[4]}_"
 
 
 def _wrapper(name: str) -> list[Path]:
     return write_wrapper(name, "ak_fifo",
                          [Instance(_prefix(v), {"Width": v[0], "Depth": v[1], "GateEmpty": v[2],
-                                                   "Hold": v[3]},
+                                                   "Hold": v[3], "RegRead": v[4]},
                                    _ports(v[0], v[1]))
                           for v in VARIANTS],
                          generator="tests/hw/primitives/fifo/test_fifo.py")
 
 
-async def _drive(dut, inst: Prefixed, v: tuple[int, int, int, int], cycles: int,
+async def _drive(dut, inst: Prefixed, v: tuple[int, int, int, int, int], cycles: int,
                  seed: int) -> dict:
-    w, depth, gate, hold_built = v
+    w, depth, gate, hold_built, reg_read = v
     rng = random.Random(seed)
     q: deque[int] = deque()
+    qc: deque[int] = deque()  # the cycle of each entry's push
     rel = 0          # released entries: the oldest rel of q
     holding = False  # the bench holds every push until a release or drop
     stats = {"full": 0, "empty": 0, "push_pop_full": 0, "pop_empty": 0, "clear": 0, "out": 0}
@@ -84,7 +89,10 @@ async def _drive(dut, inst: Prefixed, v: tuple[int, int, int, int], cycles: int,
     p_push = p_pop = 0.5
     for cycle in range(1, cycles + 1):
         await FallingEdge(dut.clk_i)
-        where = f"Width={w} Depth={depth} Hold={hold_built} cycle {cycle}"
+        where = f"Width={w} Depth={depth} Hold={hold_built} RegRead={reg_read} cycle {cycle}"
+        if reg_read:
+            # the head: the oldest entry, two cycles after its push
+            rel = int(bool(q) and cycle - qc[0] >= 2)
         valid, full, count = (int(inst.valid_o.value), int(inst.full_o.value),
                               int(inst.count_o.value))
         assert count == len(q), f"{where}: count_o {count}, expected {len(q)}"
@@ -124,6 +132,7 @@ async def _drive(dut, inst: Prefixed, v: tuple[int, int, int, int], cycles: int,
         if clr:
             stats["clear"] += 1
             q.clear()
+            qc.clear()
             rel = 0
             holding = False
             continue
@@ -131,10 +140,12 @@ async def _drive(dut, inst: Prefixed, v: tuple[int, int, int, int], cycles: int,
         stats["pop_empty"] += pop and not rel
         if pop and rel:
             q.popleft()
+            qc.popleft()
             rel -= 1
             stats["out"] += 1
         if push:
             q.append(data)
+            qc.append(cycle)
             if hold_built and hold:
                 stats["held"] += 1
             else:
@@ -149,6 +160,7 @@ async def _drive(dut, inst: Prefixed, v: tuple[int, int, int, int], cycles: int,
             stats["drop_push"] += push
             while len(q) > rel:
                 q.pop()
+                qc.pop()
             holding = False
     return stats
 
@@ -194,3 +206,10 @@ def test_zero_depth_is_refused() -> None:
 
     out = refused("ak_fifo", SOURCES, {"Depth": 0})
     assert "Depth must be >= 1" in out, out
+
+
+def test_hold_with_reg_read_is_refused() -> None:
+    from aeskit.sim.lint import refused
+
+    out = refused("ak_fifo", SOURCES, {"Hold": 1, "RegRead": 1})
+    assert "Hold needs RegRead = 0" in out, out

@@ -52,7 +52,8 @@ RDL = ROOT / "hw" / "systems" / "axis" / "axis_core.rdl"
 MODE_CODE = {m.name.lower(): int(m) for m in Mode if m <= Mode.OFB}
 KEY_LEN = {16: 0, 24: 1, 32: 2}
 
-#: exact timing without stalls (cycles; AES-128, FifoDepth 4), per core and mode:
+#: exact timing without stalls (cycles; AES-128, the registry's build: FifoDepth 4 on
+#: round and pipe2, PlainStream and FifoDepth 128 on ttable_unrolled), per core and mode:
 #: [latency, cycles per output beat]; latency = first input beat accepted -> first
 #: output beat valid; cycles per beat = steady state of a 40-beat packet (last 32
 #: beats). docs/axis_core.md explains them: latency = core latency + 7 (the engine's
@@ -65,9 +66,11 @@ TIMING: dict[str, dict[str, list[float]]] = {
     "pipe2": {"cbc-dec": [27, 12.5], "cbc-enc": [27, 22.5], "ctr-enc": [27, 12.5],
               "ecb-enc": [27, 12.5], "ofb-enc": [27, 22.5], "cfb-enc": [27, 22.5],
               "cfb-dec": [27, 12.5]},
-    "ttable_unrolled": {"cbc-dec": [90, 24.0], "cbc-enc": [90, 85.5], "ctr-enc": [90, 24.0],
-                        "ecb-enc": [90, 24.0], "ofb-enc": [90, 85.5], "cfb-enc": [90, 85.5],
-                        "cfb-dec": [90, 24.0]},
+    # PlainStream (the packet is one engine message, extended as its beats come, a
+    # block per cycle; FifoDepth 128): the 40-beat packet at one beat per cycle
+    "ttable_unrolled": {"cbc-dec": [90, 1.0], "cbc-enc": [90, 84.0], "ctr-enc": [90, 1.0],
+                        "ecb-enc": [90, 1.0], "ofb-enc": [90, 84.0], "cfb-enc": [90, 84.0],
+                        "cfb-dec": [90, 1.0]},
 }
 
 
@@ -569,6 +572,77 @@ async def cocotb_timing(dut) -> None:
         assert res == json.loads(want), (res, want)
 
 
+#: long packets on a streamed build (PlainStream: a packet is one engine message;
+#: AES-128, no stalls), per core and mode:
+#: [latency, cycles from the first input beat to the last output beat of one LONG-beat
+#: packet, cycles of its output beats LONG/2..LONG, the same first-to-last for two
+#: LONG-beat packets back to back and from their first to their last input beat,
+#: cycles of output beats STEADY - STEADY_SPAN..STEADY of one STEADY-beat packet];
+#: docs/axis_core.md
+LONG = 2048
+STEADY, STEADY_SPAN = 12288, 4096
+LONG_TIMING: dict[str, dict[str, list[int]]] = {
+    "ttable_unrolled": {"ecb": [90, 2137, 1024, 4275, 4095, 4096],
+                        "ctr": [90, 2137, 1024, 4275, 4095, 4096]},
+}
+
+
+@cocotb.test()
+async def cocotb_long_timing(dut) -> None:
+    """No pauses: ECB and CTR encryption of one LONG-beat packet, of two back to back
+    and of one STEADY-beat packet, against `cryptography`, every beat checked by the
+    monitor; latency, whole-packet cycles, the cycles of the second half and of the
+    STEADY packet's last STEADY_SPAN output beats (the steady state); written to
+    AK_TIMING_OUT (json) and, when AK_LONG_WANT is given, asserted exactly."""
+    from cocotbext.axi import AxiStreamFrame
+
+    b = await _bench(dut, 13, pct=0.0)
+    rng = b.rng
+    key = rng.randbytes(16)
+    await b.load_key(key)
+    await b.config(MODE_CODE["ecb"], False, bytes(16), 0)
+    await b.packets([AxiStreamFrame(bytes(16))])   # the core's key setup
+    b.check_beats()
+    res: dict[str, list] = {}
+    for mode in ("ecb", "ctr"):
+        iv = rng.randbytes(16)
+        await b.config(MODE_CODE[mode], False, iv, 0)
+        d = rng.randbytes(16 * LONG)
+        (o,) = await b.packets([AxiStreamFrame(d)], limit_us=5000)
+        assert o.tdata == expected(key, mode, False, iv, d), mode
+        ins = [x[1] for p in b.in_pkts if p for x in p]
+        outs = [x[2] for p in b.out_pkts if p for x in p]
+        b.check_beats()
+        lat, one = outs[0] - ins[0], outs[-1] - ins[0]
+        half = outs[LONG - 1] - outs[LONG // 2 - 1]
+        ds = [rng.randbytes(16 * LONG) for _ in range(2)]
+        got = await b.packets([AxiStreamFrame(x) for x in ds], limit_us=10000)
+        for x, g in zip(ds, got):
+            assert g.tdata == expected(key, mode, False, iv, x), mode
+        ins = [x[1] for p in b.in_pkts if p for x in p]
+        outs = [x[2] for p in b.out_pkts if p for x in p]
+        b.check_beats()
+        two, two_in = outs[-1] - ins[0], ins[-1] - ins[0]
+        d = rng.randbytes(16 * STEADY)
+        (o,) = await b.packets([AxiStreamFrame(d)], limit_us=20000)
+        assert o.tdata == expected(key, mode, False, iv, d), mode
+        outs = [x[2] for p in b.out_pkts if p for x in p]
+        b.check_beats()
+        steady = outs[STEADY - 1] - outs[STEADY - STEADY_SPAN - 1]
+        res[mode] = [lat, one, half, two, two_in, steady]
+        dut._log.info("long %s: latency %d, %d beats in %d cycles (%.3f blocks/cycle), "
+                      "second half %.3f blocks/cycle, two packets %d cycles (%.3f), their "
+                      "input beats in %d cycles; steady state %d beats in %d cycles "
+                      "(%.4f blocks/cycle)", mode, lat, LONG, one, LONG / one, LONG / 2 / half,
+                      two, 2 * LONG / two, two_in, STEADY_SPAN, steady, STEADY_SPAN / steady)
+    out = os.environ.get("AK_TIMING_OUT")
+    if out:
+        Path(out).write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
+    want = os.environ.get("AK_LONG_WANT")
+    if want:
+        assert res == json.loads(want), (res, want)
+
+
 # ----------------------------------------------------------------------------------
 # pytest
 # ----------------------------------------------------------------------------------
@@ -595,6 +669,7 @@ def _run(core: str, testcase: str | list[str], env: dict | None = None, seed: in
                extra_env={"AK_KEY_SIZES": ",".join(map(str, spec.key_sizes)),
                           "AK_DECRYPTS": "1" if spec.decrypt else "0",
                           "AK_TIMING_WANT": json.dumps(TIMING.get(core)),
+                          "AK_LONG_WANT": json.dumps(LONG_TIMING.get(core)),
                           **(env or {})})
 
 
@@ -606,8 +681,10 @@ def test_axis_core(core: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("core", SLOW_CORES)
 def test_axis_core_slow_cores(core: str) -> None:
-    """The same on round and ttable_unrolled (make test-full)."""
-    _run(core, ALL_TESTS)
+    """The same on round and ttable_unrolled (make test-full); ttable_unrolled's build
+    streams a packet as one engine message (PlainStream, FifoDepth 128 in block RAM):
+    also its exact long-packet cycles."""
+    _run(core, ALL_TESTS + (["cocotb_long_timing"] if core in LONG_TIMING else []))
 
 
 def test_axis_core_e128() -> None:

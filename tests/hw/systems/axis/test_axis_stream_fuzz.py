@@ -41,8 +41,20 @@ recovers for the next packet.
 
 ``AK_FUZZ_N`` (packets) / ``AK_FUZZ_SEED`` size the run: :data:`N_FAST` packets in
 ``make test``; the slow variant runs :data:`N_SLOW` and asserts at least
-:data:`MIN_SLOW` stream beats (in + out). The file is both the pytest module and the
-cocotb test module.
+:data:`MIN_SLOW` stream beats (in + out).
+
+Streamed builds (issue 47, "deep pipelines fed"): the same fuzzing where the input FIFO
+is deep (a registered-read ``ak_fifo``, block RAM, and the segment bookkeeping that forms
+the chunks) and PlainStream runs a packet as one engine message, extended while its
+beats come: ``round`` with FifoDepth = :data:`DEEP_FAST_DEPTH` and PlainStream in
+``make test``, ``ttable_unrolled`` as the registry builds it (PlainStream, FifoDepth
+128) in the slow tier. There, one packet in :data:`LONG_SHARE` is long
+(``AK_FUZZ_LONG``: up to that many beats, more than the FIFO holds, so the ring's
+pointers wrap, the message is extended many times and broken wherever the FIFO runs
+dry), legal or with a bad beat anywhere; the register-rewrite packet P is
+``AK_FUZZ_SCRIBBLE`` beats long (on ``ttable_unrolled`` the output of 16 beats is over
+before the writes are). The file
+is both the pytest module and the cocotb test module.
 """
 
 from __future__ import annotations
@@ -65,13 +77,20 @@ from aeskit.verif.axis_fuzz import Beat, StreamSink, StreamSource
 HERE = Path(__file__).resolve().parent
 RDL = HERE.parents[3] / "hw" / "systems" / "axis" / "axis_core.rdl"
 #: the core under the wrapper: the one test_axis_core.py builds in make test
-CORE = "pipe2"
+CORE = os.environ.get("AK_FUZZ_CORE", "pipe2")
+#: the streamed build of make test: round with PlainStream and this FifoDepth (> 64:
+#: the registered-read FIFO, block RAM)
+DEEP_FAST_DEPTH = 128
+#: with AK_FUZZ_LONG, the share of long packets
+LONG_SHARE = 0.08
 #: packets in make test, in the slow variant; stream beats the slow variant must reach
 N_FAST, N_SLOW, MIN_SLOW = 800, 11_000, 100_000
 #: cycles without a beat in or out, while output is due, that count as a hang
 HANG = 20_000
 #: beats of the packet during which the registers are rewritten
-SCRIBBLE = 16
+SCRIBBLE = int(os.environ.get("AK_FUZZ_SCRIBBLE", "16"))
+#: the longest long packet (0: none), beats
+LONG = int(os.environ.get("AK_FUZZ_LONG", "0"))
 MODES = ("ecb", "cbc", "ctr", "cfb", "ofb")
 KEY_BYTES = {0: 16, 1: 24, 2: 32}
 FULL = 0xFFFF
@@ -294,6 +313,8 @@ class StreamFuzz:
         """Beats of a random packet for ``mode`` (legal or with a bad beat somewhere)."""
         rng = self.rng
         nb = rng.choice((1, 1, 2, 3, 4, 5, rng.randint(1, 12), rng.randint(1, 40)))
+        if LONG and rng.random() < LONG_SHARE:
+            nb = rng.randint(LONG // 3, LONG)
         whole = mode in (0, 1)
         kind = "legal" if rng.random() < 0.75 else rng.choice(
             ("holes", "empty", "partial-mid", "partial-ecb"))
@@ -341,6 +362,10 @@ class StreamFuzz:
         self.pkt_idx += 1
         if err:
             self.errors |= self.f(f"ERROR.{err}", 1)
+        if LONG and len(beats) >= LONG // 3:
+            self.stats["long packet " + ("legal" if not err else
+                                         "bad beat" if err in ("KEEP", "PARTIAL") else
+                                         "refused")] += 1
         self.stats[f"packet {kind}" + (f" -> {err}" if err else "")] += 1
         return Packet(self.pkt_idx, kind, beats, want, err)
 
@@ -466,6 +491,10 @@ class StreamFuzz:
             want += [f"LOAD_KEY {b}" for b in (128, 192, 256)]
             missing = [k for k in want if not self.stats[k]]
             assert not missing, f"seed {self.seed}: never exercised: {missing}"
+        if LONG:
+            missing = [k for k in ("long packet legal", "long packet bad beat", "TREADY stalls",
+                                   "TVALID gaps", "back to back") if not self.stats[k]]
+            assert not missing, f"seed {self.seed}: never exercised: {missing}"
         floor = int(os.environ.get("AK_FUZZ_MIN", "0"))
         assert beats >= floor, f"seed {self.seed}: {beats} stream beats, wanted {floor}"
 
@@ -482,18 +511,23 @@ async def cocotb_axis_stream_fuzz(dut: Any) -> None:
 # ----------------------------------------------------------------------------------
 # pytest side
 # ----------------------------------------------------------------------------------
-def _run(n: int, seed: int, floor: int = 0) -> None:
+def _run(n: int, seed: int, floor: int = 0, core: str = CORE, fifo_depth: int | None = None,
+         stream: bool | None = None, env: dict | None = None) -> None:
     from aeskit import BUILD_ROOT
     from aeskit.hw import get_core
     from aeskit.hw.systems.axis import SYS_TOP, system_files
     from aeskit.sim.cocotb_run import run_cocotb
 
-    spec = get_core(CORE)
-    print(f"cocotb_axis_stream_fuzz: seed {seed}, {n} packets")
-    run_cocotb(toplevel=SYS_TOP, sources=system_files(spec, BUILD_ROOT / "axis_sys_src" / CORE),
+    spec = get_core(core)
+    sub = core if fifo_depth is None else f"{core}_d{fifo_depth}" + ("_s" if stream else "")
+    print(f"cocotb_axis_stream_fuzz: {sub}, seed {seed}, {n} packets")
+    run_cocotb(toplevel=SYS_TOP,
+               sources=system_files(spec, BUILD_ROOT / "axis_sys_src" / sub,
+                                    fifo_depth=fifo_depth, stream=stream),
                test_module="test_axis_stream_fuzz", test_dir=HERE, parameters={},
                testcase="cocotb_axis_stream_fuzz", seed=seed, includes=spec.include_paths(),
-               extra_env={"AK_FUZZ_N": n, "AK_FUZZ_SEED": seed, "AK_FUZZ_MIN": floor})
+               extra_env={"AK_FUZZ_N": n, "AK_FUZZ_SEED": seed, "AK_FUZZ_MIN": floor,
+                          "AK_FUZZ_CORE": core, **(env or {})})
 
 
 def test_axis_stream_fuzz() -> None:
@@ -505,3 +539,21 @@ def test_axis_stream_fuzz() -> None:
 def test_axis_stream_fuzz_long() -> None:
     """N_SLOW packets, at least MIN_SLOW stream beats (make test-full)."""
     _run(N_SLOW, seed=6, floor=MIN_SLOW)
+
+
+def test_axis_stream_fuzz_deep() -> None:
+    """The streamed build's RTL on a small core: round with PlainStream (a packet as one
+    engine message, extended as it comes) and FifoDepth = DEEP_FAST_DEPTH (block RAM,
+    segment bookkeeping); long packets of up to 2.5 FIFOs among the short ones, every
+    error rule, back-pressure on both streams (make test's one deep-FIFO build)."""
+    _run(300, seed=8, core="round", fifo_depth=DEEP_FAST_DEPTH, stream=True,
+         env={"AK_FUZZ_LONG": 5 * DEEP_FAST_DEPTH // 2})
+
+
+@pytest.mark.slow
+def test_axis_stream_fuzz_deep_ttable() -> None:
+    """ttable_unrolled as the registry builds it (PlainStream, FifoDepth 128 in block RAM):
+    long packets of up to 2,600 beats among the short ones, errors, back-pressure (make
+    test-full)."""
+    _run(400, seed=9, core="ttable_unrolled",
+         env={"AK_FUZZ_LONG": 2600, "AK_FUZZ_SCRIBBLE": 300})
