@@ -93,6 +93,7 @@ module ak_mode_cmd #(
   logic         c_p6, c_iv12;
   logic [31:0]  c_aad_blocks, c_pay_blocks, c_iv_blocks, c_mac_blocks;
   logic         c_mid, c_ctx;          // FIRST / MIDDLE; MIDDLE / LAST (Parts only)
+  logic         c_empty;               // no AAD, no payload
   logic [32:0]  c_aad_tot, c_msg_tot;  // GCM: bytes of the whole message so far
 
   assign c_q = 4'd15 - nonce_len_i;
@@ -128,8 +129,7 @@ module ak_mode_cmd #(
       if (!Parts || !((mode_i == ModeGcm) || (mode_i == ModeCmac))) c_err = 1'b1;
       if (c_mid && ((aad_len_i[3:0] != 4'd0) || (msg_len_i[3:0] != 4'd0))) c_err = 1'b1;
       if ((mode_i == ModeCmac) && (msg_len_i == 32'd0)) c_err = 1'b1;
-      if ((mode_i == ModeGcm) && c_mid && (aad_len_i == 32'd0) && (msg_len_i == 32'd0))
-        c_err = 1'b1;
+      if ((mode_i == ModeGcm) && c_mid && c_empty) c_err = 1'b1;
       if ((mode_i == ModeGcm) && c_ctx &&
           (((aad_len_i != 32'd0) && (ctx_i[63:32] != 32'd0)) ||
            (ctx_i[67:64] != 4'd0) || (ctx_i[35:32] != 4'd0) ||
@@ -139,6 +139,7 @@ module ak_mode_cmd #(
   end
   assign c_mid = Parts && ((part_i == 2'd1) || (part_i == 2'd2));
   assign c_ctx = Parts && part_i[1];  // MIDDLE, LAST
+  assign c_empty = (aad_len_i == 32'd0) && (msg_len_i == 32'd0);
   assign c_aad_tot = {1'b0, aad_len_i} + ((c_ctx && c_dec[6]) ? {1'b0, ctx_i[95:64]} : 33'd0);
   assign c_msg_tot = {1'b0, msg_len_i} + ((c_ctx && c_dec[6]) ? {1'b0, ctx_i[63:32]} : 33'd0);
   assign c_inverse = decrypt_i && ((mode_i == ModeEcb) || (mode_i == ModeCbc) ||
@@ -165,10 +166,11 @@ module ak_mode_cmd #(
   // AAD, ciphertext, the length block); CMAC the message, at least one block
   always_comb begin : cmd_mac_blocks
     unique case (mode_i)
-      // (FIRST, MIDDLE: no length block)
+      // (FIRST, MIDDLE: no length block; an empty one, illegal, still counts one,
+      // so the count is never 0)
       ModeGcm:  c_mac_blocks = c_iv_blocks + {4'd0, aad_len_i[31:4]} +
                                {31'd0, aad_len_i[3:0] != 4'd0} + c_pay_blocks +
-                               {31'd0, !c_mid};
+                               {31'd0, !c_mid || c_empty};
       ModeCmac: c_mac_blocks = (msg_len_i == 32'd0) ? 32'd1 : c_pay_blocks;
       default:  c_mac_blocks = 32'd1 + c_aad_blocks + c_pay_blocks;
     endcase
