@@ -95,6 +95,9 @@ FULL = Build()
 #: the bulk file path's harnesses (ECB, CBC, CTR, CFB, OFB, CCM)
 LEAN = Build(aead=False)
 LEAN1 = Build(streams=1, aead=False)
+#: :data:`FULL` without messages in parts (the engine's Parts = 0): a top without the
+#: part ports, for the cocotb benches and synthesis
+WHOLE = Build(parts=False)
 
 
 def config_build(config: EngineConfig) -> Build:
@@ -115,9 +118,13 @@ def system_sv(core: CoreSpec, streams: int = STREAMS, *, aead: bool = True,
     parameter to 1 (messages in parts)."""
     tw = max(1, (2 * streams - 1).bit_length())
     params = ", ".join(f".{k}({v})" for k, v in {**core.parameters, "TagWidth": tw}.items())
+    # the part ports only on a build with Parts = 1 (a top without them ties them off)
+    part_ports = (f"  input  logic [{streams - 1}:0][1:0] cmd_part_i,\n"
+                  f"  input  logic [{streams - 1}:0][255:0] cmd_ctx_i,\n") if parts else ""
+    part_conn = ".cmd_part_i, .cmd_ctx_i" if parts else ".cmd_part_i('0), .cmd_ctx_i('0)"
     text = templates.render(SYS, SYS_TOP, core=core.name, core_top=core.top,
                             core_params=params, streams=streams, s_msb=streams - 1,
-                            tag_msb=tw - 1)
+                            tag_msb=tw - 1, part_ports=part_ports, part_conn=part_conn)
     extra = ("" if aead else ", .AeadModes(1'b0)") + \
         ("" if in_flight == 2 else f", .InFlight({in_flight})") + \
         (", .CoreInReg(1)" if core_in_reg else "") + \
@@ -131,8 +138,10 @@ def system_sv(core: CoreSpec, streams: int = STREAMS, *, aead: bool = True,
     return text
 
 
-def system_files(core: CoreSpec, out_dir: Path, build: Build = FULL) -> list[Path]:
-    """Write ``ak_mode_sys.sv`` for ``core`` into ``out_dir``; return every source."""
+def system_files(core: CoreSpec, out_dir: Path, build: Build = WHOLE) -> list[Path]:
+    """Write ``ak_mode_sys.sv`` for ``core`` into ``out_dir``; return every source.
+    The default build is the harness's without messages in parts (:data:`WHOLE`: no
+    part ports on the top, the engine's Parts = 0), as the systems build it."""
     top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv",
                                      system_sv(core, build.streams, aead=build.aead,
                                                in_flight=build.in_flight,
@@ -171,7 +180,8 @@ def build_mode_harness(core: CoreSpec, progress: Callable[[str], None] | None = 
                                         *contract.verilator_args(core),
                                         # the file path's builds: see BULK_VERILATOR_ARGS
                                         *(BULK_VERILATOR_ARGS if build != FULL else ())],
-                            defines={"AK_STREAMS": str(build.streams)},
+                            defines={"AK_STREAMS": str(build.streams),
+                                     "AK_PARTS": str(int(build.parts))},
                             jobs=1, what=f"mode-engine harness for {core.name} ({build.name})",
                             progress=progress, stale=_stale_dirs(bdir))
 

@@ -24,7 +24,8 @@
 //       run's wall-clock and process CPU time)
 //   quit
 // Errors answer "err <message>" and exit with status 2.
-// Built with -DAK_STREAMS=1 for a one-stream engine (the default is 2). One clock cycle
+// Built with -DAK_STREAMS=1 for a one-stream engine (the default is 2), and with
+// -DAK_PARTS=1 when the top has the part ports (the engine's Parts = 1). One clock cycle
 // is two evaluations: inputs and clk_i = 0 settle, then the rising edge.
 #include <fcntl.h>
 #include <unistd.h>
@@ -51,6 +52,9 @@ namespace {
 #define AK_STREAMS 2
 #endif
 constexpr int kStreams = AK_STREAMS;
+#ifndef AK_PARTS
+#define AK_PARTS 0
+#endif
 constexpr uint64_t kHangCycles = 200000;
 //: beats read from (and data bytes gathered for) a file at a time
 constexpr size_t kChunkBeats = 1 << 16;
@@ -222,8 +226,12 @@ class Harness {
           set_field(top_->cmd_aad_len_i, 32 * s, 32, m->aad_len);
           set_field(top_->cmd_msg_len_i, 32 * s, 32, m->msg_len);
           set_field(top_->cmd_iv_len_i, 32 * s, 32, m->iv_len);
+#if AK_PARTS
           set_field(top_->cmd_part_i, 2 * s, 2, m->part);
           for (int i = 0; i < 8; ++i) top_->cmd_ctx_i[8 * s + i] = m->ctx[i];
+#else
+          if (m->part) fail("this harness is built without messages in parts");
+#endif
         }
         // input beats of the active message, held until taken
         bool have = act[s] && beat[s] < act[s]->nbeats;
