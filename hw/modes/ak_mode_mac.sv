@@ -133,7 +133,7 @@ module ak_mode_mac #(
   // GHASH (GCM)
   // ------------------------------------------------------------------------------
   // the hash the next block is combined with: the product finishing now, or y_q; a
-  // finishing J0 product restarts the hash at 0
+  // finishing J0 product restarts the hash at 0 (a MIDDLE / LAST part: at its state)
   assign gh_y     = gh_done ? (gj0_q ? y_j0 : gh_z) : y_q;
 
   // the hash after J0: 0, or (a MIDDLE / LAST part) the earlier parts' state
