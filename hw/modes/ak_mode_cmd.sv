@@ -20,8 +20,20 @@
 // does not build (ECB, CBC and XTS decryption call the inverse cipher, every other mode
 // and direction the forward one).
 //
+// Messages in parts (docs/modes.md "Messages in parts"; Parts = 1 only): part_i 0
+// WHOLE, 1 FIRST, 2 MIDDLE, 3 LAST, for GCM/GMAC and CMAC. A part other than WHOLE is
+// illegal in any other mode (and in every mode when Parts = 0); FIRST and MIDDLE need
+// AAD and payload lengths that are multiples of 16 and at least one block (CMAC: a
+// payload), and take no received tag; CMAC LAST at least one byte; GCM MIDDLE / LAST
+// no AAD once the earlier parts had payload (ctx payload bytes > 0), and a context
+// whose byte counts are whole blocks and whose payload bytes are 16 x its payload
+// blocks. MIDDLE and LAST take ctx_i: [255:128] the chaining state (GHASH Y / CBC-MAC
+// C), [127:96] GCM payload blocks before, [95:64] / [63:32] GCM AAD / payload bytes
+// before ([31:0] reserved); LAST's length block holds the totals.
+//
 // Parameters: Modes (9'h1ff): the modes built, bit m for mode code m (the stream
-// passes its Modes with AeadModes applied); CoreDirections (2'b11: bit 0 the core
+// passes its Modes with AeadModes applied); Parts (0): 1 builds messages in parts;
+// CoreDirections (2'b11: bit 0 the core
 // encrypts, bit 1 it decrypts) and CoreKeySizes (3'b111: bit k the core takes
 // key_len = k), the core's Directions and KeySizes as the registry declares them.
 
@@ -29,6 +41,7 @@
 
 module ak_mode_cmd #(
   parameter logic [8:0] Modes          = 9'h1ff,
+  parameter bit         Parts          = 1'b0,
   parameter logic [1:0] CoreDirections = 2'b11,
   parameter logic [2:0] CoreKeySizes   = 3'b111
 ) (
@@ -41,6 +54,8 @@ module ak_mode_cmd #(
   input  logic [31:0]  aad_len_i,
   input  logic [31:0]  msg_len_i,
   input  logic [1:0]   key_len_i,
+  input  logic [1:0]   part_i,         // 0 WHOLE, 1 FIRST, 2 MIDDLE, 3 LAST
+  input  logic [255:0] ctx_i,          // MIDDLE, LAST: the earlier parts' context
   output logic         err_o,          // illegal command (or a mode not built)
   output logic [8:0]   mode_oh_o,      // the mode, one-hot (bit = code; not masked)
   output logic         p6_o,           // CCM: the AAD length prefix is 6 bytes (else 2)
@@ -57,7 +72,11 @@ module ak_mode_cmd #(
   output logic         pay_none_o,     // pay_beats_o == 0
   output logic [31:0]  mac_blocks_o,   // MAC-flow blocks (CCM, GCM, CMAC; >= 1)
   output logic [31:0]  giv_blocks_o,   // GCM: GHASH blocks of J0 (IV not 12 bytes)
-  output logic         k2_o            // CMAC: the last block is padded (subkey K2)
+  output logic         k2_o,           // CMAC: the last block is padded (subkey K2)
+  output logic         mid_o,          // a FIRST or MIDDLE part: ends with the state
+  output logic [127:0] y0_o,           // the MAC state the message starts from
+  output logic [127:0] yc_o,           // GCM, IV not 12 bytes: GHASH's state after J0
+  output logic [31:0]  ctr_o           // GCM: payload blocks of the earlier parts
 );
 
   import ak_mode_codes_pkg::*;
@@ -73,6 +92,9 @@ module ak_mode_cmd #(
   logic [7:0]   c_flags0;
   logic         c_p6, c_iv12;
   logic [31:0]  c_aad_blocks, c_pay_blocks, c_iv_blocks, c_mac_blocks;
+  logic         c_mid, c_ctx;          // FIRST / MIDDLE; MIDDLE / LAST (Parts only)
+  logic         c_empty;               // no AAD, no payload
+  logic [32:0]  c_aad_tot, c_msg_tot;  // GCM: bytes of the whole message so far
 
   assign c_q = 4'd15 - nonce_len_i;
   always_comb begin : cmd_check
@@ -102,7 +124,24 @@ module ak_mode_cmd #(
     // so is a command the core cannot run: a key length or a direction it leaves out
     if (c_inverse ? !CoreDirections[1] : !CoreDirections[0]) c_err = 1'b1;
     if ((key_len_i != 2'd3) && !c_keys[key_len_i]) c_err = 1'b1;
+    // messages in parts
+    if (part_i != 2'd0) begin
+      if (!Parts || !((mode_i == ModeGcm) || (mode_i == ModeCmac))) c_err = 1'b1;
+      if (c_mid && ((aad_len_i[3:0] != 4'd0) || (msg_len_i[3:0] != 4'd0))) c_err = 1'b1;
+      if ((mode_i == ModeCmac) && (msg_len_i == 32'd0)) c_err = 1'b1;
+      if ((mode_i == ModeGcm) && c_mid && c_empty) c_err = 1'b1;
+      if ((mode_i == ModeGcm) && c_ctx &&
+          (((aad_len_i != 32'd0) && (ctx_i[63:32] != 32'd0)) ||
+           (ctx_i[67:64] != 4'd0) || (ctx_i[35:32] != 4'd0) ||
+           (ctx_i[127:124] != 4'd0) || (ctx_i[63:36] != ctx_i[123:96])))
+        c_err = 1'b1;
+    end
   end
+  assign c_mid = Parts && ((part_i == 2'd1) || (part_i == 2'd2));
+  assign c_ctx = Parts && part_i[1];  // MIDDLE, LAST
+  assign c_empty = (aad_len_i == 32'd0) && (msg_len_i == 32'd0);
+  assign c_aad_tot = {1'b0, aad_len_i} + ((c_ctx && c_dec[6]) ? {1'b0, ctx_i[95:64]} : 33'd0);
+  assign c_msg_tot = {1'b0, msg_len_i} + ((c_ctx && c_dec[6]) ? {1'b0, ctx_i[63:32]} : 33'd0);
   assign c_inverse = decrypt_i && ((mode_i == ModeEcb) || (mode_i == ModeCbc) ||
                                    (mode_i == ModeXts));
   assign c_keys    = {1'b0, CoreKeySizes};
@@ -127,8 +166,11 @@ module ak_mode_cmd #(
   // AAD, ciphertext, the length block); CMAC the message, at least one block
   always_comb begin : cmd_mac_blocks
     unique case (mode_i)
+      // (FIRST, MIDDLE: no length block; an empty one, illegal, still counts one,
+      // so the count is never 0)
       ModeGcm:  c_mac_blocks = c_iv_blocks + {4'd0, aad_len_i[31:4]} +
-                               {31'd0, aad_len_i[3:0] != 4'd0} + c_pay_blocks + 32'd1;
+                               {31'd0, aad_len_i[3:0] != 4'd0} + c_pay_blocks +
+                               {31'd0, !c_mid || c_empty};
       ModeCmac: c_mac_blocks = (msg_len_i == 32'd0) ? 32'd1 : c_pay_blocks;
       default:  c_mac_blocks = 32'd1 + c_aad_blocks + c_pay_blocks;
     endcase
@@ -159,14 +201,16 @@ module ak_mode_cmd #(
   assign b0_o         = ({c_flags0, iv_i[127:8]} & ~c_qmask) | {96'h0, msg_len_i};
   assign carry_o      = c_dec[6] ? {13'h0, iv_len_i, 3'b000} :
                         c_p6 ? {16'hfffe, aad_len_i} : {32'h0, aad_len_i[15:0]};
-  assign glen_o       = {29'd0, aad_len_i, 3'b000, 29'd0, msg_len_i, 3'b000};
+  assign glen_o       = {28'd0, c_aad_tot, 3'b000, 28'd0, c_msg_tot, 3'b000};
   assign iv12_o       = c_iv12;
   assign iv_bytes_o   = (c_dec[6] && !c_iv12) ? iv_len_i : 32'd0;
   assign aad_bytes_o  = (c_dec[5] || c_dec[6]) ? aad_len_i : 32'd0;
   // (XTS counts bits; a build without XTS counts its refused command's bits as
   // ceil(bits / 8) bytes: the same ceil(bits / 128) beats are taken)
   assign msg_left_o   = (c_dec[8] && !Modes[8]) ? ((msg_len_i + 32'd7) >> 3) : msg_len_i;
-  assign tag_in_o     = (c_dec[5] || c_dec[6] || c_dec[7]) && decrypt_i;
+  // (a FIRST or MIDDLE part announces no tag beat, in any mode)
+  assign tag_in_o     = (c_dec[5] || c_dec[6] || c_dec[7]) && decrypt_i &&
+                        !((part_i == 2'd1) || (part_i == 2'd2));
   // from the command's lengths, not from the block-count sums: the payload count is 0
   // exactly for CMAC or an empty message; the MAC count is at least 1 (three counts
   // below 2^29, plus one) and never wraps
@@ -174,6 +218,14 @@ module ak_mode_cmd #(
   assign mac_blocks_o = c_mac_blocks;
   assign giv_blocks_o = (c_dec[6] && !c_iv12) ? c_iv_blocks : 32'd0;
   assign k2_o         = (msg_len_i[3:0] != 4'd0) || (msg_len_i == 32'd0);
+  assign mid_o        = c_mid;
+  logic unused_ctx;
+  assign unused_ctx = ^ctx_i[31:0];  // (reserved)
+  // the state a MIDDLE / LAST part starts from; GCM with an IV of other than 12 bytes
+  // hashes J0 from 0 first and takes it after J0 (yc_o)
+  assign y0_o         = (c_ctx && !(c_dec[6] && !c_iv12)) ? ctx_i[255:128] : '0;
+  assign yc_o         = c_ctx ? ctx_i[255:128] : '0;
+  assign ctr_o        = (c_ctx && c_dec[6]) ? ctx_i[127:96] : 32'd0;
 
 endmodule
 

@@ -27,6 +27,9 @@
 //             so a producer that learns the length as the data comes never drains the
 //             core between parts; 0: a beat only while none waits (at most one block
 //             every two cycles), a command only while idle.
+//             Parts (0): 1 builds messages in parts (GCM, CMAC: a FIRST or
+//             MIDDLE part ends with the MAC state as its tag beat, takes no tag, and
+//             CMAC's skips L; 0 folds it away).
 
 `default_nettype none
 
@@ -34,7 +37,8 @@ module ak_mode_ctrl #(
   parameter logic [8:0] Modes    = 9'h1ff,
   parameter int         InFlight = 2,
   parameter int         MacDepth = 3,
-  parameter bit         PlainStream = 1'b0
+  parameter bit         PlainStream = 1'b0,
+  parameter bit         Parts    = 1'b0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -55,6 +59,7 @@ module ak_mode_ctrl #(
   input  logic [31:0]  c_aad_bytes_i,
   input  logic [31:0]  c_msg_left_i,
   input  logic [31:0]  c_pay_beats_i,
+  input  logic         c_mid_i,        // a FIRST or MIDDLE part (GCM, CMAC)
   // input beats
   input  logic         in_valid_i,
   output logic         in_ready_o,
@@ -107,6 +112,7 @@ module ak_mode_ctrl #(
   output logic         mac_cbc_o,
   output logic         mac_cmac_o,
   output logic         mac_gcm_o,
+  output logic         mac_mid_o,      // a FIRST or MIDDLE part: no CMAC subkey
   output logic         h_ok_o,
   output logic         mb_push_o,
   output ak_mode_pkg::mac_in_sel_e     mb_sel_o,
@@ -160,6 +166,9 @@ module ak_mode_ctrl #(
   logic [31:0]  iv_left_q, iv_left_d;  // GCM: IV bytes still to come in (IV not 12 bytes)
   logic         ivlen_need_q, ivlen_need_d;  // GCM: the IV's length block not yet pushed
   logic         glen_need_q, glen_need_d;    // GCM: the final length block not yet pushed
+  logic         mid_q, mid_d;          // a FIRST or MIDDLE part: its state is output
+                                       // as the tag beat, no tag compare (Parts only)
+  logic         is_mid;
 
   // data lane
   logic         nxt_v_q, nxt_v_d;      // next beat, waiting for its request
@@ -225,6 +234,7 @@ module ak_mode_ctrl #(
   assign is_cmac     = Modes[7] && om_q[7];
   assign is_xts      = Modes[8] && om_q[8];
   assign has_tag     = is_ccm || is_gcm || is_cmac;
+  assign is_mid      = Parts && mid_q;
   // PlainStream: a command while a plain message runs and still takes input extends
   // it (ext_fire); a command while idle starts one (cmd_fire)
   logic ext_ok, ext_fire;
@@ -309,7 +319,9 @@ module ak_mode_ctrl #(
       op_sel_o   = OpChain;
     end
     if (is_cfb) next_sel_o = NextBeat;
-    if (is_gcm) next_sel_o = NextInc32;  // S0 = E(J0), then inc32
+    // S0 = E(J0), then inc32 (a MIDDLE / LAST part: inc32 past the earlier parts'
+    // blocks once, when S0 is sent)
+    if (is_gcm) next_sel_o = (Parts && s0_need_q) ? NextInc32Skip : NextInc32;
     if (is_xts) begin
       res_sel_o  = ResXor;    // whole blocks
       next_sel_o = NextTweak;
@@ -382,6 +394,7 @@ module ak_mode_ctrl #(
   assign mac_cbc_o    = is_ccm || is_cmac;
   assign mac_cmac_o   = is_cmac;
   assign mac_gcm_o    = is_gcm;
+  assign mac_mid_o    = is_mid;
   assign h_ok_o       = h_ok_q;
 
   // GCM's length blocks: the IV's after its last beat, the final one after the last
@@ -471,9 +484,10 @@ module ak_mode_ctrl #(
       end else if (x_head_due_i) begin
         of_push = 1'b1;  // XTS: the held result's head, the partial last beat
         of_sel  = OutHead;
-      end else if (chained_ok && ccm_done && !dec_q && of_cnt_q != CntW'(OfDepth)) begin
+      end else if (chained_ok && ccm_done && (!dec_q || is_mid) &&
+                   of_cnt_q != CntW'(OfDepth)) begin
         of_push = 1'b1;
-        of_sel  = OutTag;
+        of_sel  = is_mid ? OutState : OutTag;  // FIRST, MIDDLE: the MAC state
       end
     end
   end
@@ -544,6 +558,7 @@ module ak_mode_ctrl #(
     pay_z_d      = pay_z_q;
     ivlen_need_d = ivlen_need_q;
     glen_need_d  = glen_need_q;
+    mid_d        = mid_q;
     h_need_d     = h_need_q;
     h_fly_d      = h_fly_q;
     h_ok_d       = h_ok_q;
@@ -571,8 +586,11 @@ module ak_mode_ctrl #(
           // GCM and CMAC
           iv_left_d    = c_iv_bytes_i;
           ivlen_need_d = c_mode_i[6] && !c_iv12_i && !c_err_i;
-          glen_need_d  = c_mode_i[6] && !c_err_i;
-          h_need_d     = (c_mode_i[6] || c_mode_i[7] || c_mode_i[8]) && !c_err_i;
+          mid_d        = Parts && c_mid_i && !c_err_i;
+          glen_need_d  = c_mode_i[6] && !c_err_i && !mid_d;
+          // (CMAC's FIRST and MIDDLE parts use no subkey: no L)
+          h_need_d     = (c_mode_i[6] || (c_mode_i[7] && !mid_d) || c_mode_i[8]) &&
+                         !c_err_i;
           h_fly_d      = 1'b0;
           h_ok_d       = 1'b0;
           j0_ok_d      = c_iv12_i;
@@ -661,7 +679,7 @@ module ak_mode_ctrl #(
           if (err_q || !has_tag) begin
             st_d = StSts;
           end else if (ccm_done) begin
-            if (dec_q) begin
+            if (dec_q && !is_mid) begin
               pass_d = tag_ok_i;
               st_d   = StSts;
             end else if (of_push) begin
@@ -708,6 +726,7 @@ module ak_mode_ctrl #(
       iv_left_q    <= 32'd0;
       ivlen_need_q <= 1'b0;
       glen_need_q  <= 1'b0;
+      mid_q        <= 1'b0;
       iv_nz_q      <= 1'b0;
       aad_nz_q     <= 1'b0;
       msg_nz_q     <= 1'b0;
@@ -732,6 +751,7 @@ module ak_mode_ctrl #(
       iv_left_q    <= iv_left_d;
       ivlen_need_q <= ivlen_need_d;
       glen_need_q  <= glen_need_d;
+      mid_q        <= mid_d;
       iv_nz_q      <= iv_nz_d;
       aad_nz_q     <= aad_nz_d;
       msg_nz_q     <= msg_nz_d;

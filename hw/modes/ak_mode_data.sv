@@ -22,12 +22,16 @@
 // the edge its enable or select is given. Byte order: FIPS-197, byte 0 in [127:120];
 // a short beat holds its bytes (XTS: bits) in the high end.
 //
-// Parameters: InFlight (2, >= 2): entries of u_cx; u_of holds InFlight + 2.
+// Parameters: InFlight (2, >= 2): entries of u_cx; u_of holds InFlight + 2. Parts (0):
+// 1 builds messages in parts: GCM's counter offset (the payload blocks of the earlier
+// parts, 32 bits, loaded with a command; inc32 skips them when S0 is sent) and the
+// MAC state as an output beat (OutState); 0 leaves the offset out.
 
 `default_nettype none
 
 module ak_mode_data #(
-  parameter int InFlight = 2
+  parameter int InFlight = 2,
+  parameter bit Parts    = 1'b0
 ) (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -42,6 +46,7 @@ module ak_mode_data #(
   input  logic [127:0] chain_i,
   input  logic [127:0] glen_i,
   input  logic [47:0]  carry_i,
+  input  logic [31:0]  ctr_i,          // GCM: payload blocks of the earlier parts
   // register enables
   input  logic         nxt_we_i,       // a payload beat is taken
   input  logic         rtag_we_i,      // the received tag is taken
@@ -102,6 +107,7 @@ module ak_mode_data #(
   logic [4:0]   nxt_n_q;
   logic [47:0]  carry_q;
   logic [127:0] chain_rsp, chain_now, chain_next, chain_inc, chain_inc32, tag_calc;
+  logic [127:0] chain_skip;            // GCM, a part's S0 sent: inc32^(1 + ctr)(J0)
   logic [127:0] op_x, op_push_x, out_push_data;
   logic [4:0]   op_n;
   logic         op_valid, op_full, of_full, unused_flags;
@@ -128,12 +134,25 @@ module ak_mode_data #(
   // with the function call inside the case when only XTS is built)
   assign chain_inc   = chain_q + 128'd1;
   assign chain_inc32 = inc32(chain_q);
+  if (Parts) begin : g_parts
+    logic [31:0] ctr_q;  // GCM: payload blocks of the earlier parts
+    always_ff @(posedge clk_i or negedge rst_ni) begin : ctr_reg
+      if (!rst_ni)     ctr_q <= 32'd0;
+      else if (load_i) ctr_q <= ctr_i;
+    end
+    assign chain_skip = {chain_q[127:32], chain_q[31:0] + 32'd1 + ctr_q};
+  end else begin : g_no_parts
+    logic unused_ctr;
+    assign unused_ctr = ^ctr_i;
+    assign chain_skip = chain_inc32;
+  end
   always_comb begin : chain_next_mux
     unique case (next_sel_i)
       NextBeat:  chain_next = nxt_q;
       NextHold:  chain_next = chain_q;
       NextInc32: chain_next = chain_inc32;
       NextTweak: chain_next = tweak_next_i;
+      NextInc32Skip: chain_next = chain_skip;
       default:   chain_next = chain_inc;  // NextInc
     endcase
   end
@@ -199,6 +218,7 @@ module ak_mode_data #(
     unique case (out_sel_i)
       OutHead: out_push_data = head_i;
       OutTag:  out_push_data = tag_calc;
+      OutState: out_push_data = mac_i;  // (selected with Parts only)
       default: out_push_data = result_o;  // OutResult
     endcase
   end
@@ -208,7 +228,7 @@ module ak_mode_data #(
     .rst_ni  (rst_ni),
     .clr_i   (1'b0),
     .push_i  (out_push_i),
-    .data_i  ({out_sel_i == OutTag, out_push_data}),
+    .data_i  ({(out_sel_i == OutTag) || (out_sel_i == OutState), out_push_data}),
     .pop_i   (out_ready_i),
     .hold_i    (1'b0),
     .release_i (1'b0),

@@ -63,6 +63,12 @@
 //                 the core's latency + 1 per block). For a system whose bus, not
 //                 the core, sets the block rate (cipher_ahb: >= 16 bus cycles per
 //                 block against 2*Nr + 1).
+//   Parts         0 (default): every GCM/GMAC and CMAC message whole, as before;
+//                 cmd_part_i must be 0 (any other part is an illegal command) and
+//                 cmd_ctx_i is not used (tie both to 0). 1: messages in parts
+//                 (docs/modes.md "Messages in parts"): per stream a 32-bit counter
+//                 offset and a 128-bit GHASH restart register, built only with GCM or
+//                 CMAC. The default keeps today's systems as they were built.
 //   CoreDirections, CoreKeySizes  the core's Directions (bit 0 encrypts, bit 1
 //                 decrypts) and KeySizes (bit k takes key_len = k), as the registry
 //                 declares them (docs/core-contract.md, "Configurations"; default: the
@@ -79,6 +85,7 @@ module ak_mode_engine #(
   parameter logic [8:0] Modes = 9'h1ff,
   parameter int InFlight     = 2,
   parameter int CoreInReg    = 0,
+  parameter bit Parts        = 1'b0,
   parameter logic [1:0] CoreDirections = 2'b11,
   parameter logic [2:0] CoreKeySizes   = 3'b111,
   parameter bit PlainStream     = 1'b0,
@@ -103,6 +110,8 @@ module ak_mode_engine #(
   input  logic [Streams-1:0][4:0]         cmd_tag_len_i,
   input  logic [Streams-1:0][31:0]        cmd_aad_len_i,
   input  logic [Streams-1:0][31:0]        cmd_msg_len_i,
+  input  logic [Streams-1:0][1:0]         cmd_part_i,   // 0 WHOLE, 1 FIRST, 2 MIDDLE, 3 LAST
+  input  logic [Streams-1:0][255:0]       cmd_ctx_i,    // MIDDLE, LAST: the context
   // per stream: data in
   input  logic [Streams-1:0]              in_valid_i,
   output logic [Streams-1:0]              in_ready_o,
@@ -158,7 +167,7 @@ module ak_mode_engine #(
   // ------------------------------------------------------------------------------
   for (genvar s = 0; s < Streams; s++) begin : g_stream
     ak_mode_stream #(.GhashDigitBits(GhashDigitBits), .AeadModes(AeadModes),
-                     .Modes(Modes), .InFlight(InFlight),
+                     .Modes(Modes), .InFlight(InFlight), .Parts(Parts),
                      .CoreDirections(CoreDirections), .CoreKeySizes(CoreKeySizes),
                      .PlainStream(PlainStream)) u_stream (
       .clk_i          (clk_i),
@@ -173,6 +182,8 @@ module ak_mode_engine #(
       .cmd_tag_len_i  (cmd_tag_len_i[s]),
       .cmd_aad_len_i  (cmd_aad_len_i[s]),
       .cmd_msg_len_i  (cmd_msg_len_i[s]),
+      .cmd_part_i     (cmd_part_i[s]),
+      .cmd_ctx_i      (cmd_ctx_i[s]),
       .in_valid_i     (in_valid_i[s]),
       .in_ready_o     (in_ready_o[s]),
       .in_data_i      (in_data_i[s]),

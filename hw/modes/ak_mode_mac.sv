@@ -20,7 +20,10 @@
 // Parameters: GhashDigitBits (16): the multiplier's digit (1, 4, 8, 16, 32, 128);
 //             CbcMac (1): a CBC-MAC mode (CCM or CMAC) is built; Ghash (1): GCM is
 //             built (0 leaves the multiplier out); with neither, the MAC FIFO is left
-//             out too; FifoDepth (3): MAC FIFO blocks.
+//             out too; FifoDepth (3): MAC FIFO blocks; Parts (0): 1 builds messages
+//             in parts: y starts from the command's state (y0_i), GHASH restarts from
+//             yc_i (a 128-bit register) after J0, and a FIRST / MIDDLE CMAC part
+//             (mid_i) sends its last block without a subkey.
 
 `default_nettype none
 
@@ -28,7 +31,8 @@ module ak_mode_mac #(
   parameter int GhashDigitBits = 16,
   parameter bit CbcMac         = 1'b1,
   parameter bit Ghash          = 1'b1,
-  parameter int FifoDepth      = 3
+  parameter int FifoDepth      = 3,
+  parameter bit Parts          = 1'b0
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -37,6 +41,9 @@ module ak_mode_mac #(
   input  logic [31:0]     blocks_i,      // ... MAC blocks of the message
   input  logic [31:0]     giv_blocks_i,  // ... GCM: GHASH blocks of J0
   input  logic            k2_i,          // ... CMAC: the last block is padded
+  input  logic [127:0]    y0_i,          // ... the state y starts from (parts)
+  input  logic [127:0]    yc_i,          // ... GCM: GHASH's state after J0 (parts)
+  input  logic            mid_i,         // a FIRST / MIDDLE part: no CMAC subkey
   input  logic            run_i,         // the message runs
   input  logic            active_i,      // ... without error
   input  logic            cbc_i,         // the message is CCM or CMAC (lane 1)
@@ -90,7 +97,7 @@ module ak_mode_mac #(
   logic            m_rsp, m_fire, m_last;
   logic [127:0]    subkey;
   logic            gh_start, gh_ready, gh_done;
-  logic [127:0]    gh_z, gh_y;
+  logic [127:0]    gh_z, gh_y, y_j0;
 
   assign m_rsp = rsp_valid_i;
 
@@ -115,7 +122,7 @@ module ak_mode_mac #(
   // CBC-MAC lane (CCM, CMAC)
   // ------------------------------------------------------------------------------
   // CMAC: the last block takes subkey K1 (complete) or K2 (padded), so it waits for L
-  assign m_last      = cmac_i && (mreq_left_q == 32'd1);
+  assign m_last      = cmac_i && !(Parts && mid_i) && (mreq_left_q == 32'd1);
   assign subkey      = k2_q ? dbl(dbl(h_i)) : dbl(h_i);
   assign req_valid_o = active_i && cbc_i && (mb_cnt != '0) && (!m_busy_q || m_rsp) &&
                        (!m_last || h_ok_i);
@@ -126,8 +133,22 @@ module ak_mode_mac #(
   // GHASH (GCM)
   // ------------------------------------------------------------------------------
   // the hash the next block is combined with: the product finishing now, or y_q; a
-  // finishing J0 product restarts the hash at 0
-  assign gh_y     = gh_done ? (gj0_q ? '0 : gh_z) : y_q;
+  // finishing J0 product restarts the hash at 0 (a MIDDLE / LAST part: at its state)
+  assign gh_y     = gh_done ? (gj0_q ? y_j0 : gh_z) : y_q;
+
+  // the hash after J0: 0, or (a MIDDLE / LAST part) the earlier parts' state
+  if (Parts) begin : g_parts
+    logic [127:0] yc_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin : yc_reg
+      if (!rst_ni)     yc_q <= '0;
+      else if (load_i) yc_q <= yc_i;
+    end
+    assign y_j0 = yc_q;
+  end else begin : g_no_parts
+    logic unused_parts;
+    assign unused_parts = ^{yc_i, y0_i, mid_i};
+    assign y_j0 = '0;
+  end
   assign gh_start = active_i && gcm_i && h_ok_i && (mb_cnt != '0) && gh_ready;
 
   if (Ghash) begin : g_ghash
@@ -200,7 +221,7 @@ module ak_mode_mac #(
     giv_left_d  = giv_left_q;
     gj0_d       = gj0_q;
     if (load_i) begin
-      y_d         = '0;
+      y_d         = Parts ? y0_i : '0;
       m_busy_d    = 1'b0;
       mac_left_d  = blocks_i;
       mac_z_d     = 1'b0;  // (blocks_i >= 1)

@@ -84,13 +84,15 @@ package ak_mode_pkg;
   } chain_sel_e;
 
   // the chaining value after a block is sent: +1 (CTR, CCM), the beat (CBC and CFB
-  // decryption: this ciphertext), kept (ECB), inc32 (GCM), the next tweak (XTS)
+  // decryption: this ciphertext), kept (ECB), inc32 (GCM), the next tweak (XTS), inc32
+  // past the earlier parts' payload blocks too (GCM, a part's S0: inc32^(1 + n)(J0))
   typedef enum logic [2:0] {
     NextInc,
     NextBeat,
     NextHold,
     NextInc32,
-    NextTweak
+    NextTweak,
+    NextInc32Skip
   } chain_next_sel_e;
 
   // a payload result: (core output ^ operand) to the beat's bytes (CTR, CFB, OFB, CCM,
@@ -122,11 +124,13 @@ package ak_mode_pkg;
     OpTweak
   } op_sel_e;
 
-  // an output beat: the payload result, XTS's held head, the tag
+  // an output beat: the payload result, XTS's held head, the tag, the MAC state (a
+  // FIRST or MIDDLE part's tag beat: GHASH Y or CBC-MAC C, whole)
   typedef enum logic [1:0] {
     OutResult,
     OutHead,
-    OutTag
+    OutTag,
+    OutState
   } out_sel_e;
 
   // bytes of the next beat of a part with `left` bytes to go: min(16, left)

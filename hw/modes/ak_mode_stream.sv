@@ -23,7 +23,9 @@
 //            N0 in [127:120]; GCM: a 12-byte IV in [127:32]; XTS: the tweak i),
 //            iv_len (GCM IV bytes, >= 1), nonce_len (CCM, 7..13), tag_len (CCM 4..16
 //            even; GCM, CMAC 4..16), aad_len and msg_len in bytes (aad_len CCM/GCM
-//            only; XTS: msg_len in BITS, >= 128).
+//            only; XTS: msg_len in BITS, >= 128); part (0 WHOLE, 1 FIRST, 2 MIDDLE,
+//            3 LAST; GCM and CMAC, Parts = 1) and ctx (MIDDLE, LAST: the state and
+//            counts the previous part returned / the earlier parts had).
 //   input    in_valid_i/in_ready_o/in_data_i: (GCM, iv_len != 12) ceil(iv_len/16) IV
 //            beats, ceil(aad_len/16) AAD beats, then the payload beats (XTS:
 //            ceil(bits/128)), then (CCM/GCM decryption, CMAC verification) one beat
@@ -33,7 +35,8 @@
 //   output   out_valid_o/out_ready_i/out_data_o/out_tag_o: one beat per payload
 //            beat (short last beat: unused low bytes/bits zero; CMAC: none), then
 //            (CCM/GCM encryption, CMAC generation) one beat with the tag (out_tag_o
-//            high, unused low bytes zero).
+//            high, unused low bytes zero); a FIRST or MIDDLE part ends instead
+//            with its MAC state (GHASH Y / CBC-MAC C, 16 bytes) as the tag beat.
 //   status   sts_valid_o/sts_ready_i/sts_pass_o/sts_error_o: one per command, after
 //            its last output beat: sts_error_o for an illegal command (its beats are
 //            still consumed and dropped, nothing is output), sts_pass_o = 1 unless a
@@ -74,6 +77,10 @@
 //             input extends it by its msg_len bytes (ak_mode_ctrl); 0: a beat only
 //             while none waits (at most one every two cycles), a command only while
 //             idle.
+//             Parts (0): 1 builds messages in parts for GCM/GMAC and CMAC
+//             (cmd_part_i, cmd_ctx_i; docs/modes.md "Messages in parts": a 32-bit
+//             counter offset and a 128-bit GHASH restart value per stream); 0 leaves
+//             it out and makes a part other than WHOLE illegal.
 //             CoreDirections (2'b11), CoreKeySizes (3'b111): the core's Directions and
 //             KeySizes (docs/core-contract.md, "Configurations"); a command the core
 //             cannot run (a key length or a cipher direction it leaves out) is
@@ -101,6 +108,7 @@ module ak_mode_stream #(
   parameter bit          AeadModes      = 1'b1,
   parameter logic [8:0]  Modes          = 9'h1ff,
   parameter int          InFlight       = 2,
+  parameter bit          Parts          = 1'b0,
   parameter logic [1:0]  CoreDirections = 2'b11,
   parameter logic [2:0]  CoreKeySizes   = 3'b111,
   parameter bit          PlainStream       = 1'b0
@@ -118,6 +126,8 @@ module ak_mode_stream #(
   input  logic [4:0]   cmd_tag_len_i,
   input  logic [31:0]  cmd_aad_len_i,
   input  logic [31:0]  cmd_msg_len_i,
+  input  logic [1:0]   cmd_part_i,
+  input  logic [255:0] cmd_ctx_i,
   // data in
   input  logic         in_valid_i,
   output logic         in_ready_o,
@@ -153,6 +163,8 @@ module ak_mode_stream #(
   localparam logic [8:0]  Built   = Modes & (AeadModes ? 9'h1ff : 9'h03f);
   localparam bit          HasMac  = Built[5] || Built[7];  // a CBC-MAC lane (CCM, CMAC)
   localparam bit          HasGcm  = Built[6];
+  // messages in parts: only with GCM or CMAC built
+  localparam bit          HasParts = Parts && (Built[6] || Built[7]);
   // the MAC FIFO: three blocks, so one GCM encryption stream on a two-block core keeps
   // both blocks in flight while GHASH takes the third
   localparam int          MbDepth = 3;
@@ -172,6 +184,9 @@ module ak_mode_stream #(
   logic [47:0]  c_carry;
   logic [31:0]  c_iv_bytes, c_aad_bytes, c_msg_left, c_pay_beats, c_mac_blocks;
   logic [31:0]  c_giv_blocks;
+  logic         c_mid;                 // a FIRST / MIDDLE part
+  logic [127:0] c_y0, c_yc;            // the MAC state it starts from; after GCM's J0
+  logic [31:0]  c_ctr;                 // GCM: payload blocks of the earlier parts
   // control -> datapath: enables and typed selects
   logic            load, nxt_we, rtag_we, carry_we, p6, h_we, s0_we;
   chain_sel_e      chain_sel;
@@ -190,7 +205,7 @@ module ak_mode_stream #(
   logic [127:0]    in_masked, d_out, chain, nxt, h, glen;
   logic [47:0]     carry;
   // MAC unit
-  logic            mac_run, mac_active, mac_cbc, mac_cmac, mac_gcm, h_ok, mb_push;
+  logic            mac_run, mac_active, mac_cbc, mac_cmac, mac_gcm, mac_mid, h_ok, mb_push;
   mac_in_sel_e     mb_sel;
   logic            mb_full, gh_start, j0_valid, mac_busy, mac_z;
   logic [1:0]      mb_cnt;
@@ -204,7 +219,7 @@ module ak_mode_stream #(
   // ------------------------------------------------------------------------------
   // Command check and decode
   // ------------------------------------------------------------------------------
-  ak_mode_cmd #(.Modes(Built), .CoreDirections(CoreDirections),
+  ak_mode_cmd #(.Modes(Built), .Parts(Parts), .CoreDirections(CoreDirections),
                 .CoreKeySizes(CoreKeySizes)) u_cmd (
     .mode_i       (cmd_mode_i),
     .decrypt_i    (cmd_decrypt_i),
@@ -215,6 +230,8 @@ module ak_mode_stream #(
     .aad_len_i    (cmd_aad_len_i),
     .msg_len_i    (cmd_msg_len_i),
     .key_len_i    (key_len_i),
+    .part_i       (cmd_part_i),
+    .ctx_i        (cmd_ctx_i),
     .err_o        (c_err),
     .mode_oh_o    (c_dec),
     .p6_o         (c_p6),
@@ -231,7 +248,11 @@ module ak_mode_stream #(
     .pay_none_o   (c_pay_none),
     .mac_blocks_o (c_mac_blocks),
     .giv_blocks_o (c_giv_blocks),
-    .k2_o         (c_k2)
+    .k2_o         (c_k2),
+    .mid_o        (c_mid),
+    .y0_o         (c_y0),
+    .yc_o         (c_yc),
+    .ctr_o        (c_ctr)
   );
 
   // ------------------------------------------------------------------------------
@@ -241,6 +262,7 @@ module ak_mode_stream #(
     .Modes    (Built),
     .InFlight (InFlight),
     .MacDepth (MbDepth),
+    .Parts    (HasParts),
     .PlainStream (PlainStream)
   ) u_ctrl (
     .clk_i         (clk_i),
@@ -260,6 +282,7 @@ module ak_mode_stream #(
     .c_aad_bytes_i (c_aad_bytes),
     .c_msg_left_i  (c_msg_left),
     .c_pay_beats_i (c_pay_beats),
+    .c_mid_i       (c_mid),
     .in_valid_i    (in_valid_i),
     .in_ready_o    (in_ready_o),
     .in_n_o        (in_n),
@@ -306,6 +329,7 @@ module ak_mode_stream #(
     .mac_cbc_o     (mac_cbc),
     .mac_cmac_o    (mac_cmac),
     .mac_gcm_o     (mac_gcm),
+    .mac_mid_o     (mac_mid),
     .h_ok_o        (h_ok),
     .mb_push_o     (mb_push),
     .mb_sel_o      (mb_sel),
@@ -331,7 +355,7 @@ module ak_mode_stream #(
   // ------------------------------------------------------------------------------
   // Data lane datapath, XOR-operand FIFO, output FIFO
   // ------------------------------------------------------------------------------
-  ak_mode_data #(.InFlight(InFlight)) u_data (
+  ak_mode_data #(.InFlight(InFlight), .Parts(HasParts && HasGcm)) u_data (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .in_data_i    (in_data_i),
@@ -343,6 +367,7 @@ module ak_mode_stream #(
     .chain_i      (c_chain),
     .glen_i       (c_glen),
     .carry_i      (c_carry),
+    .ctr_i        (c_ctr),
     .nxt_we_i     (nxt_we),
     .rtag_we_i    (rtag_we),
     .carry_we_i   (carry_we),
@@ -394,7 +419,8 @@ module ak_mode_stream #(
     .GhashDigitBits (GhashDigitBits),
     .CbcMac         (HasMac),
     .Ghash          (HasGcm),
-    .FifoDepth      (MbDepth)
+    .FifoDepth      (MbDepth),
+    .Parts          (HasParts)
   ) u_mac (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
@@ -402,6 +428,9 @@ module ak_mode_stream #(
     .blocks_i     (c_mac_blocks),
     .giv_blocks_i (c_giv_blocks),
     .k2_i         (c_k2),
+    .y0_i         (c_y0),
+    .yc_i         (c_yc),
+    .mid_i        (mac_mid),
     .run_i        (mac_run),
     .active_i     (mac_active),
     .cbc_i        (mac_cbc),

@@ -10,6 +10,9 @@
 //   core_params  its parameter overrides, ".Name(value), ..." (TagWidth included)
 //   streams      engine streams; s_msb = streams - 1
 //   tag_msb      msb of the core tag (TagWidth - 1; TagWidth = clog2(2 * streams))
+//   part_ports   the ports cmd_part_i / cmd_ctx_i (a build with the engine's Parts = 1)
+//                or nothing
+//   part_conn    the engine's cmd_part_i / cmd_ctx_i: those ports, or tied to 0
 // This header (up to the first empty line) is not rendered.
 
 // GENERATED from hw/bench/mode_sys/ak_mode_sys.sv.tpl: ak_mode_engine on core ${core}
@@ -26,7 +29,7 @@ module ak_mode_sys (
   input  logic [${s_msb}:0][4:0] cmd_tag_len_i,
   input  logic [${s_msb}:0][31:0] cmd_aad_len_i,
   input  logic [${s_msb}:0][31:0] cmd_msg_len_i,
-  input  logic [${s_msb}:0] in_valid_i, output logic [${s_msb}:0] in_ready_o,
+${part_ports}  input  logic [${s_msb}:0] in_valid_i, output logic [${s_msb}:0] in_ready_o,
   input  logic [${s_msb}:0][127:0] in_data_i,
   output logic [${s_msb}:0] out_valid_o, input logic [${s_msb}:0] out_ready_i,
   output logic [${s_msb}:0][127:0] out_data_o, output logic [${s_msb}:0] out_tag_o,
@@ -43,7 +46,7 @@ module ak_mode_sys (
     .clk_i, .rst_ni, .key_valid_i, .key_ready_o, .key_i, .key2_i, .key_len_i,
     .cmd_valid_i, .cmd_ready_o, .cmd_mode_i, .cmd_decrypt_i, .cmd_iv_i, .cmd_iv_len_i,
     .cmd_nonce_len_i,
-    .cmd_tag_len_i, .cmd_aad_len_i, .cmd_msg_len_i, .in_valid_i, .in_ready_o, .in_data_i,
+    .cmd_tag_len_i, .cmd_aad_len_i, .cmd_msg_len_i, ${part_conn}, .in_valid_i, .in_ready_o, .in_data_i,
     .out_valid_o, .out_ready_i, .out_data_o, .out_tag_o,
     .sts_valid_o, .sts_ready_i, .sts_pass_o, .sts_error_o,
     .core_key_valid_o(ck_valid), .core_key_ready_i(ck_ready), .core_key_o(ck_key),

@@ -877,6 +877,8 @@ module ak_axis_core
     .cmd_tag_len_i    (tlen_q),
     .cmd_aad_len_i    (32'(alen_q)),
     .cmd_msg_len_i    (e_msg_len),
+    .cmd_part_i       ('0),  // messages whole (the engine's Parts = 0)
+    .cmd_ctx_i        ('0),
     .in_valid_i       (e_in_valid),
     .in_ready_o       (e_in_ready),
     .in_data_i        ((aead_q && abort_q) ? '0 : hd_data),

@@ -198,6 +198,8 @@ module ak_cipher_ahb
     .cmd_tag_len_i    (cmd_tlen),
     .cmd_aad_len_i    (cmd_alen),
     .cmd_msg_len_i    (cmd_mlen),
+    .cmd_part_i       ('0),  // messages whole (the engine's Parts = 0)
+    .cmd_ctx_i        ('0),
     .in_valid_i       (e_in_valid),
     .in_ready_o       (e_in_ready),
     .in_data_i        (e_in_data),

@@ -650,6 +650,8 @@ module ak_coproc
     .cmd_tag_len_i    (tlen_q),
     .cmd_aad_len_i    (e_aad_len),
     .cmd_msg_len_i    (e_msg_len),
+    .cmd_part_i       ('0),  // messages whole (the engine's Parts = 0)
+    .cmd_ctx_i        ('0),
     .in_valid_i       (e_in_valid),
     .in_ready_o       (e_in_ready),
     .in_data_i        (e_in_data),

@@ -70,13 +70,17 @@ class Build:
     core_in_reg: bool = False
     #: the engine's ``Modes`` parameter: bit ``MODE_CODE[m]`` builds mode ``m``
     modes: int = ALL_MODES
+    #: the engine's ``Parts`` parameter (GCM and CMAC messages in parts; the harness
+    #: builds have it, the systems leave it out unless they opt in)
+    parts: bool = True
 
     @property
     def name(self) -> str:
         deep = f"-f{self.in_flight}" if self.in_flight != 2 else ""
         reg = "-ir" if self.core_in_reg else ""
         mask = f"-m{self.modes:03x}" if self.modes != ALL_MODES else ""
-        return f"s{self.streams}{'' if self.aead else '-lean'}{deep}{reg}{mask}"
+        whole = "" if self.parts else "-whole"
+        return f"s{self.streams}{'' if self.aead else '-lean'}{deep}{reg}{mask}{whole}"
 
     def has(self, mode: str) -> bool:
         """Whether this build runs ``mode`` (its ``Modes`` bit, and ``AeadModes`` for
@@ -91,6 +95,9 @@ FULL = Build()
 #: the bulk file path's harnesses (ECB, CBC, CTR, CFB, OFB, CCM)
 LEAN = Build(aead=False)
 LEAN1 = Build(streams=1, aead=False)
+#: :data:`FULL` without messages in parts (the engine's Parts = 0): a top without the
+#: part ports, for the cocotb benches and synthesis
+WHOLE = Build(parts=False)
 
 
 def config_build(config: EngineConfig) -> Build:
@@ -102,20 +109,27 @@ def config_build(config: EngineConfig) -> Build:
 
 
 def system_sv(core: CoreSpec, streams: int = STREAMS, *, aead: bool = True,
-              in_flight: int = 2, core_in_reg: bool = False, modes: int = ALL_MODES) -> str:
+              in_flight: int = 2, core_in_reg: bool = False, modes: int = ALL_MODES,
+              parts: bool = False) -> str:
     """SystemVerilog of ``ak_mode_sys``: the engine on ``core`` (registry parameters);
     ``aead`` False sets the engine's AeadModes parameter to 0, ``in_flight`` its
     InFlight parameter, ``core_in_reg`` True its CoreInReg parameter to 1, ``modes``
-    its Modes parameter (the mask of the modes built)."""
+    its Modes parameter (the mask of the modes built), ``parts`` True its Parts
+    parameter to 1 (messages in parts)."""
     tw = max(1, (2 * streams - 1).bit_length())
     params = ", ".join(f".{k}({v})" for k, v in {**core.parameters, "TagWidth": tw}.items())
+    # the part ports only on a build with Parts = 1 (a top without them ties them off)
+    part_ports = (f"  input  logic [{streams - 1}:0][1:0] cmd_part_i,\n"
+                  f"  input  logic [{streams - 1}:0][255:0] cmd_ctx_i,\n") if parts else ""
+    part_conn = ".cmd_part_i, .cmd_ctx_i" if parts else ".cmd_part_i('0), .cmd_ctx_i('0)"
     text = templates.render(SYS, SYS_TOP, core=core.name, core_top=core.top,
                             core_params=params, streams=streams, s_msb=streams - 1,
-                            tag_msb=tw - 1)
+                            tag_msb=tw - 1, part_ports=part_ports, part_conn=part_conn)
     extra = ("" if aead else ", .AeadModes(1'b0)") + \
         ("" if in_flight == 2 else f", .InFlight({in_flight})") + \
         (", .CoreInReg(1)" if core_in_reg else "") + \
-        ("" if modes == ALL_MODES else f", .Modes(9'h{modes:03x})") + core.engine_caps()
+        ("" if modes == ALL_MODES else f", .Modes(9'h{modes:03x})") + \
+        (", .Parts(1'b1)" if parts else "") + core.engine_caps()
     if extra:
         inst = f"ak_mode_engine #(.Streams({streams}))"
         if text.count(inst) != 1:
@@ -124,13 +138,15 @@ def system_sv(core: CoreSpec, streams: int = STREAMS, *, aead: bool = True,
     return text
 
 
-def system_files(core: CoreSpec, out_dir: Path, build: Build = FULL) -> list[Path]:
-    """Write ``ak_mode_sys.sv`` for ``core`` into ``out_dir``; return every source."""
+def system_files(core: CoreSpec, out_dir: Path, build: Build = WHOLE) -> list[Path]:
+    """Write ``ak_mode_sys.sv`` for ``core`` into ``out_dir``; return every source.
+    The default build is the harness's without messages in parts (:data:`WHOLE`: no
+    part ports on the top, the engine's Parts = 0), as the systems build it."""
     top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv",
                                      system_sv(core, build.streams, aead=build.aead,
                                                in_flight=build.in_flight,
                                                core_in_reg=build.core_in_reg,
-                                               modes=build.modes))
+                                               modes=build.modes, parts=build.parts))
     return core.file_paths() + engine_paths() + [top]
 
 
@@ -141,7 +157,8 @@ def _build_dir(core: CoreSpec, build: Build = FULL) -> Path:
         h.update(p.read_bytes())
     h.update(cpp_common_bytes())
     h.update(system_sv(core, build.streams, aead=build.aead, in_flight=build.in_flight,
-                       core_in_reg=build.core_in_reg, modes=build.modes).encode())
+                       core_in_reg=build.core_in_reg, modes=build.modes,
+                       parts=build.parts).encode())
     h.update(contract.fingerprint(core).encode())
     h.update(BUILD_FLAGS_VERSION.encode())
     if build != FULL:
@@ -163,7 +180,8 @@ def build_mode_harness(core: CoreSpec, progress: Callable[[str], None] | None = 
                                         *contract.verilator_args(core),
                                         # the file path's builds: see BULK_VERILATOR_ARGS
                                         *(BULK_VERILATOR_ARGS if build != FULL else ())],
-                            defines={"AK_STREAMS": str(build.streams)},
+                            defines={"AK_STREAMS": str(build.streams),
+                                     "AK_PARTS": str(int(build.parts))},
                             jobs=1, what=f"mode-engine harness for {core.name} ({build.name})",
                             progress=progress, stale=_stale_dirs(bdir))
 
@@ -206,9 +224,17 @@ class Message:
     #: XTS: the data unit's length in bits (default 8 * len(data)); ``data`` holds
     #: ceil(bits / 8) bytes, the unused low bits of the last byte zero
     bits: int | None = None
+    #: GCM, CMAC in parts (docs/modes.md "Messages in parts"): 0 WHOLE, 1 FIRST,
+    #: 2 MIDDLE, 3 LAST; ``ctx`` (MIDDLE, LAST) the 32-byte context: the state the
+    #: previous part returned, then GCM's payload blocks, AAD bytes and payload bytes
+    #: of the earlier parts (32-bit big-endian each), then 4 reserved bytes
+    part: int = 0
+    ctx: bytes = bytes(32)
     # filled in by ModeHarness.run
     out: bytes = b""
     out_tag: bytes = b""
+    #: a FIRST or MIDDLE part: the 16-byte state its tag beat returned
+    state: bytes = b""
     passed: bool | None = None
     error: bool | None = None
     cmd_cycle: int = 0
@@ -225,7 +251,8 @@ class Message:
         iv = self.iv.ljust(16, b"\0")[:16] if not iv_beats else bytes(16)
         aad = self.aad if ccm or gcm else b""
         beats = iv_beats + _pad_beats(aad) + _pad_beats(self.data)
-        if tagged and self.decrypt:
+        # (a FIRST or MIDDLE part takes no tag)
+        if tagged and self.decrypt and self.part not in (1, 2):
             beats.append(self.tag.ljust(16, b"\0")[:16])
         code = MODE_CODE[self.mode] if self.mode_code is None else self.mode_code
         # XTS counts its data unit in bits, every other mode in bytes
@@ -233,7 +260,8 @@ class Message:
             if self.mode == "xts" else len(self.data)
         head = (f"msg {self.stream} {code} {int(self.decrypt)} {iv.hex()} "
                 f"{nonce_len} {self.tag_len if tagged else 0} {len(aad)} "
-                f"{length} {iv_len} {len(beats)}\n")
+                f"{length} {iv_len} {len(beats)} {self.part} "
+                f"{self.ctx.ljust(32, bytes(1))[:32].hex()}\n")
         return head + "".join(b.hex() + "\n" for b in beats)
 
 
@@ -357,6 +385,7 @@ class ModeHarness(LineProcess):
             m.out = data[:len(m.data)]
             tags = [b for t, b in m.beats_out if t]
             m.out_tag = tags[0][:m.tag_len] if tags else b""
+            m.state = tags[0] if tags and m.part in (1, 2) else b""
         return int(self._readline().split()[1])
 
 

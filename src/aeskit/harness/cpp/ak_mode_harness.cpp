@@ -8,8 +8,9 @@
 //   key <len_code> <64 hex> [<64 hex>]  -> "ok <cycles of the key handshake>"
 //                                          (the second key: key2_i, XTS's tweak key)
 //   msg <s> <mode> <dec> <iv 32 hex> <nonce_len> <tag_len> <aad_len> <msg_len> <iv_len>
-//       <nbeats>
-//       then nbeats lines of 32 hex     (queued on stream s; no answer)
+//       <nbeats> <part> <ctx 64 hex>
+//       then nbeats lines of 32 hex     (queued on stream s; no answer; part and ctx:
+//                                       cmd_part_i, cmd_ctx_i, messages in parts)
 //   fmsg <s> <mode> <dec> <iv 32 hex> <msg_len> <in_path> <in_off> <out_path> <out_off>
 //                                       (bulk data, queued on stream s; no answer: the
 //                                       msg_len bytes at in_off of in_path, the last beat
@@ -23,7 +24,8 @@
 //       run's wall-clock and process CPU time)
 //   quit
 // Errors answer "err <message>" and exit with status 2.
-// Built with -DAK_STREAMS=1 for a one-stream engine (the default is 2). One clock cycle
+// Built with -DAK_STREAMS=1 for a one-stream engine (the default is 2), and with
+// -DAK_PARTS=1 when the top has the part ports (the engine's Parts = 1). One clock cycle
 // is two evaluations: inputs and clk_i = 0 settle, then the rising edge.
 #include <fcntl.h>
 #include <unistd.h>
@@ -50,6 +52,9 @@ namespace {
 #define AK_STREAMS 2
 #endif
 constexpr int kStreams = AK_STREAMS;
+#ifndef AK_PARTS
+#define AK_PARTS 0
+#endif
 constexpr uint64_t kHangCycles = 200000;
 //: beats read from (and data bytes gathered for) a file at a time
 constexpr size_t kChunkBeats = 1 << 16;
@@ -69,6 +74,8 @@ struct Msg {
   int stream, mode, dec, nonce_len, tag_len;
   uint32_t aad_len, msg_len, iv_len;
   Blk iv;
+  int part = 0;
+  uint32_t ctx[8] = {0};
   std::vector<Blk> beats;
   size_t nbeats = 0;
   // an fmsg: beats read from in_fd, data beats written to out_fd (see the protocol)
@@ -91,7 +98,8 @@ struct Msg {
   Msg& operator=(Msg&& o) noexcept {
     stream = o.stream, mode = o.mode, dec = o.dec, nonce_len = o.nonce_len;
     tag_len = o.tag_len, aad_len = o.aad_len, msg_len = o.msg_len, iv_len = o.iv_len;
-    iv = o.iv, beats = std::move(o.beats), nbeats = o.nbeats;
+    iv = o.iv, beats = std::move(o.beats), nbeats = o.nbeats, part = o.part;
+    std::memcpy(ctx, o.ctx, sizeof ctx);
     in_fd = o.in_fd, out_fd = o.out_fd, in_off = o.in_off, out_off = o.out_off;
     o.in_fd = o.out_fd = -1;
     chunk_first = o.chunk_first, obuf = std::move(o.obuf), written = o.written;
@@ -218,6 +226,12 @@ class Harness {
           set_field(top_->cmd_aad_len_i, 32 * s, 32, m->aad_len);
           set_field(top_->cmd_msg_len_i, 32 * s, 32, m->msg_len);
           set_field(top_->cmd_iv_len_i, 32 * s, 32, m->iv_len);
+#if AK_PARTS
+          set_field(top_->cmd_part_i, 2 * s, 2, m->part);
+          for (int i = 0; i < 8; ++i) top_->cmd_ctx_i[8 * s + i] = m->ctx[i];
+#else
+          if (m->part) fail("this harness is built without messages in parts");
+#endif
         }
         // input beats of the active message, held until taken
         bool have = act[s] && beat[s] < act[s]->nbeats;
@@ -361,12 +375,13 @@ int main() {
       std::printf("ok %llu\n", static_cast<unsigned long long>(h.load_key(len_code, key, key2)));
     } else if (!std::strcmp(cmd, "msg")) {
       Msg m;
-      char iv[40];
+      char iv[40], ctx[80];
       unsigned long nbeats, aad, len, ivl;
-      if (std::sscanf(line.c_str(), "msg %d %d %d %34s %d %d %lu %lu %lu %lu", &m.stream,
-                      &m.mode, &m.dec, iv, &m.nonce_len, &m.tag_len, &aad, &len, &ivl,
-                      &nbeats) != 10)
+      if (std::sscanf(line.c_str(), "msg %d %d %d %34s %d %d %lu %lu %lu %lu %d %70s",
+                      &m.stream, &m.mode, &m.dec, iv, &m.nonce_len, &m.tag_len, &aad, &len,
+                      &ivl, &nbeats, &m.part, ctx) != 12)
         fail("bad msg command");
+      parse_hex(ctx, m.ctx, 8);
       if (m.stream < 0 || m.stream >= kStreams) fail("no such stream");
       m.aad_len = static_cast<uint32_t>(aad);
       m.msg_len = static_cast<uint32_t>(len);
