@@ -76,14 +76,16 @@ def test_system_lint(core: str, tmp_path: Path) -> None:
     _lint("ak_mode_sys", system_files(get_core(core), tmp_path), {})
 
 
-def test_engine_yosys_slang(tmp_path: Path) -> None:
-    """Yosys read_slang elaborates the engine cleanly (synthesis front end)."""
+@pytest.mark.parametrize("parts", [0, 1])
+def test_engine_yosys_slang(tmp_path: Path, parts: int) -> None:
+    """Yosys read_slang elaborates the engine cleanly (synthesis front end), with and
+    without messages in parts."""
     import re
 
     from aeskit.toolchain.paths import yosys
 
     files = " ".join(str(f) for f in engine_paths())
-    script = (f"read_slang -j 1 --top ak_mode_engine -G Streams=2 {files}; "
+    script = (f"read_slang -j 1 --top ak_mode_engine -G Streams=2 -G Parts={parts} {files}; "
               "hierarchy -check -top ak_mode_engine; proc; check -assert")
     res = subprocess.run(yosys() + ["-p", script], capture_output=True, text=True,
                          cwd=tmp_path, timeout=600)
