@@ -29,7 +29,6 @@ import random
 from collections.abc import Callable
 
 import pytest
-from cryptography.hazmat.primitives import cmac as ossl_cmac
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from aeskit.hw import get_core
@@ -41,25 +40,14 @@ from aeskit.harness.modes import Message, ModeHarness, RtlModes, TagMismatch, \
     measure_cycles_per_block
 from aeskit.vectors.catalog import (cmac_vectors, gcm_vectors, wycheproof_cmac_vectors,
                                     wycheproof_gcm_vectors, xts_vectors)
+from aeskit.verif.ossl import cmac as _ossl_cmac
+from aeskit.verif.ossl import gcm as _ossl_gcm
 
 CORES = ["pipe2", "round"]
 #: the engine's default GhashDigitBits: GHASH takes 128/16 = 8 cycles per block
 GHASH_CYCLES = 128 // 16
 
 Harnesses = Callable[[str], ModeHarness]
-
-
-def _ossl_gcm(key: bytes, iv: bytes, pt: bytes, aad: bytes, tag_len: int) -> tuple[bytes, bytes]:
-    e = Cipher(algorithms.AES(key), modes.GCM(iv, min_tag_length=4)).encryptor()
-    e.authenticate_additional_data(aad)
-    ct = e.update(pt) + e.finalize()
-    return ct, e.tag[:tag_len]
-
-
-def _ossl_cmac(key: bytes, msg: bytes, tag_len: int) -> bytes:
-    c = ossl_cmac.CMAC(algorithms.AES(key))
-    c.update(msg)
-    return c.finalize()[:tag_len]
 
 
 # ----------------------------------------------------------------------------------

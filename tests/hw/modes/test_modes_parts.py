@@ -23,13 +23,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives import cmac as ossl_cmac
-from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 from aeskit.harness.modes import FULL, Message, ModeHarness, engine_paths, system_files
 from aeskit.hw import get_core
 from aeskit.sim.cocotb_run import WAIVERS
 from aeskit.toolchain.paths import verilator
+from aeskit.verif.ossl import cmac as cmac_tag
+from aeskit.verif.ossl import gcm as ossl_gcm
 
 CORES = ["pipe2", "round"]
 Harnesses = Callable[[str], ModeHarness]
@@ -68,19 +68,6 @@ def ctx_bytes(state: bytes, blocks: int = 0, aad_bytes: int = 0, pay_bytes: int 
     GCM's payload blocks before, [95:64] AAD bytes before, [63:32] payload bytes
     before, [31:0] reserved (0); big-endian, byte 0 in [255:248]."""
     return state + struct.pack(">IIII", blocks, aad_bytes, pay_bytes, 0)
-
-
-def ossl_gcm(key: bytes, iv: bytes, pt: bytes, aad: bytes, tag_len: int) -> tuple[bytes, bytes]:
-    enc = Cipher(algorithms.AES(key), modes.GCM(iv, min_tag_length=4)).encryptor()
-    enc.authenticate_additional_data(aad)
-    ct = enc.update(pt) + enc.finalize()
-    return ct, enc.tag[:tag_len]
-
-
-def cmac_tag(key: bytes, msg: bytes, tag_len: int) -> bytes:
-    c = ossl_cmac.CMAC(algorithms.AES(key))
-    c.update(msg)
-    return c.finalize()[:tag_len]
 
 
 def gcm_cuts(rng: random.Random, aad_len: int, pay_len: int, max_parts: int = 5) \
