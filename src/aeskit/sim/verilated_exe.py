@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+from aeskit.sim.objcache import objcache_env
 from aeskit.toolchain.paths import verilator
 
 __all__ = ["BUILD_FLAGS_VERSION", "BULK_VERILATOR_ARGS", "CPP_INCLUDE", "FileRun",
@@ -91,7 +92,8 @@ def build_executable(bdir: Path, *, top: str, prefix: str, sources: Sequence[Pat
             + "".join(f" -D{k}={v}" for k, v in (defines or {}).items()),
             *extra_args, *map(str, sources),
         ]
-        env = {**os.environ, "MAKEFLAGS": "CFG_CXXFLAGS_PCH_I=-include"}
+        env = {**objcache_env(), **os.environ,
+               "MAKEFLAGS": "CFG_CXXFLAGS_PCH_I=-include"}
         log = bdir / "build.log"
         t0 = time.monotonic()
         with open(log, "w") as fh:
