@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 from typing import Any, Callable
 
 from aeskit.report.numbers import num
