@@ -4,7 +4,6 @@ and the port-level packing it describes is what the harness drives."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 

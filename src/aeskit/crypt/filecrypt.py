@@ -41,7 +41,7 @@ from typing import Callable
 from aeskit.hw.registry import CoreSpec
 from aeskit.model import CCM_NONCE_LENGTHS, CCM_TAG_LENGTHS
 from aeskit.crypt.bulk import BULK_MODES, crypt_bulk_bytes
-from aeskit.harness.modes import Message, RtlModes, TagMismatch
+from aeskit.harness.modes import RtlModes, TagMismatch
 
 MODES = ("ecb", "cbc", "cbc-cs1", "cbc-cs2", "cbc-cs3", "ctr", "cfb", "ofb", "ccm", "gcm",
          "gmac", "cmac", "xts")

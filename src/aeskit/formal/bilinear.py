@@ -37,7 +37,7 @@ import json
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from aeskit import BUILD_ROOT

@@ -19,7 +19,6 @@ Per key size (and direction, when the core decrypts):
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from pathlib import Path
 from typing import Any, Callable

@@ -143,7 +143,7 @@ def test_synthesize_restores_a_current_record_without_running_a_tool(
     """A fresh clone: no build folder, a current record in the store -> synthesize
     returns it (tools never run), the figure counts as reused with its commit."""
     from aeskit.synth import DEVICE, FLOW_VERSION, Design, synthesize, tool_versions
-    from aeskit.synth import flow, toolrun
+    from aeskit.synth import toolrun
 
     src = tmp_path / "ak_t.sv"
     src.write_text("module ak_t(input logic clk_i, output logic q_o); endmodule\n")

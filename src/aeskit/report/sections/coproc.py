@@ -17,7 +17,6 @@ address, one beat per cycle after that, and no stalls.
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any, Callable
 
 from aeskit.report.numbers import num

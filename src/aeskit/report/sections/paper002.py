@@ -21,7 +21,6 @@ datapaths can be compared without the shared key schedule, which limits every fu
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Callable

@@ -43,7 +43,7 @@ from aeskit.hw import PRIMITIVES
 from aeskit.hw.catalog.gf128 import MUL_VARIANTS, cycles_per_product, mul_name
 from aeskit.model.gf128 import MASK128, block_int, gf128_mul
 from aeskit.sim.cocotb_run import WAIVERS
-from aeskit.sim.verilated_exe import CPP_INCLUDE, build_executable, cpp_common_bytes
+from aeskit.sim.verilated_exe import build_executable, cpp_common_bytes
 
 HERE = Path(__file__).resolve().parent
 CPP = HERE / "gf128_harness.cpp"
