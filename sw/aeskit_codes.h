@@ -57,4 +57,18 @@ typedef enum {
 /* the largest ak_coproc_err_e code */
 #define AESKIT_ERR_CODE_MAX AESKIT_ERR_OVERLAP
 
+typedef enum {
+  /* The part of a message (the mode engine's cmd_part, the co-processor's CTRL.PART):
+   * a GCM/GMAC or CMAC message in one command (WHOLE) or in parts (init / update /
+   * final: docs/modes.md "Messages in parts"); the parts carry a 256-bit context from
+   * one to the next (the co-processor's CTX registers). */
+  AESKIT_PART_WHOLE = 0, /* WHOLE: The message in one command (every mode). */
+  AESKIT_PART_FIRST = 1, /* FIRST: The first part of a GCM/GMAC or CMAC message: whole
+      blocks; returns the state. */
+  AESKIT_PART_MIDDLE = 2, /* MIDDLE: A further part (any number): whole blocks, from the
+      context; returns the state. */
+  AESKIT_PART_LAST = 3 /* LAST: The last part, from the context: any length; the tag or
+      its check, as WHOLE. */
+} aeskit_part;
+
 #endif /* AESKIT_CODES_H_ */

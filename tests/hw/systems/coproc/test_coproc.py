@@ -10,7 +10,7 @@ random pauses on all five memory channels (AR, R, AW, W, B).
   guard bytes around the destination (nothing past the buffer end may change);
 * NIST vectors (cryptography-vectors, parsed by aeskit.vectors) through the registers;
 * every bad request answered with its error code, DONE and one interrupt; unmapped
-  addresses answer SLVERR; ID ("AKCP") and VERSION (1.1) read their constants;
+  addresses answer SLVERR; ID ("AKCP") and VERSION (1.2) read their constants;
 * CCM decryption with a tampered tag on a 1 KiB message: ERR_CODE TAG, the destination
   untouched (verify-first), and with the tag changed in memory between the two passes:
   the written plaintext overwritten with zeros;
@@ -442,7 +442,7 @@ async def cocotb_errors(dut) -> None:
     ident = await tb.rd("ID")
     assert ident.to_bytes(4, "little") == b"AKCP", hex(ident)
     ver = await tb.rd("VERSION")
-    assert (RM.get(ver, "VERSION.MAJOR"), RM.get(ver, "VERSION.MINOR")) == (1, 1), hex(ver)
+    assert (RM.get(ver, "VERSION.MAJOR"), RM.get(ver, "VERSION.MINOR")) == (1, 2), hex(ver)
     assert ver >> 16 == 0
 
 
