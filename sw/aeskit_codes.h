@@ -38,8 +38,8 @@ typedef enum {
       plaintext written. */
   AESKIT_ERR_ILLEGAL = 8, /* ILLEGAL: Illegal MODE (or a mode the build leaves out),
       KEY_LEN, CCM nonce or tag length, a payload too long for the nonce, a GCM/CMAC tag
-      length, an XTS key length or data unit, or a direction or key length the core
-      leaves out. */
+      length, an XTS key length or data unit, a direction or key length the core leaves
+      out, or a part of a message in parts that breaks their rules (CTRL.PART, CTX). */
   AESKIT_ERR_OVERLAP = 9, /* OVERLAP: CCM or GCM decryption (two passes) whose
       destination overlaps a range the job reads (the source with its tag, the AAD, an
       IV in memory) other than exactly in place (DST_ADDR = SRC_ADDR): refused before
