@@ -63,6 +63,7 @@ aeskit_status aeskit_init(aeskit_dev *dev, uintptr_t base) {
   dev->base = base;
   if (!detect(dev)) return AESKIT_OK;
   dev->hw = 1;
+  dev->minor = GET(VERSION, MINOR, rd(dev, REG(VERSION)));
   return aeskit_clear(dev);
 }
 
@@ -386,6 +387,9 @@ aeskit_status aeskit_start(aeskit_dev *dev, const aeskit_job *job) {
    * collected by aeskit_wait, and leaves another master's job and its START alone.) */
   if (dev->pending) return AESKIT_ERR_BUSY;
   if (dev->hw) {
+    /* CTRL.PART and CTX came with register map 1.2: an older co-processor would run a
+     * part as a whole message */
+    if (job->part != AESKIT_PART_WHOLE && dev->minor < 2u) return AESKIT_ERR_OLD_HW;
     if (rd(dev, REG(STATUS)) & AK_COPROC_REGS__STATUS__BUSY_bm) return AESKIT_ERR_BUSY;
     dev->part = job->part;
     dev->pctx = job->ctx;
@@ -710,6 +714,7 @@ const char *aeskit_status_name(aeskit_status st) {
     case AESKIT_ERR_ARG: return "ARG";
     case AESKIT_ERR_NO_KEY: return "NO_KEY";
     case AESKIT_ERR_NO_JOB: return "NO_JOB";
+    case AESKIT_ERR_OLD_HW: return "OLD_HW";
   }
   return "?";
 }

@@ -80,6 +80,7 @@ typedef struct {
   aes_soft_ctx soft2; /* software path: XTS's tweak key K2 */
   aeskit_part part;   /* hardware path: the started job's part */
   uint8_t *pctx;      /* hardware path: its context (FIRST/MIDDLE: read back at the end) */
+  unsigned minor;     /* hardware path: VERSION.MINOR of the co-processor */
 } aeskit_dev;
 
 /* Detect the co-processor at CPU address base (its ID register reads "AKCP" and
