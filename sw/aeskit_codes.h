@@ -51,9 +51,7 @@ typedef enum {
   AESKIT_ERR_ARG = 16, /* ARG: Bad argument: NULL pointer, key size, mode, IV length, a
       value that does not fit its register field. */
   AESKIT_ERR_NO_KEY = 17, /* NO_KEY: No key set (or wiped by aeskit_clear). */
-  AESKIT_ERR_NO_JOB = 18, /* NO_JOB: aeskit_wait without a started job. */
-  AESKIT_ERR_OLD_HW = 19 /* OLD_HW: The co-processor's register map is older than the
-      request needs (messages in parts: VERSION.MINOR >= 2); nothing was written. */
+  AESKIT_ERR_NO_JOB = 18 /* NO_JOB: aeskit_wait without a started job. */
 } aeskit_status;
 
 /* the largest ak_coproc_err_e code */

@@ -388,8 +388,9 @@ aeskit_status aeskit_start(aeskit_dev *dev, const aeskit_job *job) {
   if (dev->pending) return AESKIT_ERR_BUSY;
   if (dev->hw) {
     /* CTRL.PART and CTX came with register map 1.2: an older co-processor would run a
-     * part as a whole message */
-    if (job->part != AESKIT_PART_WHOLE && dev->minor < 2u) return AESKIT_ERR_OLD_HW;
+     * part as a whole message. It cannot run parts: ILLEGAL, as for a mode its build
+     * leaves out, but answered here, before any register write */
+    if (job->part != AESKIT_PART_WHOLE && dev->minor < 2u) return AESKIT_ERR_ILLEGAL;
     if (rd(dev, REG(STATUS)) & AK_COPROC_REGS__STATUS__BUSY_bm) return AESKIT_ERR_BUSY;
     dev->part = job->part;
     dev->pctx = job->ctx;
@@ -714,7 +715,6 @@ const char *aeskit_status_name(aeskit_status st) {
     case AESKIT_ERR_ARG: return "ARG";
     case AESKIT_ERR_NO_KEY: return "NO_KEY";
     case AESKIT_ERR_NO_JOB: return "NO_JOB";
-    case AESKIT_ERR_OLD_HW: return "OLD_HW";
   }
   return "?";
 }

@@ -50,7 +50,6 @@ class DriverStatus(IntEnum):
     ARG = 16
     NO_KEY = 17
     NO_JOB = 18
-    OLD_HW = 19
 
 
 class Part(IntEnum):
@@ -100,7 +99,6 @@ DRIVER_STATUS_LABEL: dict[DriverStatus, str] = {
     DriverStatus.ARG: "ARG",
     DriverStatus.NO_KEY: "NO_KEY",
     DriverStatus.NO_JOB: "NO_JOB",
-    DriverStatus.OLD_HW: "OLD_HW",
 }
 
 

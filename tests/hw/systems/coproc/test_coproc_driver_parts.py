@@ -16,7 +16,7 @@ software fallback, against OpenSSL (:mod:`aeskit.verif.ossl`) for the whole mess
 * a final without updates (the message whole);
 * the status cases of parts: an update that is not whole blocks, AAD after payload, a
   CMAC final of 0 bytes after updates (ILLEGAL), a tag length of 3 at init (ILLEGAL), a
-  co-processor whose VERSION reads 1.1 (OLD_HW, RTL only).
+  co-processor whose VERSION reads 1.1 (ILLEGAL from the driver, RTL only).
 """
 
 from __future__ import annotations
@@ -161,10 +161,10 @@ def test_rtl_parts(rtl: CoprocDriver) -> None:
     check_random(rtl, seed=92, n=8, hw=True)
     check_status(rtl)
     # a co-processor of register map 1.1 (VERSION.MINOR 1, read by aeskit_init) has no
-    # CTRL.PART: the driver refuses the part (OLD_HW) instead of running it whole
+    # CTRL.PART: the driver refuses the part (ILLEGAL) instead of running it whole
     r = rtl.job(mode="gcm", key=bytes(16), iv=bytes(12), data=bytes(32), tag_len=16,
                 split=[(0, 16)], fakever=0x101)
-    assert (r.hw, r.status, r.part_status) == (True, "OLD_HW", ("OLD_HW",))
+    assert (r.hw, r.status, r.part_status) == (True, "ILLEGAL", ("ILLEGAL",))
 
 
 @pytest.mark.slow
