@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
 __all__ = ["WHOLE", "FIRST", "MIDDLE", "LAST", "Part", "split_gcm", "split_cmac",
-           "gcm_context", "cmac_context"]
+           "gcm_context", "cmac_context", "part_illegal", "next_counts"]
 
 #: the part codes (aeskit.hw.codes.Part, ak_part_e)
 WHOLE, FIRST, MIDDLE, LAST = 0, 1, 2, 3
@@ -128,3 +128,48 @@ def cmac_context(key: bytes, msg: bytes) -> bytes:
     for i in range(0, len(msg), 16):
         c = _aes(key, bytes(a ^ b for a, b in zip(c, msg[i:i + 16])))
     return c + bytes(16)
+
+
+#: the mode codes of GCM and CMAC (aeskit.hw.codes.Mode)
+_GCM, _CMAC = 6, 7
+
+
+def _counts(ctx: bytes) -> tuple[int, int, int]:
+    """(payload blocks, AAD bytes, payload bytes) of a context."""
+    return (int.from_bytes(ctx[16:20], "big"), int.from_bytes(ctx[20:24], "big"),
+            int.from_bytes(ctx[24:28], "big"))
+
+
+def part_illegal(mode: int, part: int, aad_len: int, length: int, ctx: bytes) -> bool:
+    """Whether a job of ``mode`` with CTRL.PART = ``part`` breaks the rules of messages
+    in parts (docs/coproc.md "Messages in parts": ERR_CODE 8 before any bus access);
+    ``ctx`` is CTX (read by MIDDLE and LAST). The other checks of a job (tag length,
+    key length, ...) are not part of this."""
+    if part == WHOLE:
+        return False
+    if mode not in (_GCM, _CMAC):
+        return True
+    gcm, mid = mode == _GCM, part in (FIRST, MIDDLE)
+    if mid and ((gcm and aad_len % 16) or length % 16):
+        return True
+    if mode == _CMAC and length == 0:
+        return True
+    if gcm and mid and aad_len == 0 and length == 0:
+        return True
+    if gcm and part in (MIDDLE, LAST):
+        blocks, a, p = _counts(ctx)
+        if (aad_len and p) or a % 16 or p % 16 or blocks >> 28 or p >> 4 != blocks:
+            return True
+        if mid and (a + aad_len >= 1 << 32 or p + length >= 1 << 32):
+            return True
+    return False
+
+
+def next_counts(mode: int, part: int, aad_len: int, length: int, ctx: bytes) -> bytes:
+    """Bytes 16..31 of CTX after a FIRST or MIDDLE part that passed (GCM: the counts
+    plus the part's; CMAC: zeros)."""
+    if mode != _GCM:
+        return bytes(16)
+    blocks, a, p = _counts(ctx) if part == MIDDLE else (0, 0, 0)
+    return ((blocks + length // 16).to_bytes(4, "big") + (a + aad_len).to_bytes(4, "big")
+            + (p + length).to_bytes(4, "big") + bytes(4))

@@ -35,11 +35,13 @@ import random
 from pathlib import Path
 
 import cocotb
+import pytest
 
 from aeskit.hw.codes import Mode, Part
 from aeskit.hw.systems.coproc import ERR, KEY_LEN_CODE, mode_fields, regmap
 from aeskit.verif import ossl
-from aeskit.verif.parts import cmac_context, gcm_context, split_cmac, split_gcm
+from aeskit.verif.parts import (cmac_context, gcm_context, next_counts, part_illegal,
+                                split_cmac, split_gcm)
 
 HERE = Path(__file__).resolve().parent
 RM = regmap()
@@ -358,6 +360,59 @@ async def cocotb_parts_illegal(dut) -> None:
     await gcm_parts_whole(tb, key, iv, aad, pt)
 
 
+@cocotb.test()
+async def cocotb_parts_random(dut) -> None:
+    """Random part commands (every part code, GCM and CMAC mostly, other modes too,
+    lengths of whole blocks or not, consistent and garbage contexts, both directions):
+    ERR_CODE 8 with no bus access and CTX unchanged exactly where
+    aeskit.verif.parts.part_illegal says so; otherwise the job runs to its end (no
+    hang): 0, or TAG for a LAST with a random received tag; a FIRST/MIDDLE part that
+    passed leaves the counts plus its own in CTX (the state: the other tests)."""
+    from test_coproc import start
+
+    n = int(os.environ.get("AK_PARTS_RANDOM", "60"))
+    tb = await start(dut, seed=87 + n)
+    rng = tb.rng
+    tb.mem.data[SRC:SRC + 0x400] = rng.randbytes(0x400)
+    tb.mem.data[AAD:AAD + 0x100] = rng.randbytes(0x100)
+    await tb.set_key(rng.randbytes(16))
+    await tb.set_iv(rng.randbytes(12))
+    modes = [Mode.GCM] * 5 + [Mode.CMAC] * 3 + [Mode.CTR, Mode.CCM, Mode.XTS, Mode.ECB]
+    seen: dict[str, int] = {}
+    for i in range(n):
+        mode, part, dec = rng.choice(modes), rng.randint(1, 3), rng.random() < 0.4
+        length = rng.choice((0, 16, 32, 64, 5, 20, 100))
+        aad_len = rng.choice((0, 0, 16, 32, 7)) if mode == Mode.GCM else 0
+        if rng.random() < 0.6:  # a consistent context (a few blocks so far)
+            blocks, a = rng.randint(0, 4), 16 * rng.randint(0, 2)
+            ctx = rng.randbytes(16) + blocks.to_bytes(4, "big") + a.to_bytes(4, "big") \
+                + (16 * blocks).to_bytes(4, "big") + bytes(4)
+        else:
+            ctx = rng.randbytes(32)
+        await write_ctx(tb, ctx)
+        reads, writes = tb.mem.reads, tb.mem.writes
+        err = await start_part(tb, mode, dec, part, 16, src=SRC, length=length,
+                               dst=DST, aad_len=aad_len, iv_len=0)
+        after = await read_ctx(tb)
+        what = f"job {i}: mode {mode} part {part} dec {dec} len {length} aad {aad_len}"
+        if part_illegal(mode, part, aad_len, length, ctx):
+            assert err == ERR["ILLEGAL"], f"{what}: ERR_CODE {err}"
+            assert (tb.mem.reads, tb.mem.writes) == (reads, writes), f"{what}: bus access"
+            assert after == ctx, f"{what}: CTX changed"
+            seen["illegal"] = seen.get("illegal", 0) + 1
+        elif part == Part.LAST:
+            assert err in (0, ERR["TAG"]) and (err == 0 or dec), f"{what}: ERR_CODE {err}"
+            assert after == bytes(32), f"{what}: CTX after LAST"
+            seen["last"] = seen.get("last", 0) + 1
+        else:
+            assert err == 0, f"{what}: ERR_CODE {err}"
+            assert after[16:] == next_counts(mode, part, aad_len, length, ctx), \
+                f"{what}: counts"
+            seen["first/middle"] = seen.get("first/middle", 0) + 1
+    # every kind happened (the draw above makes each likely)
+    assert len(seen) == 3, seen
+
+
 async def gcm_parts_whole(tb, key: bytes, iv: bytes, aad: bytes, pt: bytes) -> None:
     ct, tag = ossl.gcm(key, iv, pt, aad, 16)
     ctx = await read_ctx(tb)
@@ -504,7 +559,13 @@ def test_coproc_parts() -> None:
     """GCM and CMAC in parts, interleaved messages, illegal parts, CLEAR (the build of
     test_coproc.py)."""
     _run(["cocotb_parts_gcm", "cocotb_parts_cmac", "cocotb_parts_interleaved",
-          "cocotb_parts_illegal", "cocotb_parts_clear"])
+          "cocotb_parts_illegal", "cocotb_parts_clear", "cocotb_parts_random"])
+
+
+@pytest.mark.slow
+def test_coproc_parts_random_long() -> None:
+    """make test-full: 2,000 random part commands (cocotb_parts_random)."""
+    _run("cocotb_parts_random", env={"AK_PARTS_RANDOM": "2000"})
 
 
 def test_coproc_parts_cycles() -> None:
