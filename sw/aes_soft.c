@@ -564,6 +564,106 @@ int aes_soft_gcm_decrypt(const aes_soft_ctx *ctx, const uint8_t *iv, size_t iv_l
   return rc;
 }
 
+/* ---- GCM and CMAC messages in parts ----------------------------------------------- */
+
+static uint32_t get_be32(const uint8_t *p) {
+  return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+static void put_be32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
+/* The rules of a part (aes_soft.h): AES_SOFT_EINVAL when broken. */
+static int gcm_part_ok(int part, const uint8_t context[32], size_t aad_len, size_t len) {
+  uint32_t blocks = get_be32(context + 16), abytes = get_be32(context + 20);
+  uint32_t pbytes = get_be32(context + 24);
+  int mid = part == AES_SOFT_FIRST || part == AES_SOFT_MIDDLE;
+  if (part < AES_SOFT_FIRST || part > AES_SOFT_LAST) return 0;
+  if (aad_len > 0xffffffffu || len > 0xffffffffu) return 0;
+  if (mid && (aad_len % 16u || len % 16u || aad_len + len == 0)) return 0;
+  if (part != AES_SOFT_FIRST) {
+    if ((aad_len != 0 && pbytes != 0) || abytes % 16u || pbytes % 16u ||
+        (blocks >> 28) != 0 || (pbytes >> 4) != blocks) {
+      return 0;
+    }
+    /* FIRST / MIDDLE: the counts must fit 32 bits (only LAST may pass 4 GiB) */
+    if (mid && ((uint64_t)abytes + aad_len > 0xffffffffu ||
+                (uint64_t)pbytes + len > 0xffffffffu)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+int aes_soft_gcm_part(const aes_soft_ctx *ctx, int part, int decrypt, const uint8_t *iv,
+                      size_t iv_len, uint8_t context[32], const uint8_t *aad, size_t aad_len,
+                      const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
+                      size_t tag_len) {
+  ghash g;
+  uint8_t j0[16], jn[16], t[16], zero[32];
+  uint32_t blocks, n;
+  uint64_t a_tot, p_tot;
+  int first = part == AES_SOFT_FIRST, last = part == AES_SOFT_LAST;
+  unsigned i;
+  if (context == NULL) return AES_SOFT_EINVAL;
+  memset(zero, 0, sizeof zero);
+  if (!gcm_part_ok(part, first ? zero : context, aad_len, len)) return AES_SOFT_EINVAL;
+  /* H and J0; the AAD hashed from the context's Y (FIRST: from 0) */
+  /* (the tag length is checked in every part, used by LAST) */
+  if (gcm_start(ctx, iv, iv_len, NULL, 0, in, out, len, last ? (const void *)tag : context,
+                tag_len, &g, j0) != AES_SOFT_OK) {
+    return AES_SOFT_EINVAL;
+  }
+  if (aad_len != 0 && aad == NULL) return AES_SOFT_EINVAL;
+  blocks = first ? 0u : get_be32(context + 16);
+  a_tot = (uint64_t)aad_len + (first ? 0u : get_be32(context + 20));
+  p_tot = (uint64_t)len + (first ? 0u : get_be32(context + 24));
+  if (!first) memcpy(g.y, context, 16);
+  ghash_bytes(&g, aad, aad_len);
+  ghash_pad(&g);
+  /* the first payload block's counter: inc32^(1 + blocks)(J0) */
+  memcpy(jn, j0, 16);
+  n = get_be32(jn + 12) + blocks;
+  put_be32(jn + 12, n);
+  if (!last) {
+    gcm_payload(ctx, &g, jn, decrypt, in, out, len);
+    memcpy(context, g.y, 16);
+    put_be32(context + 16, blocks + (uint32_t)(len / 16u));
+    put_be32(context + 20, (uint32_t)a_tot);
+    put_be32(context + 24, (uint32_t)p_tot);
+    memset(context + 28, 0, 4);
+    return AES_SOFT_OK;
+  }
+  /* LAST: the length block from the totals; decryption checks the tag before it
+   * writes any plaintext. The context is used up (zeroed) either way. */
+  {
+    ghash g0 = g;
+    uint8_t lb[16];
+    int rc = AES_SOFT_OK;
+    gcm_payload(ctx, &g, jn, decrypt, in, decrypt ? NULL : out, len);
+    put_be64(lb, 8u * a_tot);
+    put_be64(&lb[8], 8u * p_tot);
+    ghash_bytes(&g, lb, 16);
+    aes_soft_encrypt_block(ctx, j0, t);
+    for (i = 0; i < 16; ++i) t[i] ^= g.y[i];
+    if (!decrypt) {
+      memcpy(tag, t, tag_len);
+    } else if (aes_soft_ct_differ(t, tag, tag_len)) {
+      rc = AES_SOFT_EAUTH;
+    } else {
+      g = g0;
+      gcm_payload(ctx, &g, jn, 1, in, out, len);
+    }
+    memset(t, 0, sizeof t);
+    memset(context, 0, 32);
+    return rc;
+  }
+}
+
 /* ---- CMAC (SP 800-38B) ----------------------------------------------------------- */
 
 /* x = x * 2 in GF(2^128) (a left shift; R = 0^120 || 0x87) */
@@ -574,19 +674,18 @@ static void dbl(uint8_t x[16]) {
   x[15] = (uint8_t)((x[15] << 1) ^ (0x87u & (0u - msb)));
 }
 
-int aes_soft_cmac(const aes_soft_ctx *ctx, const uint8_t *msg, size_t len, uint8_t *tag,
-                  size_t tag_len) {
-  uint8_t k[16], y[16], last[16];
+/* CBC-MAC of the message from y, the last block with K1 (whole) or K2 (padded, or the
+ * empty message); the tag's tag_len leading bytes. */
+static void cmac_finish(const aes_soft_ctx *ctx, uint8_t y[16], const uint8_t *msg,
+                        size_t len, uint8_t *tag, size_t tag_len) {
+  uint8_t k[16], last[16];
   size_t n, i, full;
-  if (!ready(ctx) || tag == NULL || (len != 0 && msg == NULL)) return AES_SOFT_EINVAL;
-  if (tag_len < 4 || tag_len > 16) return AES_SOFT_EINVAL;
   memset(k, 0, 16);
   aes_soft_encrypt_block(ctx, k, k);
   dbl(k); /* K1 */
   n = len == 0 ? 1u : (len + 15u) / 16u;
   full = len != 0 && len % 16u == 0;
   if (!full) dbl(k); /* K2 */
-  memset(y, 0, 16);
   for (i = 0; i + 1u < n; ++i) {
     unsigned j;
     for (j = 0; j < 16; ++j) y[j] ^= msg[16u * i + j];
@@ -598,6 +697,49 @@ int aes_soft_cmac(const aes_soft_ctx *ctx, const uint8_t *msg, size_t len, uint8
   for (i = 0; i < 16; ++i) y[i] ^= (uint8_t)(last[i] ^ k[i]);
   aes_soft_encrypt_block(ctx, y, y);
   memcpy(tag, y, tag_len);
+  memset(k, 0, sizeof k);
+}
+
+int aes_soft_cmac(const aes_soft_ctx *ctx, const uint8_t *msg, size_t len, uint8_t *tag,
+                  size_t tag_len) {
+  uint8_t y[16];
+  if (!ready(ctx) || tag == NULL || (len != 0 && msg == NULL)) return AES_SOFT_EINVAL;
+  if (tag_len < 4 || tag_len > 16) return AES_SOFT_EINVAL;
+  memset(y, 0, 16);
+  cmac_finish(ctx, y, msg, len, tag, tag_len);
+  memset(y, 0, sizeof y);
+  return AES_SOFT_OK;
+}
+
+int aes_soft_cmac_part(const aes_soft_ctx *ctx, int part, uint8_t context[32],
+                       const uint8_t *msg, size_t len, uint8_t *tag, size_t tag_len) {
+  uint8_t y[16];
+  size_t i;
+  int last = part == AES_SOFT_LAST;
+  if (!ready(ctx) || context == NULL || (len != 0 && msg == NULL)) return AES_SOFT_EINVAL;
+  if (part < AES_SOFT_FIRST || part > AES_SOFT_LAST) return AES_SOFT_EINVAL;
+  /* (the tag length is checked in every part, used by LAST) */
+  if (tag_len < 4 || tag_len > 16 || (last && tag == NULL)) return AES_SOFT_EINVAL;
+  /* every part at least one byte; FIRST and MIDDLE whole blocks (LAST has the last) */
+  if (len == 0 || (!last && len % 16u)) return AES_SOFT_EINVAL;
+  if (part == AES_SOFT_FIRST) {
+    memset(y, 0, 16);
+  } else {
+    memcpy(y, context, 16);
+  }
+  if (last) {
+    cmac_finish(ctx, y, msg, len, tag, tag_len);
+    memset(context, 0, 32);
+  } else {
+    for (i = 0; i < len; i += 16u) {
+      unsigned j;
+      for (j = 0; j < 16; ++j) y[j] ^= msg[i + j];
+      aes_soft_encrypt_block(ctx, y, y);
+    }
+    memcpy(context, y, 16);
+    memset(context + 16, 0, 16);
+  }
+  memset(y, 0, sizeof y);
   return AES_SOFT_OK;
 }
 

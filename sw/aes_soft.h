@@ -100,6 +100,34 @@ int aes_soft_gcm_decrypt(const aes_soft_ctx *ctx, const uint8_t *iv, size_t iv_l
 int aes_soft_cmac(const aes_soft_ctx *ctx, const uint8_t *msg, size_t len, uint8_t *tag,
                   size_t tag_len);
 
+/* GCM and CMAC messages in parts (init / update / final), the co-processor's parts
+ * with its 32-byte context (docs/coproc.md "Messages in parts"): part AES_SOFT_FIRST,
+ * AES_SOFT_MIDDLE (any number), AES_SOFT_LAST. The caller keeps `context` from one
+ * part to the next (FIRST does not read it; FIRST and MIDDLE write the next one; LAST
+ * zeroes it, also when the tag does not match). Layout: bytes 0..15 the state (GCM:
+ * the GHASH accumulator Y; CMAC: the CBC-MAC value), GCM bytes 16..19 the payload
+ * blocks, 20..23 the AAD bytes, 24..27 the payload bytes of the earlier parts
+ * (big-endian), the rest 0. It is secret: with known data it gives GHASH's key H (a
+ * CBC-MAC value: a forgery); wipe it when a message is abandoned.
+ * Rules (AES_SOFT_EINVAL otherwise, the context unchanged): FIRST and MIDDLE take AAD
+ * and payload lengths that are multiples of 16 and at least one block (CMAC: payload
+ * only, at least one block); a CMAC LAST at least one byte; a GCM part after one with
+ * payload takes no AAD; the counts of the earlier parts stay below 2^32 bytes; the tag
+ * length (4..16) is checked in every part. GCM: the IV (any length >= 1) again in every
+ * part; each part encrypts or decrypts its payload (FIRST and MIDDLE decryption output
+ * their plaintext before the message's tag is known: only LAST authenticates); LAST
+ * writes tag_len bytes of tag (encryption) or compares `tag` (decryption, constant time,
+ * no plaintext written on AES_SOFT_EAUTH). CMAC: LAST writes the tag. */
+#define AES_SOFT_FIRST 1
+#define AES_SOFT_MIDDLE 2
+#define AES_SOFT_LAST 3
+int aes_soft_gcm_part(const aes_soft_ctx *ctx, int part, int decrypt, const uint8_t *iv,
+                      size_t iv_len, uint8_t context[32], const uint8_t *aad, size_t aad_len,
+                      const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
+                      size_t tag_len);
+int aes_soft_cmac_part(const aes_soft_ctx *ctx, int part, uint8_t context[32],
+                       const uint8_t *msg, size_t len, uint8_t *tag, size_t tag_len);
+
 /* XTS-AES (IEEE 1619, SP 800-38E): one data unit of len >= 16 bytes (a length that is
  * not a multiple of 16 uses ciphertext stealing), data key k1, tweak key k2 (both
  * AES-128 or both AES-256; AES-192 is AES_SOFT_EINVAL), the 16-byte tweak value i

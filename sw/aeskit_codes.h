@@ -38,8 +38,8 @@ typedef enum {
       plaintext written. */
   AESKIT_ERR_ILLEGAL = 8, /* ILLEGAL: Illegal MODE (or a mode the build leaves out),
       KEY_LEN, CCM nonce or tag length, a payload too long for the nonce, a GCM/CMAC tag
-      length, an XTS key length or data unit, or a direction or key length the core
-      leaves out. */
+      length, an XTS key length or data unit, a direction or key length the core leaves
+      out, or a part of a message in parts that breaks their rules (CTRL.PART, CTX). */
   AESKIT_ERR_OVERLAP = 9, /* OVERLAP: CCM or GCM decryption (two passes) whose
       destination overlaps a range the job reads (the source with its tag, the AAD, an
       IV in memory) other than exactly in place (DST_ADDR = SRC_ADDR): refused before
@@ -56,5 +56,19 @@ typedef enum {
 
 /* the largest ak_coproc_err_e code */
 #define AESKIT_ERR_CODE_MAX AESKIT_ERR_OVERLAP
+
+typedef enum {
+  /* The part of a message (the mode engine's cmd_part, the co-processor's CTRL.PART):
+   * a GCM/GMAC or CMAC message in one command (WHOLE) or in parts (init / update /
+   * final: docs/modes.md "Messages in parts"); the parts carry a 256-bit context from
+   * one to the next (the co-processor's CTX registers). */
+  AESKIT_PART_WHOLE = 0, /* WHOLE: The message in one command (every mode). */
+  AESKIT_PART_FIRST = 1, /* FIRST: The first part of a GCM/GMAC or CMAC message: whole
+      blocks; returns the state. */
+  AESKIT_PART_MIDDLE = 2, /* MIDDLE: A further part (any number): whole blocks, from the
+      context; returns the state. */
+  AESKIT_PART_LAST = 3 /* LAST: The last part, from the context: any length; the tag or
+      its check, as WHOLE. */
+} aeskit_part;
 
 #endif /* AESKIT_CODES_H_ */

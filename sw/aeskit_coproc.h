@@ -57,6 +57,12 @@ typedef struct {
   size_t tag_len;    /* CCM: 4, 6, ..., 16; GCM, CMAC: 4..16 */
   uint32_t iv_addr;  /* GCM with iv_len != 12: bus address of the IV (the co-processor
                         reads it from memory: IV_ADDR, IV_LEN) */
+  aeskit_part part;  /* AESKIT_PART_WHOLE (0: the message in one job, every mode) or a
+                        part of a GCM/CMAC message (register map 1.2; the calls
+                        aeskit_gcm_update ... below build these jobs) */
+  uint8_t *ctx;      /* parts: the message's 32-byte context, read by MIDDLE and LAST,
+                        written by FIRST and MIDDLE when they end with AESKIT_OK (or
+                        AESKIT_ERR_BUSY from aeskit_wait), zeroed by a LAST that ran */
 } aeskit_job;
 
 /* Driver state of one co-processor (or of the software fallback). Treat as opaque. */
@@ -72,6 +78,9 @@ typedef struct {
   aes_soft_ctx soft;  /* software path: the expanded key (XTS: K1) */
   int xts_key_set;    /* the key is an XTS key (aeskit_set_xts_key) */
   aes_soft_ctx soft2; /* software path: XTS's tweak key K2 */
+  aeskit_part part;   /* hardware path: the started job's part */
+  uint8_t *pctx;      /* hardware path: its context (FIRST/MIDDLE: read back at the end) */
+  unsigned minor;     /* hardware path: VERSION.MINOR of the co-processor */
 } aeskit_dev;
 
 /* Detect the co-processor at CPU address base (its ID register reads "AKCP" and
@@ -152,6 +161,63 @@ aeskit_status aeskit_cmac_verify(aeskit_dev *dev, uint32_t src, uint32_t len, si
  * number, little-endian), the key of aeskit_set_xts_key; in place allowed. */
 aeskit_status aeskit_xts(aeskit_dev *dev, aeskit_dir dir, const uint8_t tweak[16],
                          uint32_t src, uint32_t dst, uint32_t len, aeskit_wait_style style);
+
+/* Messages in parts (init / update / final; register map 1.2, CTRL.PART and CTX; the
+ * fallback: aes_soft_gcm_part / aes_soft_cmac_part): a GCM/GMAC or CMAC message longer
+ * than one buffer goes through in several jobs, the state carried in a context the
+ * caller owns (one per open message; messages may interleave on one device, and other
+ * jobs may run between the parts). Every part needs the message's key set on the
+ * device (aeskit_set_key). update takes whole blocks: aad_len and len multiples of 16
+ * (else AESKIT_ERR_ILLEGAL, the co-processor's code; an update of nothing does
+ * nothing); final takes the rest, any length (a CMAC final at least one byte when
+ * updates ran: keep the message's last block for it). GCM: all AAD before the payload
+ * (an update or final with AAD after one with payload: AESKIT_ERR_ILLEGAL). The buffers
+ * of the parts are independent (each part its own src/dst/aad); each part's
+ * ciphertext (plaintext) goes to its dst. final as the whole-message calls: GCM
+ * encryption writes the last part's ciphertext and then the tag at dst (dst + len);
+ * decryption reads the received tag at src + len and writes the last part's plaintext
+ * only if the tag matches (AESKIT_ERR_TAG otherwise: that part's dst untouched). The
+ * plaintext of GCM decryption's updates is written when each update ends, before the
+ * tag is known: only final's AESKIT_OK authenticates the message; hold or discard the
+ * earlier plaintext until then. CMAC: final writes the tag at dst (generation) or
+ * compares the received tag at src + len (verification). A final without updates runs
+ * the message whole. A failed update leaves the context as it was (retry it); final
+ * wipes the context once its job ran (whatever its status), and leaves it open when
+ * the job was refused before it ran (AESKIT_ERR_ARG, NO_KEY, BUSY from the start, and
+ * the co-processor's checks: ILLEGAL, ADDR_WRAP, OVERLAP). The context is secret (its
+ * state with known data reveals GHASH's H, or allows a CMAC forgery): do not store it
+ * where the key would not be stored, wipe it (memset) when a message is abandoned. */
+typedef struct {
+  uint8_t ctx[32];      /* the context (the co-processor's CTX layout, sw/README.md) */
+  aeskit_mode mode;     /* AESKIT_GCM or AESKIT_CMAC */
+  aeskit_dir dir;       /* GCM: encrypt/decrypt; CMAC: generate/verify */
+  uint8_t iv[12];       /* GCM: the 12-byte IV */
+  size_t iv_len;        /* GCM: 12, or 1 .. 2^29 - 1 with the IV in memory at iv_addr */
+  uint32_t iv_addr;
+  size_t tag_len;       /* 4..16 */
+  unsigned parts;       /* updates run (0: final runs the message whole) */
+  int open;             /* init done, final not yet run */
+} aeskit_part_ctx;
+
+/* GCM in parts: init records the direction, the IV (12 bytes at iv, copied; another
+ * length: read from memory at iv_addr in every part) and the tag length (4..16, else
+ * AESKIT_ERR_ILLEGAL); no job. */
+aeskit_status aeskit_gcm_init(aeskit_dev *dev, aeskit_part_ctx *pc, aeskit_dir dir,
+                              const uint8_t *iv, size_t iv_len, uint32_t iv_addr,
+                              size_t tag_len);
+aeskit_status aeskit_gcm_update(aeskit_dev *dev, aeskit_part_ctx *pc, uint32_t aad,
+                                uint32_t aad_len, uint32_t src, uint32_t dst, uint32_t len,
+                                aeskit_wait_style style);
+aeskit_status aeskit_gcm_final(aeskit_dev *dev, aeskit_part_ctx *pc, uint32_t aad,
+                               uint32_t aad_len, uint32_t src, uint32_t dst, uint32_t len,
+                               aeskit_wait_style style);
+/* CMAC in parts: dir AESKIT_ENCRYPT generates, AESKIT_DECRYPT verifies. */
+aeskit_status aeskit_cmac_init(aeskit_dev *dev, aeskit_part_ctx *pc, aeskit_dir dir,
+                               size_t tag_len);
+aeskit_status aeskit_cmac_update(aeskit_dev *dev, aeskit_part_ctx *pc, uint32_t src,
+                                 uint32_t len, aeskit_wait_style style);
+aeskit_status aeskit_cmac_final(aeskit_dev *dev, aeskit_part_ctx *pc, uint32_t src,
+                                uint32_t len, uint32_t dst, aeskit_wait_style style);
 
 /* "OK", "LEN_ALIGN", ... (the names of sw/README.md). */
 const char *aeskit_status_name(aeskit_status st);

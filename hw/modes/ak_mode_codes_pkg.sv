@@ -39,6 +39,18 @@ package ak_mode_codes_pkg;
     CoprocErrOverlap  = 4'd9   // OVERLAP
   } ak_coproc_err_e;
 
+  // The part of a message (the mode engine's cmd_part, the co-processor's CTRL.PART): a
+  // GCM/GMAC or CMAC message in one command (WHOLE) or in parts (init / update / final:
+  // docs/modes.md "Messages in parts"); the parts carry a 256-bit context from one to
+  // the next (the co-processor's CTX registers).
+  localparam int PartWidth = 2;
+  typedef enum logic [PartWidth-1:0] {
+    PartWhole  = 2'd0,  // WHOLE
+    PartFirst  = 2'd1,  // FIRST
+    PartMiddle = 2'd2,  // MIDDLE
+    PartLast   = 2'd3   // LAST
+  } ak_part_e;
+
 endpackage
 
 `default_nettype wire

@@ -38,12 +38,19 @@
 //     fakeid=<hex> fakever=<hex> (RTL: while aeskit_init runs, the port answers reads
 //     of ID / VERSION with this value instead of the co-processor's: "another device";
 //     the driver must then select its software fallback)
+//     split=<aad>.<len>,<aad>.<len>,... (gcm, cmac: the message in parts through
+//     aeskit_gcm_init/update/final or aeskit_cmac_init/update/final: one update per
+//     pair -- its AAD and payload bytes, taken in order from the job's AAD and data,
+//     each part's buffers at the running offsets of src, dst, aadaddr -- then final
+//     with the rest; the answer adds partst=<status of each update, comma-separated>
+//     and ctxs=<the context after each update and after final, hex, comma-separated>)
 //   out: the destination bytes (len, or len + taglen for CCM/GCM encryption: split
 //   into out and tag; CMAC generation: the tag alone, in tag) read back after the job; cycles: the co-processor's CYCLES register;
 //   total: clock cycles the driver spent from start to the end of wait; irqs: calls of
 //   the interrupt hook; irqhigh: cycles irq_o was high during a poll job; maxrd: most
 //   AXI4 read bursts the memory held at once during the job; initw: register writes
-//   of aeskit_init (the device detection itself writes none).
+//   of aeskit_init (the device detection itself writes none); partst, ctxs: "-" without
+//   split=.
 //   quit
 #include <cstdint>
 #include <cstdio>
@@ -398,7 +405,7 @@ void run_job(const std::string& line) {
                                                : aeskit_set_key(&dev, key.data(), key.size());
     if (ks != AESKIT_OK) {
       std::printf("res status=%s code=%d out= tag= cycles=0 total=0 irqs=0 irqhigh=0 maxrd=0 hw=%d "
-                  "start2=- initw=%d\n",
+                  "start2=- initw=%d partst=- ctxs=-\n",
                   aeskit_status_name(ks), static_cast<int>(ks), aeskit_has_hw(&dev), init_writes);
       return;
     }
@@ -428,7 +435,38 @@ void run_job(const std::string& line) {
   aeskit_status st = AESKIT_OK;
   const aeskit_wait_style ws = irq ? AESKIT_IRQ : AESKIT_POLL;
   const bool api = num(kv, "api", 0) != 0;
-  if (api) {
+  std::string partst = "-", ctxs = "-";
+  if (kv.count("split")) {
+    // the message in parts: init, one update per pair of split=, final with the rest
+    if (m->second != AESKIT_GCM && m->second != AESKIT_CMAC) fail("split= is for gcm, cmac");
+    const bool gcm = m->second == AESKIT_GCM;
+    aeskit_part_ctx pc;
+    st = gcm ? aeskit_gcm_init(&dev, &pc, job.dir, job.iv, job.iv_len, iv_addr, taglen)
+             : aeskit_cmac_init(&dev, &pc, job.dir, taglen);
+    partst.clear();
+    ctxs.clear();
+    uint32_t ao = 0, po = 0;
+    std::istringstream sp(kv["split"]);
+    std::string pair;
+    while (st == AESKIT_OK && std::getline(sp, pair, ',')) {
+      unsigned a = 0, p = 0;
+      if (std::sscanf(pair.c_str(), "%u.%u", &a, &p) != 2) fail("bad split=" + kv["split"]);
+      st = gcm ? aeskit_gcm_update(&dev, &pc, job.aad + ao, a, src + po, dst + po, p, ws)
+               : aeskit_cmac_update(&dev, &pc, src + po, p, ws);
+      partst += std::string(partst.empty() ? "" : ",") + aeskit_status_name(st);
+      ctxs += std::string(ctxs.empty() ? "" : ",") + tohex(pc.ctx, sizeof pc.ctx);
+      ao += a;
+      po += p;
+    }
+    if (st == AESKIT_OK) {
+      st = gcm ? aeskit_gcm_final(&dev, &pc, job.aad + ao, job.aad_len - ao, src + po,
+                                  dst + po, len - po, ws)
+               : aeskit_cmac_final(&dev, &pc, src + po, len - po, dst, ws);
+      ctxs += std::string(ctxs.empty() ? "" : ",") + tohex(pc.ctx, sizeof pc.ctx);
+    }
+    if (partst.empty()) partst = "-";
+    if (ctxs.empty()) ctxs = "-";
+  } else if (api) {
     const uint8_t* ivp = job.iv;
     switch (job.mode) {
       case AESKIT_GCM:
@@ -453,11 +491,12 @@ void run_job(const std::string& line) {
     st = aeskit_start(&dev, &job);
   }
   std::string start2 = "-";
-  if (st == AESKIT_OK && !api && num(kv, "busy", 0))
+  const bool split = kv.count("split") != 0;
+  if (st == AESKIT_OK && !api && !split && num(kv, "busy", 0))
     start2 = aeskit_status_name(aeskit_start(&dev, &job));
-  if (st == AESKIT_OK && !api && num(kv, "extstart", 0))
+  if (st == AESKIT_OK && !api && !split && num(kv, "extstart", 0))
     aeskit_port_write32(kRegBase + offsetof(ak_coproc_regs_t, CTRL), AK_COPROC_REGS__CTRL__START_bm);
-  if (st == AESKIT_OK && !api) st = aeskit_wait(&dev, ws);
+  if (st == AESKIT_OK && !api && !split) st = aeskit_wait(&dev, ws);
   uint64_t total = 0, irq_high = 0;
 #ifndef AK_NODEV
   total = g_sim->cycle - t0;
@@ -480,11 +519,11 @@ void run_job(const std::string& line) {
     }
   }
   std::printf("res status=%s code=%d out=%s tag=%s cycles=%u total=%llu irqs=%d irqhigh=%llu "
-              "maxrd=%d hw=%d start2=%s initw=%d\n",
+              "maxrd=%d hw=%d start2=%s initw=%d partst=%s ctxs=%s\n",
               aeskit_status_name(st), static_cast<int>(st), out.c_str(), tag.c_str(), cycles,
               static_cast<unsigned long long>(total), g_irqs,
               static_cast<unsigned long long>(irq_high), g_mem->max_reads_seen,
-              aeskit_has_hw(&dev), start2.c_str(), init_writes);
+              aeskit_has_hw(&dev), start2.c_str(), init_writes, partst.c_str(), ctxs.c_str());
 }
 
 }  // namespace

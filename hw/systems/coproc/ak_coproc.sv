@@ -10,8 +10,8 @@
 // and ends with STATUS.DONE, STATUS.ERR_CODE and the interrupt.
 //
 // Job parameters: the accepted START copies every register a job uses (CTRL's DECRYPT,
-// MODE, MODE_HI, KEY_LEN; KEY; TWEAK_KEY; IV; CCM; LEN; AAD_LEN; SRC_ADDR; DST_ADDR;
-// AAD_ADDR; IV_LEN; IV_ADDR) into job
+// MODE, MODE_HI, KEY_LEN, PART; KEY; TWEAK_KEY; IV; CCM; LEN; AAD_LEN; SRC_ADDR; DST_ADDR;
+// AAD_ADDR; IV_LEN; IV_ADDR; CTX for MIDDLE and LAST) into job
 // registers (*_q below), and the job uses only those: software may write the next
 // job's registers while BUSY. CLEAR and reset zero them.
 // Job (state machine, see docs/coproc.md): CHECK the parameters (illegal mode/key
@@ -31,6 +31,17 @@
 // again and writes the plaintext. If pass 2 fails anyway (memory changed between the
 // passes, read error) the written range is overwritten with zeros (ZERO) before DONE.
 // CMAC verification writes nothing: its result is the code (0 or TAG).
+// Messages in parts (CTRL.PART: 0 WHOLE, 1 FIRST, 2 MIDDLE, 3 LAST; GCM/GMAC and CMAC;
+// the engine's Parts = 1): MIDDLE and LAST start from CTX (copied at START); FIRST and
+// MIDDLE take whole blocks, run once (GCM decryption too: its plaintext is released),
+// read no tag and write none; their state beat goes to the context only (not to memory,
+// not to TAG), and at DONE (ERR_CODE 0 or 4) CTX takes the state with the counts plus
+// this part's (payload blocks, AAD bytes, payload bytes), so the next part starts from
+// CTX as it is. LAST runs as WHOLE (verify-first GCM decryption) and zeroes CTX at its
+// DONE. A part that breaks the engine's rules ends in CHECK with ILLEGAL (no bus
+// access, CTX unchanged). CLEAR zeroes CTX and, after a part's state went through the
+// engine's output FIFO (a RAM without reset), runs as many zero blocks as it has
+// entries (InFlight + 2) instead of one.
 // A START while BUSY is rejected (the job is not disturbed): STATUS.REJECTED, and the
 // job's code becomes 4 (BUSY) unless it has its own error. CLEAR (waits for the end of a
 // running job) resets the engine, zeroes KEY, TWEAK_KEY, IV, TAG, the DMA's buffers,
@@ -191,13 +202,14 @@ module ak_coproc
   );
 
   // key and IV in engine byte order (byte 0 of KEY[0] = key byte 0 -> [255:248])
-  logic [255:0] reg_key, reg_key2;
+  logic [255:0] reg_key, reg_key2, reg_ctx;
   logic [127:0] reg_iv;
   always_comb begin : key_iv
     for (int i = 0; i < 8; i++) begin
       for (int b = 0; b < 4; b++) begin
         reg_key[255 - 32*i - 8*b -: 8]  = hwif_out.KEY[i].W.value[8*b +: 8];
         reg_key2[255 - 32*i - 8*b -: 8] = hwif_out.TWEAK_KEY[i].W.value[8*b +: 8];
+        reg_ctx[255 - 32*i - 8*b -: 8]  = hwif_out.CTX[i].W.value[8*b +: 8];
       end
     end
     for (int i = 0; i < 4; i++) begin
@@ -234,11 +246,21 @@ module ak_coproc
   logic [255:0] key2_q, key2_d;
   logic [127:0] tag_q, tag_d;         // the last tag the engine output (TAG)
   logic [127:0] iv_q, iv_d;
+  logic [1:0]  part_q, part_d;        // CTRL.PART of the running job (ak_part_e)
+  logic [255:0] ctx_q, ctx_d;         // its context (MIDDLE, LAST: CTX; else 0); the
+                                      // state a FIRST/MIDDLE part returns replaces [255:128]
   logic        wpass_q, wpass_d;      // this pass writes (0: CCM verify pass)
   logic        sts_seen_q, sts_seen_d;
   logic        sts_pass_q, sts_pass_d, sts_err_q, sts_err_d;
   logic [31:0] left_q, left_d;        // payload (SZero: zero) bytes still to come
-  logic        scrub_in_q, scrub_in_d;  // SClrRun: the zero block not yet taken
+  // CLEAR's zero blocks: one, or (after a FIRST / MIDDLE part's state passed the
+  // engine's output FIFO, whose RAM has no reset) as many as that FIFO has entries
+  // (the engine's InFlight + 2), so each entry is overwritten
+  localparam int ScrubBlocks = InFlight + 2;
+  localparam int ScrubW      = $clog2(ScrubBlocks + 1);
+  logic [ScrubW-1:0] scrub_n_q, scrub_n_d;  // SClrRun: zero blocks not yet taken
+  logic        dirty_q, dirty_d;      // a part's state went through the engine since CLEAR
+  logic        ran_q, ran_d;          // the job passed CHECK (it ran)
   logic [3:0]  code_q, code_d;        // result of the running job
   logic        done_q, done_d, rej_q, rej_d, rej_job_q, rej_job_d;
   logic [3:0]  err_code_q, err_code_d;
@@ -250,6 +272,11 @@ module ak_coproc
   logic        aad_mode;   // CCM, GCM: AAD read from AAD_ADDR first
   logic        has_tag;     // CCM, GCM, CMAC: a tag (TAG_LEN bytes) written or read
   logic        two_pass;   // CCM, GCM decryption: verify first, then write
+  logic        mid;        // a FIRST or MIDDLE part: no tag; ends with the state (CTX)
+  logic        tag_rd;     // a received tag is read (CCM/GCM decryption, CMAC verification)
+  logic        tag_wr;     // the tag is written (CCM/GCM encryption, CMAC generation)
+  logic [255:0] ctx_next;  // CTX after a FIRST / MIDDLE part
+  logic        ctx_we;     // SDone: CTX takes ctx_next (FIRST/MIDDLE passed) or 0 (LAST)
   logic        iv_mem;     // GCM: the IV is read from IV_ADDR (IV_LEN not 0 or 12)
   logic        rd_err_any; // the reader failed in this pass (the IV read included)
   logic [3:0]  check_code;
@@ -259,6 +286,7 @@ module ak_coproc
   logic [255:0] e_key;
   logic [1:0]   e_key_len;
   logic [3:0]   e_mode;  // a mode code (ak_mode_e)
+  logic [1:0]   e_part;  // a part code (ak_part_e)
   logic         e_dec;
   logic [127:0] e_iv;
   logic [31:0]  e_msg_len, e_aad_len;
@@ -280,7 +308,12 @@ module ak_coproc
   assign xts      = (mode_q == ModeXts);
   assign aad_mode = ccm || gcm;
   assign has_tag   = ccm || gcm || cmac;
-  assign two_pass = aad_mode && dec_q;
+  assign mid      = (part_q == PartFirst) || (part_q == PartMiddle);
+  assign tag_rd   = has_tag && dec_q && !mid;
+  assign tag_wr   = has_tag && !dec_q && !mid;
+  // (a FIRST / MIDDLE GCM decryption runs once: its plaintext is released before the
+  // message's tag is known, docs/coproc.md "Messages in parts")
+  assign two_pass = aad_mode && dec_q && !mid;
   assign iv_mem   = gcm && ivlen_q != '0 && ivlen_q != 32'd12;
   assign rd_err_any = rd_err || iverr_q;
 
@@ -296,12 +329,35 @@ module ak_coproc
     return a0 < b1 && b0 < a1;
   endfunction
 
-  // parameter check of a started job (priority: illegal, zero, align, wrap, overlap)
+  // parameter check of a started job (priority: illegal, zero, align, wrap, overlap).
+  // Messages in parts: the engine's rules (ak_mode_cmd), checked here before any bus
+  // access: parts only for GCM and CMAC; FIRST / MIDDLE whole blocks, at least one
+  // (CMAC: of payload); CMAC: at least one byte in every part; GCM MIDDLE / LAST: no
+  // AAD after payload, a consistent context (whole-block byte counts, payload bytes =
+  // 16 x payload blocks). And the co-processor's own: a FIRST / MIDDLE part whose
+  // totals would not fit CTX's 32-bit counts (only LAST may pass 4 GiB).
+  logic        part_bad;
+  logic [32:0] aad_tot, pay_tot;
+  always_comb begin : check_parts
+    aad_tot  = {1'b0, ctx_q[95:64]} + {1'b0, alen_q};
+    pay_tot  = {1'b0, ctx_q[63:32]} + {1'b0, len_q};
+    part_bad = 1'b0;
+    if (part_q != PartWhole) begin
+      if (!(gcm || cmac)) part_bad = 1'b1;
+      if (mid && ((gcm && alen_q[3:0] != '0) || len_q[3:0] != '0)) part_bad = 1'b1;
+      if (cmac && len_q == '0) part_bad = 1'b1;
+      if (gcm && mid && alen_q == '0 && len_q == '0) part_bad = 1'b1;
+      if (gcm && part_q[1]
+          && ((alen_q != '0 && ctx_q[63:32] != '0) || ctx_q[67:64] != '0
+              || ctx_q[35:32] != '0 || ctx_q[127:124] != '0
+              || ctx_q[63:36] != ctx_q[123:96])) part_bad = 1'b1;
+      if (gcm && mid && (aad_tot[32] || pay_tot[32])) part_bad = 1'b1;
+    end
+  end
+
   always_comb begin : check
     logic illegal, q_small, wrap, overlap;
     logic [33:0] src_end, dst_end, aad_end, iv_end;
-    logic [4:0]  t;
-    t       = has_tag ? tlen_q : 5'd0;
     q_small = (nlen_q == 4'd13 && len_q[31:16] != '0) || (nlen_q == 4'd12 && len_q[31:24] != '0);
     illegal = !ModesBuilt[mode_q] || !KeysBuilt[klen_q]
               || (dec_q && !CoreDirections[1]
@@ -313,9 +369,10 @@ module ak_coproc
               // XTS: AES-128/256 keys; a data unit of 16 bytes or more whose bit count
               // fits 32 bits (LEN = 0 is LEN_ZERO)
               || (xts && (klen_q == 2'd1 || (len_q != '0 && len_q < 32'd16)
-                          || len_q[31:29] != '0));
-    src_end = {2'b00, src_q} + {2'b00, len_q} + (dec_q ? 34'(t) : 34'd0);
-    dst_end = {2'b00, dst_q} + (cmac ? 34'd0 : {2'b00, len_q}) + (dec_q ? 34'd0 : 34'(t));
+                          || len_q[31:29] != '0))
+              || part_bad;
+    src_end = {2'b00, src_q} + {2'b00, len_q} + (tag_rd ? 34'(tlen_q) : 34'd0);
+    dst_end = {2'b00, dst_q} + (cmac ? 34'd0 : {2'b00, len_q}) + (tag_wr ? 34'(tlen_q) : 34'd0);
     aad_end = aad_mode ? {2'b00, aad_q} + {2'b00, alen_q} : 34'd0;
     iv_end  = iv_mem ? {2'b00, ivaddr_q} + {2'b00, ivlen_q} : 34'd0;
     wrap    = src_end > 34'h1_0000_0000 || dst_end > 34'h1_0000_0000
@@ -348,7 +405,15 @@ module ak_coproc
   // writer range: nothing in a verify pass; the payload (none for CMAC), + the tag for
   // CCM/GCM encryption and CMAC generation
   assign wr_len    = !wpass_q ? 32'd0 :
-                     (cmac ? 32'd0 : len_q) + ((has_tag && !dec_q) ? 32'(tlen_q) : 32'd0);
+                     (cmac ? 32'd0 : len_q) + (tag_wr ? 32'(tlen_q) : 32'd0);
+
+  // the context after a FIRST / MIDDLE part: the state it returned and, for GCM, the
+  // counts plus this part's (payload blocks, AAD bytes, payload bytes); CMAC counts 0
+  assign ctx_next = {ctx_q[255:128],
+                     gcm ? ctx_q[127:96] + {4'd0, len_q[31:4]} : 32'd0,
+                     gcm ? aad_tot[31:0] : 32'd0,
+                     gcm ? pay_tot[31:0] : 32'd0,
+                     32'd0};
 
   always_comb begin : fsm
     state_d    = state_q;
@@ -370,12 +435,17 @@ module ak_coproc
     key2_d     = key2_q;
     tag_d      = tag_q;
     iv_d       = iv_q;
+    part_d     = part_q;
+    ctx_d      = ctx_q;
+    ctx_we     = 1'b0;
     wpass_d    = wpass_q;
     sts_seen_d = sts_seen_q;
     sts_pass_d = sts_pass_q;
     sts_err_d  = sts_err_q;
     left_d     = left_q;
-    scrub_in_d = scrub_in_q;
+    scrub_n_d  = scrub_n_q;
+    dirty_d    = dirty_q;
+    ran_d      = ran_q;
     code_d     = code_q;
     done_d     = done_q;
     rej_d      = rej_q;
@@ -412,6 +482,7 @@ module ak_coproc
           len_d  = '0; alen_d = '0; src_d = '0; dst_d = '0; aad_d = '0;
           ivlen_d = '0; ivaddr_d = '0;
           key_d  = '0; key2_d = '0; tag_d = '0; iv_d = '0;
+          part_d = PartWhole; ctx_d = '0; ran_d = 1'b0;
           state_d    = SClrKey;
         end else if (start_p) begin
           mode_d     = {hwif_out.CTRL.MODE_HI.value, hwif_out.CTRL.MODE.value};
@@ -430,7 +501,10 @@ module ak_coproc
           key2_d     = reg_key2;
           tag_d      = '0;
           iv_d       = reg_iv;
+          part_d     = hwif_out.CTRL.PART.value;
+          ctx_d      = hwif_out.CTRL.PART.value[1] ? reg_ctx : '0;  // MIDDLE, LAST
           done_d     = 1'b0;
+          ran_d      = 1'b0;
           rej_d      = 1'b0;
           rej_job_d  = 1'b0;
           cyc_d      = 32'd1;
@@ -440,6 +514,7 @@ module ak_coproc
       SCheck: begin
         code_d  = check_code;
         wpass_d = !two_pass;
+        ran_d   = (check_code == CoprocErrOk);
         state_d = (check_code != CoprocErrOk) ? SDone : SKey;
       end
       SKey: begin
@@ -485,7 +560,13 @@ module ak_coproc
           left_d = left_q - 32'(pay_bytes);
         end
         if (e_out_valid && e_out_ready && e_out_tag) begin
-          tag_d = e_out_data;
+          // FIRST / MIDDLE: the state beat, to the context only (not TAG, not memory)
+          if (mid) begin
+            ctx_d[255:128] = e_out_data;
+            dirty_d        = 1'b1;
+          end else begin
+            tag_d = e_out_data;
+          end
         end
         if (sts_seen_q && !rd_busy && !wr_busy) begin
           if (rd_err_any) begin
@@ -536,6 +617,10 @@ module ak_coproc
         set_done   = 1'b1;
         set_error  = (code_q != CoprocErrOk) || rej_job_q || start_p;
         cycles_d   = cyc_q;
+        // CTX: a FIRST / MIDDLE part that passed leaves the next part's context; a
+        // LAST part zeroes it; a failed FIRST / MIDDLE part leaves it as it was
+        ctx_we     = ran_q && ((mid && code_q == CoprocErrOk) || part_q == PartLast);
+        ctx_d      = '0;
         state_d    = SIdle;
       end
       // CLEAR: a zero key into the core, then one zero block through it. The key is a
@@ -554,10 +639,11 @@ module ak_coproc
         e_cmd_valid = 1'b1;
         e_mode      = ModeEcb;
         e_dec       = 1'b0;
-        e_msg_len   = 32'd16;
+        e_msg_len   = dirty_q ? 32'(16 * ScrubBlocks) : 32'd16;
         e_aad_len   = '0;
         if (e_cmd_ready) begin
-          scrub_in_d = 1'b1;
+          scrub_n_d  = dirty_q ? ScrubW'(ScrubBlocks) : ScrubW'(1);
+          dirty_d    = 1'b0;
           state_d    = SClrRun;
         end
       end
@@ -566,7 +652,7 @@ module ak_coproc
         // it has always ended by then: the zero key's setup alone takes longer)
         e_sts_ready = !wr_busy;
         if (e_in_valid && e_in_ready) begin
-          scrub_in_d = 1'b0;
+          scrub_n_d = scrub_n_q - ScrubW'(1);
         end
         if (e_sts_valid && !wr_busy) begin
           state_d = SIdle;
@@ -585,11 +671,14 @@ module ak_coproc
   // engine data paths: the reader feeds it (CLEAR: one zero block); its output goes to
   // the writer in a writing pass, is dropped in the CCM verify pass and in CLEAR
   assign e_iv          = (state_q == SClrCmd) ? '0 : iv_q;
-  assign e_in_valid    = (state_q == SClrRun) ? scrub_in_q : rd_beat_valid;
+  assign e_part        = (state_q == SClrCmd) ? PartWhole : part_q;
+  assign e_in_valid    = (state_q == SClrRun) ? (scrub_n_q != '0) : rd_beat_valid;
   assign e_in_data     = (state_q == SClrRun) ? '0 : rd_beat_data;
   assign rd_beat_ready = e_in_ready && (state_q != SClrRun);
-  assign e_out_ready   = (state_q == SRun && wpass_q) ? wr_beat_ready : 1'b1;
-  assign wr_beat_valid = (state_q == SRun && wpass_q && e_out_valid)
+  // (a FIRST / MIDDLE part's state beat is taken without the writer)
+  assign e_out_ready   = (state_q == SRun && wpass_q && !(mid && e_out_tag)) ? wr_beat_ready
+                         : 1'b1;
+  assign wr_beat_valid = (state_q == SRun && wpass_q && e_out_valid && !(mid && e_out_tag))
                          || (state_q == SZero && left_q != '0);
   assign wr_beat_data  = (state_q == SZero) ? '0 : e_out_data;
   assign wr_beat_bytes = (state_q == SRun && e_out_tag) ? tlen_q : pay_bytes;
@@ -611,6 +700,13 @@ module ak_coproc
     for (int i = 0; i < 8; i++) begin
       hwif_in.KEY[i].W.hwclr  = wipe;
       hwif_in.TWEAK_KEY[i].W.hwclr = wipe;
+      hwif_in.CTX[i].W.hwclr  = wipe;
+      hwif_in.CTX[i].W.we     = ctx_we;
+      // CTX[0] holds context bytes 0..3 (byte 0 in [7:0]); LAST writes 0
+      for (int b = 0; b < 4; b++) begin
+        hwif_in.CTX[i].W.next[8*b +: 8] = (part_q == PartLast) ? 8'd0
+                                          : ctx_next[255 - 32*i - 8*b -: 8];
+      end
     end
     // TAG[0] holds tag bytes 0..3 (byte 0 in [7:0])
     for (int i = 0; i < 4; i++) begin
@@ -631,7 +727,8 @@ module ak_coproc
 
   // the modes of Modes; without GCM, CMAC and XTS their logic is not built
   ak_mode_engine #(.Streams(1), .CoreTagWidth(1), .Modes(Modes), .AeadModes(|Modes[8:6]),
-                   .CoreInReg(2), .InFlight(InFlight), .CoreDirections(CoreDirections),
+                   .CoreInReg(2), .InFlight(InFlight), .Parts(1'b1),
+                   .CoreDirections(CoreDirections),
                    .CoreKeySizes(CoreKeySizes)) u_engine (
     .clk_i            (clk_i),
     .rst_ni           (eng_rst_n),
@@ -650,8 +747,8 @@ module ak_coproc
     .cmd_tag_len_i    (tlen_q),
     .cmd_aad_len_i    (e_aad_len),
     .cmd_msg_len_i    (e_msg_len),
-    .cmd_part_i       ('0),  // messages whole (the engine's Parts = 0)
-    .cmd_ctx_i        ('0),
+    .cmd_part_i       (e_part),
+    .cmd_ctx_i        (ctx_q),
     .in_valid_i       (e_in_valid),
     .in_ready_o       (e_in_ready),
     .in_data_i        (e_in_data),
@@ -688,7 +785,7 @@ module ak_coproc
   assign seg_addr[1] = src_q;
   assign seg_len[1]  = ivph_q ? 32'd0 : len_q;
   assign seg_addr[2] = src_q + len_q;
-  assign seg_len[2]  = (has_tag && dec_q && !ivph_q) ? 32'(tlen_q) : 32'd0;
+  assign seg_len[2]  = (tag_rd && !ivph_q) ? 32'(tlen_q) : 32'd0;
 
   ak_coproc_rd #(.DataWidth(DataWidth), .IdWidth(IdWidth), .MaxReads(MaxReads)) u_rd (
     .clk_i        (clk_i),
@@ -776,12 +873,16 @@ module ak_coproc
       key2_q     <= '0;
       tag_q      <= '0;
       iv_q       <= '0;
+      part_q     <= PartWhole;
+      ctx_q      <= '0;
       wpass_q    <= 1'b0;
       sts_seen_q <= 1'b0;
       sts_pass_q <= 1'b0;
       sts_err_q  <= 1'b0;
       left_q     <= '0;
-      scrub_in_q <= 1'b0;
+      scrub_n_q  <= '0;
+      dirty_q    <= 1'b0;
+      ran_q      <= 1'b0;
       code_q     <= '0;
       done_q     <= 1'b0;
       rej_q      <= 1'b0;
@@ -811,12 +912,16 @@ module ak_coproc
       key2_q     <= key2_d;
       tag_q      <= tag_d;
       iv_q       <= iv_d;
+      part_q     <= part_d;
+      ctx_q      <= ctx_d;
       wpass_q    <= wpass_d;
       sts_seen_q <= sts_seen_d;
       sts_pass_q <= sts_pass_d;
       sts_err_q  <= sts_err_d;
       left_q     <= left_d;
-      scrub_in_q <= scrub_in_d;
+      scrub_n_q  <= scrub_n_d;
+      dirty_q    <= dirty_d;
+      ran_q      <= ran_d;
       code_q     <= code_d;
       done_q     <= done_d;
       rej_q      <= rej_d;

@@ -58,6 +58,7 @@ TARGETS: dict[str, Target] = {
                               py_class="CoprocErr", c_max="AESKIT_ERR_CODE_MAX"),
     "ak_coproc_drv_e": Target(sv=False, c_type="aeskit_status", c_prefix="AESKIT_ERR_",
                               py_class="DriverStatus"),
+    "ak_part_e": Target(sv=True, c_type="aeskit_part", c_prefix="AESKIT_PART_", py_class="Part"),
 }
 
 

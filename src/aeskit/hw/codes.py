@@ -52,6 +52,18 @@ class DriverStatus(IntEnum):
     NO_JOB = 18
 
 
+class Part(IntEnum):
+    """ak_part_e: The part of a message (the mode engine's cmd_part, the co-
+    processor's CTRL.PART): a GCM/GMAC or CMAC message in one command (WHOLE) or in
+    parts (init / update / final: docs/modes.md "Messages in parts"); the parts
+    carry a 256-bit context from one to the next (the co-processor's CTX registers)."""
+
+    WHOLE = 0
+    FIRST = 1
+    MIDDLE = 2
+    LAST = 3
+
+
 #: display name of each Mode member
 MODE_LABEL: dict[Mode, str] = {
     Mode.ECB: "ECB",
@@ -87,4 +99,13 @@ DRIVER_STATUS_LABEL: dict[DriverStatus, str] = {
     DriverStatus.ARG: "ARG",
     DriverStatus.NO_KEY: "NO_KEY",
     DriverStatus.NO_JOB: "NO_JOB",
+}
+
+
+#: display name of each Part member
+PART_LABEL: dict[Part, str] = {
+    Part.WHOLE: "WHOLE",
+    Part.FIRST: "FIRST",
+    Part.MIDDLE: "MIDDLE",
+    Part.LAST: "LAST",
 }

@@ -181,6 +181,10 @@ class JobResult:
     start2: str = ""
     #: register writes of aeskit_init (its CLEAR when it found the co-processor)
     init_writes: int = 0
+    #: ``split=`` jobs (a message in parts): the status of each update
+    part_status: tuple[str, ...] = ()
+    #: ``split=`` jobs: the 32-byte context after each update, then after final
+    contexts: tuple[bytes, ...] = ()
 
 
 def job_line(*, mode: str, decrypt: bool = False, key: bytes, iv: bytes = b"",
@@ -189,7 +193,8 @@ def job_line(*, mode: str, decrypt: bool = False, key: bytes, iv: bytes = b"",
     """The command line of one job; ``opts`` are the other keys of coproc_drv.cpp
     (``src``/``dst``/``aadaddr``/``ivaddr`` as ints, ``len``, ``lat``, ``stall``, ``seed``,
     ``err`` as a list of ``(kind, resp, lo, hi)``, ``fill``, ``busy``, ``extstart``,
-    ``soft``, ``nokey``, ``clear``, ``waitonly``, ``fakeid``/``fakever`` as ints)."""
+    ``soft``, ``nokey``, ``clear``, ``waitonly``, ``fakeid``/``fakever`` as ints, ``split``
+    as a list of ``(aad_len, len)`` pairs: the updates of a message in parts)."""
     parts = [f"mode={mode}", f"dir={'dec' if decrypt else 'enc'}", f"wait={wait}",
              f"key={key.hex()}", f"iv={iv.hex()}", f"data={data.hex()}", f"aad={aad.hex()}",
              f"tag={tag.hex()}", f"taglen={tag_len}"]
@@ -197,6 +202,8 @@ def job_line(*, mode: str, decrypt: bool = False, key: bytes, iv: bytes = b"",
         if k == "err":
             for kind, resp, lo, hi in v:  # type: ignore[attr-defined]
                 parts.append(f"err={kind}:{resp}:{lo:x}:{hi:x}")
+        elif k == "split":
+            parts.append("split=" + ",".join(f"{a}.{n}" for a, n in v))  # type: ignore[attr-defined]
         elif k in ("src", "dst", "aadaddr", "ivaddr", "fill", "fakeid", "fakever"):
             parts.append(f"{k}={int(v):x}")  # type: ignore[call-overload]
         elif isinstance(v, bool):
@@ -252,4 +259,7 @@ class CoprocDriver(LineProcess):
                          cycles=int(f["cycles"]), total=int(f["total"]), irqs=int(f["irqs"]),
                          irq_high=int(f["irqhigh"]), max_reads=int(f["maxrd"]),
                          hw=f["hw"] == "1", start2=f["start2"].strip("-"),
-                         init_writes=int(f["initw"]))
+                         init_writes=int(f["initw"]),
+                         part_status=tuple(x for x in f["partst"].strip("-").split(",") if x),
+                         contexts=tuple(bytes.fromhex(x)
+                                        for x in f["ctxs"].strip("-").split(",") if x))

@@ -38,6 +38,10 @@ extern "C" {
 #define AK_COPROC_REGS__CTRL__MODE_HI_bp 9
 #define AK_COPROC_REGS__CTRL__MODE_HI_bw 1
 #define AK_COPROC_REGS__CTRL__MODE_HI_reset 0x0
+#define AK_COPROC_REGS__CTRL__PART_bm 0xc00
+#define AK_COPROC_REGS__CTRL__PART_bp 10
+#define AK_COPROC_REGS__CTRL__PART_bw 2
+#define AK_COPROC_REGS__CTRL__PART_reset 0x0
 
 // reg - ak_coproc_regs::STATUS
 #define AK_COPROC_REGS__STATUS__BUSY_bm 0x1
@@ -118,7 +122,7 @@ extern "C" {
 #define AK_COPROC_REGS__VERSION__MINOR_bm 0xff
 #define AK_COPROC_REGS__VERSION__MINOR_bp 0
 #define AK_COPROC_REGS__VERSION__MINOR_bw 8
-#define AK_COPROC_REGS__VERSION__MINOR_reset 0x1
+#define AK_COPROC_REGS__VERSION__MINOR_reset 0x2
 #define AK_COPROC_REGS__VERSION__MAJOR_bm 0xff00
 #define AK_COPROC_REGS__VERSION__MAJOR_bp 8
 #define AK_COPROC_REGS__VERSION__MAJOR_bw 8
@@ -159,6 +163,12 @@ extern "C" {
 #define AK_COPROC_REGS__TKEY_R__W_bw 32
 #define AK_COPROC_REGS__TKEY_R__W_reset 0x0
 
+// reg - ak_coproc_regs::ctx_r
+#define AK_COPROC_REGS__CTX_R__W_bm 0xffffffff
+#define AK_COPROC_REGS__CTX_R__W_bp 0
+#define AK_COPROC_REGS__CTX_R__W_bw 32
+#define AK_COPROC_REGS__CTX_R__W_reset 0x0
+
 // addrmap - ak_coproc_regs
 typedef struct __attribute__ ((__packed__)) {
     uint32_t CTRL;
@@ -181,6 +191,7 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t IV_ADDR;
     uint8_t RESERVED_98_9f[0x8];
     uint32_t TWEAK_KEY[8];
+    uint32_t CTX[8];
 } ak_coproc_regs_t;
 
 

@@ -243,6 +243,7 @@ module ak_coproc_regs (
         logic IV_LEN;
         logic IV_ADDR;
         logic TWEAK_KEY[8];
+        logic CTX[8];
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
     logic decoded_err;
@@ -301,6 +302,10 @@ module ak_coproc_regs (
             decoded_reg_strb.TWEAK_KEY[i0] = cpuif_req_masked & (cpuif_addr == 8'ha0 + (8)'(i0) * 8'h4) & cpuif_req_is_wr;
             is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'ha0 + (8)'(i0) * 8'h4);
         end
+        for(int i0=0; i0<8; i0++) begin
+            decoded_reg_strb.CTX[i0] = cpuif_req_masked & (cpuif_addr == 8'hc0 + (8)'(i0) * 8'h4);
+            is_valid_addr |= cpuif_req_masked & (cpuif_addr == 8'hc0 + (8)'(i0) * 8'h4);
+        end
         decoded_err = ~is_valid_addr & decoded_req;
     end
 
@@ -344,6 +349,10 @@ module ak_coproc_regs (
                 logic next;
                 logic load_next;
             } MODE_HI;
+            struct {
+                logic [1:0] next;
+                logic load_next;
+            } PART;
         } CTRL;
         struct {
             struct {
@@ -425,6 +434,12 @@ module ak_coproc_regs (
                 logic load_next;
             } W;
         } TWEAK_KEY[8];
+        struct {
+            struct {
+                logic [31:0] next;
+                logic load_next;
+            } W;
+        } CTX[8];
     } field_combo_t;
     field_combo_t field_combo;
 
@@ -451,6 +466,9 @@ module ak_coproc_regs (
             struct {
                 logic value;
             } MODE_HI;
+            struct {
+                logic [1:0] value;
+            } PART;
         } CTRL;
         struct {
             struct {
@@ -518,6 +536,11 @@ module ak_coproc_regs (
                 logic [31:0] value;
             } W;
         } TWEAK_KEY[8];
+        struct {
+            struct {
+                logic [31:0] value;
+            } W;
+        } CTX[8];
     } field_storage_t;
     field_storage_t field_storage;
 
@@ -688,6 +711,29 @@ module ak_coproc_regs (
         end
     end
     assign hwif_out.CTRL.MODE_HI.value = field_storage.CTRL.MODE_HI.value;
+    // Field: ak_coproc_regs.CTRL.PART
+    always_comb begin
+        automatic logic [1:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CTRL.PART.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.PART.value & ~decoded_wr_biten[11:10]) | (decoded_wr_data[11:10] & decoded_wr_biten[11:10]);
+            load_next_c = '1;
+        end
+        field_combo.CTRL.PART.next = next_c;
+        field_combo.CTRL.PART.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.PART.value <= 2'h0;
+        end else begin
+            if(field_combo.CTRL.PART.load_next) begin
+                field_storage.CTRL.PART.value <= field_combo.CTRL.PART.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.PART.value = field_storage.CTRL.PART.value;
     // Field: ak_coproc_regs.INTR_STATE.DONE
     always_comb begin
         automatic logic [0:0] next_c;
@@ -1031,6 +1077,37 @@ module ak_coproc_regs (
         end
         assign hwif_out.TWEAK_KEY[i0].W.value = field_storage.TWEAK_KEY[i0].W.value;
     end
+    for(genvar i0=0; i0<8; i0++) begin
+        // Field: ak_coproc_regs.CTX[].W
+        always_comb begin
+            automatic logic [31:0] next_c;
+            automatic logic load_next_c;
+            next_c = field_storage.CTX[i0].W.value;
+            load_next_c = '0;
+            if(hwif_in.CTX[i0].W.we) begin // HW Write - we
+                next_c = hwif_in.CTX[i0].W.next;
+                load_next_c = '1;
+            end else if(hwif_in.CTX[i0].W.hwclr) begin // HW Clear
+                next_c = '0;
+                load_next_c = '1;
+            end else if(decoded_reg_strb.CTX[i0] && decoded_req_is_wr) begin // SW write
+                next_c = (field_storage.CTX[i0].W.value & ~decoded_wr_biten[31:0]) | (decoded_wr_data[31:0] & decoded_wr_biten[31:0]);
+                load_next_c = '1;
+            end
+            field_combo.CTX[i0].W.next = next_c;
+            field_combo.CTX[i0].W.load_next = load_next_c;
+        end
+        always_ff @(posedge clk or negedge arst_n) begin
+            if(~arst_n) begin
+                field_storage.CTX[i0].W.value <= 32'h0;
+            end else begin
+                if(field_combo.CTX[i0].W.load_next) begin
+                    field_storage.CTX[i0].W.value <= field_combo.CTX[i0].W.next;
+                end
+            end
+        end
+        assign hwif_out.CTX[i0].W.value = field_storage.CTX[i0].W.value;
+    end
 
     //--------------------------------------------------------------------------
     // Write response
@@ -1058,6 +1135,7 @@ module ak_coproc_regs (
             readback_data_var[6:5] = field_storage.CTRL.KEY_LEN.value;
             readback_data_var[7] = field_storage.CTRL.IRQ_EN.value;
             readback_data_var[9] = field_storage.CTRL.MODE_HI.value;
+            readback_data_var[11:10] = field_storage.CTRL.PART.value;
         end
         if(rd_mux_addr == 8'h4) begin
             readback_data_var[0] = hwif_in.STATUS.BUSY.next;
@@ -1095,7 +1173,7 @@ module ak_coproc_regs (
             readback_data_var[31:0] = 32'h50434b41;
         end
         if(rd_mux_addr == 8'h2c) begin
-            readback_data_var[7:0] = 8'h1;
+            readback_data_var[7:0] = 8'h2;
             readback_data_var[15:8] = 8'h1;
         end
         for(int i0=0; i0<4; i0++) begin
@@ -1113,6 +1191,11 @@ module ak_coproc_regs (
         end
         if(rd_mux_addr == 8'h94) begin
             readback_data_var[31:0] = field_storage.IV_ADDR.ADDR.value;
+        end
+        for(int i0=0; i0<8; i0++) begin
+            if(rd_mux_addr == 8'hc0 + (8)'(i0) * 8'h4) begin
+                readback_data_var[31:0] = field_storage.CTX[i0].W.value;
+            end
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

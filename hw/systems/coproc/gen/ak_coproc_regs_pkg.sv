@@ -5,7 +5,7 @@ package ak_coproc_regs_pkg;
 
     localparam AK_COPROC_REGS_DATA_WIDTH = 32;
     localparam AK_COPROC_REGS_MIN_ADDR_WIDTH = 8;
-    localparam AK_COPROC_REGS_SIZE = 'hc0;
+    localparam AK_COPROC_REGS_SIZE = 'he0;
 
     typedef struct {
         logic next;
@@ -84,6 +84,16 @@ package ak_coproc_regs_pkg;
     } ak_coproc_regs__tkey_r__in_t;
 
     typedef struct {
+        logic [31:0] next;
+        logic we;
+        logic hwclr;
+    } ak_coproc_regs__ctx_r__W__in_t;
+
+    typedef struct {
+        ak_coproc_regs__ctx_r__W__in_t W;
+    } ak_coproc_regs__ctx_r__in_t;
+
+    typedef struct {
         ak_coproc_regs__STATUS__in_t STATUS;
         ak_coproc_regs__INTR_STATE__in_t INTR_STATE;
         ak_coproc_regs__CYCLES__in_t CYCLES;
@@ -91,6 +101,7 @@ package ak_coproc_regs_pkg;
         ak_coproc_regs__key_r__in_t KEY[8];
         ak_coproc_regs__tag_r__in_t TAG[4];
         ak_coproc_regs__tkey_r__in_t TWEAK_KEY[8];
+        ak_coproc_regs__ctx_r__in_t CTX[8];
     } ak_coproc_regs__in_t;
 
     typedef struct {
@@ -122,6 +133,10 @@ package ak_coproc_regs_pkg;
     } ak_coproc_regs__CTRL__MODE_HI__out_t;
 
     typedef struct {
+        logic [1:0] value;
+    } ak_coproc_regs__CTRL__PART__out_t;
+
+    typedef struct {
         ak_coproc_regs__CTRL__START__out_t START;
         ak_coproc_regs__CTRL__DECRYPT__out_t DECRYPT;
         ak_coproc_regs__CTRL__MODE__out_t MODE;
@@ -129,6 +144,7 @@ package ak_coproc_regs_pkg;
         ak_coproc_regs__CTRL__IRQ_EN__out_t IRQ_EN;
         ak_coproc_regs__CTRL__CLEAR__out_t CLEAR;
         ak_coproc_regs__CTRL__MODE_HI__out_t MODE_HI;
+        ak_coproc_regs__CTRL__PART__out_t PART;
     } ak_coproc_regs__CTRL__out_t;
 
     typedef struct {
@@ -238,6 +254,14 @@ package ak_coproc_regs_pkg;
     } ak_coproc_regs__tkey_r__out_t;
 
     typedef struct {
+        logic [31:0] value;
+    } ak_coproc_regs__ctx_r__W__out_t;
+
+    typedef struct {
+        ak_coproc_regs__ctx_r__W__out_t W;
+    } ak_coproc_regs__ctx_r__out_t;
+
+    typedef struct {
         ak_coproc_regs__CTRL__out_t CTRL;
         ak_coproc_regs__INTR_STATE__out_t INTR_STATE;
         ak_coproc_regs__CCM__out_t CCM;
@@ -251,5 +275,6 @@ package ak_coproc_regs_pkg;
         ak_coproc_regs__IV_LEN__out_t IV_LEN;
         ak_coproc_regs__IV_ADDR__out_t IV_ADDR;
         ak_coproc_regs__tkey_r__out_t TWEAK_KEY[8];
+        ak_coproc_regs__ctx_r__out_t CTX[8];
     } ak_coproc_regs__out_t;
 endpackage

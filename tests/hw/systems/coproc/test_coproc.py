@@ -10,7 +10,7 @@ random pauses on all five memory channels (AR, R, AW, W, B).
   guard bytes around the destination (nothing past the buffer end may change);
 * NIST vectors (cryptography-vectors, parsed by aeskit.vectors) through the registers;
 * every bad request answered with its error code, DONE and one interrupt; unmapped
-  addresses answer SLVERR; ID ("AKCP") and VERSION (1.1) read their constants;
+  addresses answer SLVERR; ID ("AKCP") and VERSION (1.2) read their constants;
 * CCM decryption with a tampered tag on a 1 KiB message: ERR_CODE TAG, the destination
   untouched (verify-first), and with the tag changed in memory between the two passes:
   the written plaintext overwritten with zeros;
@@ -442,7 +442,7 @@ async def cocotb_errors(dut) -> None:
     ident = await tb.rd("ID")
     assert ident.to_bytes(4, "little") == b"AKCP", hex(ident)
     ver = await tb.rd("VERSION")
-    assert (RM.get(ver, "VERSION.MAJOR"), RM.get(ver, "VERSION.MINOR")) == (1, 1), hex(ver)
+    assert (RM.get(ver, "VERSION.MAJOR"), RM.get(ver, "VERSION.MINOR")) == (1, 2), hex(ver)
     assert ver >> 16 == 0
 
 
@@ -484,8 +484,8 @@ async def cocotb_ccm_tamper(dut) -> None:
 
 @cocotb.test()
 async def cocotb_key_clear(dut) -> None:
-    """KEY reads return 0; CLEAR wipes KEY, IV, the DMA buffers and the round keys: no
-    word of the old key's schedule is left anywhere in the system's state."""
+    """KEY reads return 0; CLEAR wipes KEY, IV, CTX, the DMA buffers and the round keys:
+    no word of the old key's schedule is left anywhere in the system's state."""
     tb = await start(dut, seed=15)
     key = bytes(range(0xA0, 0xC0))
     iv = bytes(range(0x50, 0x60))
@@ -501,6 +501,9 @@ async def cocotb_key_clear(dut) -> None:
     before = {int(ram.g_enc_bank.enc_mem[r].value) for r in range(15)}
     assert int.from_bytes(key[:16], "big") in before
     assert int(dut.u_coproc.reg_key.value) != 0 and int(dut.u_coproc.key_q.value) != 0
+    # CTX (messages in parts) holds secrets too: the key's words put there must go as well
+    for i in range(8):
+        await tb.wr(f"CTX{i}", int.from_bytes(key[4 * i:4 * i + 4], "little"))
     await tb.wr("CTRL", RM.value(CTRL__CLEAR=1))
     assert RM.get(await tb.rd("STATUS"), "STATUS.BUSY") == 1
     for _ in range(1000):
@@ -513,6 +516,9 @@ async def cocotb_key_clear(dut) -> None:
     assert int(c.key_q.value) == 0 and int(c.iv_q.value) == 0, "job registers not wiped"
     for i in range(4):
         assert await tb.rd(f"IV{i}") == 0
+    for i in range(8):
+        assert await tb.rd(f"CTX{i}") == 0, f"CTX{i} after CLEAR"
+    assert int(c.ctx_q.value) == 0
     assert int(c.u_rd.acc_q.value) == 0 and int(c.u_wr.acc_q.value) == 0
     # the write FIFO's RAM (ak_fifo, no reset): every entry rewritten with zero
     assert [int(c.u_wr.u_fifo.mem_q[i].value) for i in range(16)] == [0] * 16

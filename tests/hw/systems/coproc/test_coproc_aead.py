@@ -40,6 +40,8 @@ import pytest
 
 from aeskit.hw.codes import Mode
 from aeskit.hw.systems.coproc import ERR, KEY_LEN_CODE, mode_fields, regmap
+from aeskit.verif.ossl import cmac as cmac_tag
+from aeskit.verif.ossl import gcm as gcm_encrypt
 
 HERE = Path(__file__).resolve().parent
 RM = regmap()
@@ -50,25 +52,6 @@ REDUCED_MODES = 0x03D
 # ----------------------------------------------------------------------------------
 # expected values: cryptography (OpenSSL)
 # ----------------------------------------------------------------------------------
-def gcm_encrypt(key: bytes, iv: bytes, pt: bytes, aad: bytes, t: int) -> tuple[bytes, bytes]:
-    """(ciphertext, tag truncated to t bytes); an IV of 8..128 bytes."""
-    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-
-    enc = Cipher(algorithms.AES(key), modes.GCM(iv)).encryptor()
-    enc.authenticate_additional_data(aad)
-    ct = enc.update(pt) + enc.finalize()
-    return ct, enc.tag[:t]
-
-
-def cmac_tag(key: bytes, msg: bytes, t: int) -> bytes:
-    from cryptography.hazmat.primitives.cmac import CMAC
-    from cryptography.hazmat.primitives.ciphers import algorithms
-
-    c = CMAC(algorithms.AES(key))
-    c.update(msg)
-    return c.finalize()[:t]
-
-
 def xts(dec: bool, k1: bytes, k2: bytes, tweak: bytes, data: bytes) -> bytes:
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 

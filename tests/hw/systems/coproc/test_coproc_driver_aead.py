@@ -4,7 +4,8 @@ aeskit_set_xts_key) through the driver test executable (aeskit.testbench.coproc_
 tests/sw/test_coproc_driver.py runs the other modes): on the co-processor RTL
 (ak_coproc + tbox_folded, memory with latency and random back-pressure on every AXI4
 and AXI4-Lite channel) and on the software fallback (aes_soft.c's GCM, CMAC, XTS).
-Expected values from OpenSSL (the ``cryptography`` package): random lengths (0, 1..65
+Expected values from OpenSSL (the ``cryptography`` package; GCM and CMAC through
+:mod:`aeskit.verif.ossl`, XTS here): random lengths (0, 1..65
 bytes, non-multiples of 16), every key size a mode takes, tag lengths 4..16, tampered
 tags (TAG, the destination keeps its fill: no plaintext), GCM decryption in place (the
 plaintext over the ciphertext; a tampered tag leaves the ciphertext), and the new status
@@ -18,28 +19,11 @@ from collections.abc import Iterator
 
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.cmac import CMAC
 
 from aeskit.testbench.coproc_driver import SRC_DEFAULT, CoprocDriver
+from aeskit.verif.ossl import cmac, gcm
 
 FILL = 0xEE
-
-
-def gcm(key: bytes, iv: bytes, pt: bytes, aad: bytes, t: int) -> tuple[bytes, bytes]:
-    if len(iv) == 12:
-        out = AESGCM(key).encrypt(iv, pt, aad or None)
-        return out[:-16], out[-16:][:t]
-    enc = Cipher(algorithms.AES(key), modes.GCM(iv)).encryptor()  # IV of 8..128 bytes
-    enc.authenticate_additional_data(aad)
-    ct = enc.update(pt) + enc.finalize()
-    return ct, enc.tag[:t]
-
-
-def cmac(key: bytes, msg: bytes, t: int) -> bytes:
-    c = CMAC(algorithms.AES(key))
-    c.update(msg)
-    return c.finalize()[:t]
 
 
 def xts(dec: bool, key: bytes, tweak: bytes, data: bytes) -> bytes:
