@@ -47,6 +47,18 @@
 // (every packet starts from IV); KEY, TWEAK_KEY and KEY_LEN at CTRL.LOAD_KEY, between
 // packets.
 //
+// Key slots (KeySlots > 1). KeySlots keys (KEY, TWEAK_KEY, KEY_LEN) are kept in a slot
+// memory (distributed RAM, no reset; valid flags and lengths in flip-flops); a packet's
+// slot is the s_axis_tdest of its first beat, and every output beat carries it on
+// m_axis_tdest. LOAD_KEY stores into slot CTRL.KEY_SLOT: at once if that slot's key is
+// not in the core, else at the packet boundary, then from the slot into the core. A
+// packet on a slot without a key is refused (ERROR.NO_KEY); on a slot other than the
+// core's, the control first loads that slot's key into the core (StKey: the engine's
+// key port, the core's key setup), then starts the packet as usual. Switch latency per
+// core: docs/axis_core.md, "Key slots". There is no key wipe (no CLEAR); reset empties
+// the slots (valid flags), not the memory. KeySlots = 1 is the wrapper without slots,
+// cycle for cycle (KEY straight into the core, no memory, s_axis_tdest ignored).
+//
 // tkeep (ECB..OFB). Every beat has tkeep all ones except the tlast beat, which may be
 // partial (contiguous from lane 0, at least one byte) in CTR, CFB and OFB: its output
 // beat has the same tkeep (unused lanes zero). Anything else is a packet error
@@ -102,6 +114,8 @@
 //                 two cycles at most. 1: the engine's PlainStream (a beat per cycle)
 //                 and chunks extended while they run (a packet as one message);
 //                 ak_axis_sys sets it on cores of more than two blocks in flight.
+//   KeySlots      1 (default), 2, 4 or 8: key slots picked per packet by s_axis_tdest
+//                 (SlotW = max(1, log2 KeySlots) bits, as m_axis_tdest); ak_axis_sys: 4.
 
 `default_nettype none
 
@@ -687,6 +701,13 @@ module ak_axis_core
           end else if (key_direct) begin
             slot_we    = 1'b1;
             key_pend_d = hwif_out.CTRL.LOAD_KEY.value;
+          end else if (KeySlots > 1) begin
+            // the core's slot (or none in the core yet): stored, then into the core from
+            // the slot memory (StKey), the one source of the engine's key
+            slot_we    = 1'b1;
+            key_pend_d = hwif_out.CTRL.LOAD_KEY.value;
+            pkt_slot_d = ld_slot_q;
+            st_d       = StKey;
           end else begin
             e_key_valid = 1'b1;
             if (e_key_ready) begin
@@ -708,8 +729,7 @@ module ak_axis_core
               st_d       = StDrop;
             end else if ((KeySlots > 1) && (pkt_dest != core_slot_q)) begin
               // another slot's key: into the core first (StKey), then this beat again
-              in_pkt_d = 1'b0;
-              st_d     = StKey;
+              st_d = StKey;
             end else if (r_aead) begin
               // GCM / CMAC: the whole packet is one message of the lengths in LEN
               mode_d   = r_mode;
@@ -887,9 +907,12 @@ module ak_axis_core
         end
       end
       StKey: begin
+        // the slot's key into the core; a packet's first beat is then taken again
         e_key_valid = 1'b1;
         if (e_key_ready) begin
+          key_ok_d    = 1'b1;
           core_slot_d = pkt_slot_q;
+          in_pkt_d    = 1'b0;
           st_d        = StIdle;
         end
       end
@@ -998,10 +1021,10 @@ module ak_axis_core
     .rst_ni           (rst_ni),
     .key_valid_i      (e_key_valid),
     .key_ready_o      (e_key_ready),
-    // LOAD_KEY: KEY, TWEAK_KEY (XTS's K2) as they are; a slot switch: the slot's
-    .key_i            ((KeySlots > 1 && st_q == StKey) ? slot_key : (key_regs & key_mask)),
-    .key2_i           ((KeySlots > 1 && st_q == StKey) ? slot_key2 : (tkey_regs & key_mask)),
-    .key_len_i        ((KeySlots > 1 && st_q == StKey) ? slot_len : key_len_q),
+    // one slot: KEY, TWEAK_KEY (XTS's K2) as they are at LOAD_KEY; key slots: the slot's
+    .key_i            ((KeySlots > 1) ? slot_key : (key_regs & key_mask)),
+    .key2_i           ((KeySlots > 1) ? slot_key2 : (tkey_regs & key_mask)),
+    .key_len_i        ((KeySlots > 1) ? slot_len : key_len_q),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
     .cmd_mode_i       (mode_q),
@@ -1129,8 +1152,10 @@ module ak_axis_core
   // Status and errors
   // ------------------------------------------------------------------------------
   assign hwif_in.STATUS.KEY_VALID.next = key_ok_q;
-  assign hwif_in.STATUS.KEY_BUSY.next  = key_pend_q;
-  assign hwif_in.STATUS.IN_PACKET.next = in_pkt_q || ((KeySlots > 1) && (st_q == StKey));
+  // key slots: a LOAD_KEY of the core's slot is busy until its key is in the core
+  assign hwif_in.STATUS.KEY_BUSY.next  = key_pend_q || ((KeySlots > 1) && (st_q == StKey) &&
+                                                        !in_pkt_q);
+  assign hwif_in.STATUS.IN_PACKET.next = in_pkt_q;
   assign hwif_in.SLOTS.VALID.next      = 8'(slot_ok_q);
   assign hwif_in.SLOTS.CORE.next       = 3'(core_slot_q);
   assign hwif_in.SLOTS.COUNT.next      = 4'(KeySlots);

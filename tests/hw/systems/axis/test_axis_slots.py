@@ -125,6 +125,7 @@ class Bench:
         self.in_beats: list[tuple[int, int, bool]] = []     # (cycle, tdest, tlast)
         self.out_beats: list[tuple[int, int, bool, int]] = []  # (cycle, tdest, tlast, tuser)
         self.violations: list[str] = []
+        self.record: list[dict[str, int]] | None = None  # per-cycle samples (a diagram)
         cocotb.start_soon(self._monitor())
 
     def set_pauses(self, pct: int) -> None:
@@ -160,6 +161,16 @@ class Bench:
             held = now if (mv and not mr) else None
             if mv and mr:
                 self.out_beats.append((self.cycle, now[4], bool(now[2]), now[3]))
+            if self.record is not None:
+                a = d.u_axis
+                self.record.append({
+                    "s_tvalid": int(d.s_axis_tvalid.value), "s_tready": int(d.s_axis_tready.value),
+                    "s_tdest": int(d.s_axis_tdest.value), "s_tlast": int(d.s_axis_tlast.value),
+                    "state": int(a.st_q.value), "key_valid": int(a.core_key_valid_o.value),
+                    "key_ready": int(a.core_key_ready_i.value),
+                    "core_slot": int(a.core_slot_q.value),
+                    "in_valid": int(a.core_in_valid_o.value),
+                    "m_tvalid": mv, "m_tdest": now[4], "m_tlast": now[2]})
 
     def packets_seen(self, beats_: list) -> list[list]:
         pkts: list[list] = [[]]
@@ -276,6 +287,46 @@ def check_out(b: Bench, frames: list, outs: list, wants: list[bytes], what: Any)
         assert o.tdest == fr.tdest, (what, i, "tdest", o.tdest, fr.tdest)
         assert not any(o.tuser or [0]), (what, i, "tuser")
     assert not b.violations, b.violations[:3]
+
+
+#: ak_axis_core's states (st_e), for the diagram
+STATES = ["Idle", "Cmd", "Run", "Drop", "Close", "ACmd", "ARun", "AFin", "HRel", "Key"]
+
+
+def wavedrom(rec: list[dict[str, int]]) -> dict:
+    """WaveDrom JSON of the recorded cycles (docs/timing/axis_slots.json)."""
+    def wave(key: str, bit: bool = True, names: list[str] | None = None) -> dict:
+        w, data, last = "", [], None
+        for r in rec:
+            v = r[key]
+            if v == last:
+                w += "."
+            elif bit:
+                w += str(v)
+            else:
+                w += "="
+                data.append(names[v] if names else str(v))
+            last = v
+        out: dict[str, Any] = {"name": key.split("_", 1)[-1] if key[1] == "_" else key,
+                               "wave": w}
+        if data:
+            out["data"] = data
+        return out
+
+    return {"signal": [
+        {"name": "clk_i", "wave": "p" + "." * (len(rec) - 1)},
+        ["s_axis", wave("s_tvalid"), wave("s_tready"), wave("s_tdest", False),
+         wave("s_tlast")],
+        {"name": "state", **{k: v for k, v in wave("state", False, STATES).items()
+                             if k != "name"}},
+        {"name": "core_slot", **{k: v for k, v in wave("core_slot", False).items()
+                                 if k != "name"}},
+        ["core", {"name": "key_valid", "wave": wave("key_valid")["wave"]},
+         {"name": "key_ready", "wave": wave("key_ready")["wave"]},
+         {"name": "in_valid", "wave": wave("in_valid")["wave"]}],
+        ["m_axis", wave("m_tvalid"), wave("m_tdest", False), wave("m_tlast")],
+    ], "head": {"text": "ak_axis_sys on pipe2: an ECB packet (4 beats, AES-128) on slot 1 "
+                        "while slot 0 is in the core"}}
 
 
 # ----------------------------------------------------------------------------------
@@ -441,10 +492,17 @@ async def cocotb_slots_timing(dut: Any) -> None:
             lat = []
             # a packet on slot 0 (whose key is then in the core), one more on slot 0,
             # then one on slot 1: the switch; each alone (the previous one out)
+            wave = os.environ.get("AK_WAVE_OUT") if (mode, size) == ("ecb", 16) else None
             for s in (0, 0, 1):
                 fr, w = case(b, rng, mode, False, iv, s, p, a, 16)
                 b.in_beats, b.out_beats = [], []
+                if wave and s == 1:
+                    b.record = []
                 (o,) = await b.packets([fr])
+                if b.record is not None:
+                    await ClockCycles(dut.clk_i, 2)
+                    Path(wave).write_text(json.dumps(wavedrom(b.record), indent=1) + "\n")
+                    b.record = None
                 check_out(b, [fr], [o], [w], (mode, size, s))
                 lat.append(b.out_beats[0][0] - b.in_beats[0][0])
             res[f"{mode}-{8 * size}"] = lat[1:]
