@@ -51,7 +51,7 @@
 // memory (distributed RAM, no reset; valid flags and lengths in flip-flops); a packet's
 // slot is the s_axis_tdest of its first beat, and every output beat carries it on
 // m_axis_tdest. LOAD_KEY stores into slot CTRL.KEY_SLOT: at once if that slot's key is
-// not in the core, else at the packet boundary, then from the slot into the core. A
+// not in the core, else at the packet boundary, into the core and the slot at once. A
 // packet on a slot without a key is refused (ERROR.NO_KEY); on a slot other than the
 // core's, the control first loads that slot's key into the core (StKey: the engine's
 // key port, the core's key setup), then starts the packet as usual. Switch latency per
@@ -701,14 +701,8 @@ module ak_axis_core
           end else if (key_direct) begin
             slot_we    = 1'b1;
             key_pend_d = hwif_out.CTRL.LOAD_KEY.value;
-          end else if (KeySlots > 1) begin
-            // the core's slot (or none in the core yet): stored, then into the core from
-            // the slot memory (StKey), the one source of the engine's key
-            slot_we    = 1'b1;
-            key_pend_d = hwif_out.CTRL.LOAD_KEY.value;
-            pkt_slot_d = ld_slot_q;
-            st_d       = StKey;
           end else begin
+            // the core's slot (or none in the core yet): KEY into the core and the slot
             e_key_valid = 1'b1;
             if (e_key_ready) begin
               key_ok_d    = 1'b1;
@@ -907,10 +901,9 @@ module ak_axis_core
         end
       end
       StKey: begin
-        // the slot's key into the core; a packet's first beat is then taken again
+        // the packet's slot's key into the core; its first beat is then taken again
         e_key_valid = 1'b1;
         if (e_key_ready) begin
-          key_ok_d    = 1'b1;
           core_slot_d = pkt_slot_q;
           in_pkt_d    = 1'b0;
           st_d        = StIdle;
@@ -1021,10 +1014,10 @@ module ak_axis_core
     .rst_ni           (rst_ni),
     .key_valid_i      (e_key_valid),
     .key_ready_o      (e_key_ready),
-    // one slot: KEY, TWEAK_KEY (XTS's K2) as they are at LOAD_KEY; key slots: the slot's
-    .key_i            ((KeySlots > 1) ? slot_key : (key_regs & key_mask)),
-    .key2_i           ((KeySlots > 1) ? slot_key2 : (tkey_regs & key_mask)),
-    .key_len_i        ((KeySlots > 1) ? slot_len : key_len_q),
+    // LOAD_KEY: KEY, TWEAK_KEY (XTS's K2) as they are; a slot switch (StKey): the slot's
+    .key_i            ((KeySlots > 1 && st_q == StKey) ? slot_key : (key_regs & key_mask)),
+    .key2_i           ((KeySlots > 1 && st_q == StKey) ? slot_key2 : (tkey_regs & key_mask)),
+    .key_len_i        ((KeySlots > 1 && st_q == StKey) ? slot_len : key_len_q),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
     .cmd_mode_i       (mode_q),
@@ -1152,9 +1145,7 @@ module ak_axis_core
   // Status and errors
   // ------------------------------------------------------------------------------
   assign hwif_in.STATUS.KEY_VALID.next = key_ok_q;
-  // key slots: a LOAD_KEY of the core's slot is busy until its key is in the core
-  assign hwif_in.STATUS.KEY_BUSY.next  = key_pend_q || ((KeySlots > 1) && (st_q == StKey) &&
-                                                        !in_pkt_q);
+  assign hwif_in.STATUS.KEY_BUSY.next  = key_pend_q;
   assign hwif_in.STATUS.IN_PACKET.next = in_pkt_q;
   assign hwif_in.SLOTS.VALID.next      = 8'(slot_ok_q);
   assign hwif_in.SLOTS.CORE.next       = 3'(core_slot_q);
