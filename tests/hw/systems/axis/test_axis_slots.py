@@ -48,8 +48,11 @@ SLOTS = 4
 #: core and mode: [latency on the core's slot, latency on another slot]; latency = first
 #: input beat taken -> first output beat valid
 SWITCH: dict[str, dict[str, list[int]]] = {
+    "round": {"ecb-128": [17, 24], "ecb-256": [21, 32], "gcm-128": [35, 44],
+              "gcm-256": [47, 60]},
     "pipe2": {"ecb-128": [27, 34], "ecb-256": [35, 46], "gcm-128": [47, 56],
               "gcm-256": [63, 76]},
+    "ttable_unrolled": {"ecb-128": [90, 143], "gcm-128": [173, 228]},
 }
 
 
