@@ -1149,7 +1149,6 @@ module ak_axis_core
   assign hwif_in.STATUS.IN_PACKET.next = in_pkt_q;
   assign hwif_in.SLOTS.VALID.next      = 8'(slot_ok_q);
   assign hwif_in.SLOTS.CORE.next       = 3'(core_slot_q);
-  assign hwif_in.SLOTS.COUNT.next      = 4'(KeySlots);
   assign hwif_in.ERROR.KEEP.hwset      = err_set[0];
   assign hwif_in.ERROR.PARTIAL.hwset   = err_set[1];
   assign hwif_in.ERROR.MODE.hwset      = err_set[2];

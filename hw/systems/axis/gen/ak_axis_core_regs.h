@@ -116,9 +116,6 @@ extern "C" {
 #define AK_AXIS_CORE_REGS__SLOTS__CORE_bm 0x700
 #define AK_AXIS_CORE_REGS__SLOTS__CORE_bp 8
 #define AK_AXIS_CORE_REGS__SLOTS__CORE_bw 3
-#define AK_AXIS_CORE_REGS__SLOTS__COUNT_bm 0xf000
-#define AK_AXIS_CORE_REGS__SLOTS__COUNT_bp 12
-#define AK_AXIS_CORE_REGS__SLOTS__COUNT_bw 4
 
 // reg - ak_axis_core_regs::tkey_r
 #define AK_AXIS_CORE_REGS__TKEY_R__W_bm 0xffffffff

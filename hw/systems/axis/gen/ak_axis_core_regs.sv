@@ -1009,7 +1009,6 @@ module ak_axis_core_regs (
         if(rd_mux_addr == 7'h48) begin
             readback_data_var[7:0] = hwif_in.SLOTS.VALID.next;
             readback_data_var[10:8] = hwif_in.SLOTS.CORE.next;
-            readback_data_var[15:12] = hwif_in.SLOTS.COUNT.next;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

@@ -72,13 +72,8 @@ package ak_axis_core_regs_pkg;
     } ak_axis_core_regs__SLOTS__CORE__in_t;
 
     typedef struct {
-        logic [3:0] next;
-    } ak_axis_core_regs__SLOTS__COUNT__in_t;
-
-    typedef struct {
         ak_axis_core_regs__SLOTS__VALID__in_t VALID;
         ak_axis_core_regs__SLOTS__CORE__in_t CORE;
-        ak_axis_core_regs__SLOTS__COUNT__in_t COUNT;
     } ak_axis_core_regs__SLOTS__in_t;
 
     typedef struct {
