@@ -47,6 +47,18 @@
 // (every packet starts from IV); KEY, TWEAK_KEY and KEY_LEN at CTRL.LOAD_KEY, between
 // packets.
 //
+// Key slots (KeySlots > 1). KeySlots keys (KEY, TWEAK_KEY, KEY_LEN) are kept in a slot
+// memory (distributed RAM, no reset; valid flags and lengths in flip-flops); a packet's
+// slot is the s_axis_tdest of its first beat, and every output beat carries it on
+// m_axis_tdest. LOAD_KEY stores into slot CTRL.KEY_SLOT: at once if that slot's key is
+// not in the core, else at the packet boundary, into the core and the slot at once. A
+// packet on a slot without a key is refused (ERROR.NO_KEY); on a slot other than the
+// core's, the control first loads that slot's key into the core (StKey: the engine's
+// key port, the core's key setup), then starts the packet as usual. Switch latency per
+// core: docs/axis_core.md, "Key slots". There is no key wipe (no CLEAR); reset empties
+// the slots (valid flags), not the memory. KeySlots = 1 is the wrapper without slots,
+// cycle for cycle (KEY straight into the core, no memory, s_axis_tdest ignored).
+//
 // tkeep (ECB..OFB). Every beat has tkeep all ones except the tlast beat, which may be
 // partial (contiguous from lane 0, at least one byte) in CTR, CFB and OFB: its output
 // beat has the same tkeep (unused lanes zero). Anything else is a packet error
@@ -102,6 +114,8 @@
 //                 two cycles at most. 1: the engine's PlainStream (a beat per cycle)
 //                 and chunks extended while they run (a packet as one message);
 //                 ak_axis_sys sets it on cores of more than two blocks in flight.
+//   KeySlots      1 (default), 2, 4 or 8: key slots picked per packet by s_axis_tdest
+//                 (SlotW = max(1, log2 KeySlots) bits, as m_axis_tdest); ak_axis_sys: 4.
 
 `default_nettype none
 
@@ -118,7 +132,9 @@ module ak_axis_core
   parameter bit         Decrypts = 1'b1,
   parameter logic [8:0] Modes = 9'h1ff,
   parameter int         HoldBeats = 0,
-  parameter bit         PlainStream = 1'b0
+  parameter bit         PlainStream = 1'b0,
+  parameter int         KeySlots = 1,
+  localparam int        SlotW = (KeySlots > 1) ? $clog2(KeySlots) : 1
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -148,6 +164,7 @@ module ak_axis_core
   input  logic [DataWidth-1:0]    s_axis_tdata,
   input  logic [DataWidth/8-1:0]  s_axis_tkeep,
   input  logic                    s_axis_tlast,
+  input  logic [SlotW-1:0]        s_axis_tdest,   // the packet's key slot (first beat)
   // AXI4-Stream out
   output logic                    m_axis_tvalid,
   input  logic                    m_axis_tready,
@@ -155,6 +172,7 @@ module ak_axis_core
   output logic [DataWidth/8-1:0]  m_axis_tkeep,
   output logic                    m_axis_tlast,
   output logic                    m_axis_tuser,
+  output logic [SlotW-1:0]        m_axis_tdest,   // the packet's key slot
   // the core (core contract, master side)
   output logic                    core_key_valid_o,
   input  logic                    core_key_ready_i,
@@ -187,6 +205,9 @@ module ak_axis_core
   end
   if (FifoDepth < 1) begin : g_bad_depth
     $fatal(1, "ak_axis_core: FifoDepth must be >= 1, got %0d", FifoDepth);
+  end
+  if (KeySlots != 1 && KeySlots != 2 && KeySlots != 4 && KeySlots != 8) begin : g_bad_slots
+    $fatal(1, "ak_axis_core: KeySlots must be 1, 2, 4 or 8, got %0d", KeySlots);
   end
 
   import ak_mode_pkg::lanes_swap, ak_mode_pkg::keep_of;
@@ -282,19 +303,35 @@ module ak_axis_core
   assign s_axis_tready = !fd_full && !sg_full;
   assign push          = s_axis_tvalid && s_axis_tready;
 
-  ak_fifo #(.Width(135), .Depth(FifoDepth), .GateEmpty(1'b1), .RegRead(FifoRegRead)) u_fd (
+  // KeySlots > 1: each beat carries its tdest (only a packet's first beat's is used)
+  localparam int DestW = (KeySlots > 1) ? SlotW : 0;
+  logic [134+DestW:0] fd_in, fd_out;
+  logic [SlotW-1:0]   hd_dest;               // head beat: its tdest (the packet's slot)
+  if (KeySlots > 1) begin : g_fd_dest
+    assign fd_in   = {s_axis_tdest, in_n, s_axis_tlast, in_contig, lanes_swap(s_axis_tdata)};
+    assign hd_dest = fd_out[134+DestW -: SlotW];
+  end else begin : g_fd_no_dest
+    logic unused_dest;
+    assign unused_dest = ^s_axis_tdest;
+    assign fd_in   = {in_n, s_axis_tlast, in_contig, lanes_swap(s_axis_tdata)};
+    assign hd_dest = '0;
+  end
+  assign {hd_n, hd_last, hd_contig, hd_data} = fd_out[134:0];
+
+  ak_fifo #(.Width(135 + DestW), .Depth(FifoDepth), .GateEmpty(1'b1),
+            .RegRead(FifoRegRead)) u_fd (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .clr_i   (1'b0),
     .push_i  (push),
-    .data_i  ({in_n, s_axis_tlast, in_contig, lanes_swap(s_axis_tdata)}),
+    .data_i  (fd_in),
     .pop_i   (pop),
     .hold_i    (1'b0),
     .release_i (1'b0),
     .drop_i    (1'b0),
     .valid_o (fd_valid),
     .full_o  (fd_full),
-    .data_o  ({hd_n, hd_last, hd_contig, hd_data}),
+    .data_o  (fd_out),
     .count_o (fd_count)
   );
 
@@ -373,7 +410,8 @@ module ak_axis_core
     StACmd,   // CCM/GCM/CMAC/XTS: the packet's engine command
     StARun,   // CCM/GCM/CMAC/XTS: the packet's beats in and out, then its status
     StAFin,   // CCM/GCM decryption, CMAC verification: the last beat (tlast, tuser = fail)
-    StHRel    // HoldBeats: a held decryption's plaintext, released after its tag passed
+    StHRel,   // HoldBeats: a held decryption's plaintext, released after its tag passed
+    StKey     // KeySlots > 1: the packet's slot key into the core (before its first beat)
   } st_e;
 
   st_e          st_q, st_d;
@@ -384,6 +422,16 @@ module ak_axis_core
   logic         key_ok_q, key_ok_d;      // a key is loaded
   logic         key_pend_q, key_pend_d;  // LOAD_KEY pending
   logic [1:0]   key_len_q, key_len_d;    // KEY_LEN taken with LOAD_KEY
+  // key slots: LOAD_KEY's slot (CTRL.KEY_SLOT, taken with it), the slots holding a key and
+  // their lengths, the slot whose key is in the core, the packet's slot (its first tdest)
+  logic [SlotW-1:0]    ld_slot_q, ld_slot_d;
+  logic [KeySlots-1:0] slot_ok_q, slot_ok_d;
+  logic [1:0]          slot_len_q [KeySlots];
+  logic [SlotW-1:0]    core_slot_q, core_slot_d;
+  logic [SlotW-1:0]    pkt_slot_q, pkt_slot_d;
+  logic                slot_we;                // store the pending LOAD_KEY in its slot
+  logic                key_direct;             // it goes to a slot not in the core
+  logic [1:0]          hd_len;                 // key length of the head beat's slot
   logic [KWidth-1:0]   k_q, k_d;         // beats of the chunk
   logic [4:0]   kn_q, kn_d;              // bytes of its last beat
   logic         kl_q, kl_d;              // its last beat ends the packet
@@ -447,7 +495,7 @@ module ak_axis_core
   assign mode_bad   = !modes16[r_mode] ||
                       (!Decrypts && hwif_out.CTRL.DECRYPT.value &&
                        ((r_mode == ModeEcb) || (r_mode == ModeCbc) || (r_mode == ModeXts))) ||
-                      ((r_mode == ModeXts) && (key_len_q == 2'd1));  // XTS-AES: 128, 256
+                      ((r_mode == ModeXts) && (hd_len == 2'd1));  // XTS-AES: 128, 256
   // tag check at the end (GCM decryption, CMAC verification): the last payload beat held
   logic tagchk;
   assign tagchk     = dec_q && (mode_q != ModeXts);
@@ -522,6 +570,71 @@ module ak_axis_core
     head_ok = hd_contig && (hd_n == x_n) && (hd_last == x_last);
   end
 
+  // ------------------------------------------------------------------------------
+  // Key slots (KeySlots > 1). A packet's slot is its first beat's tdest: the FIFO head's,
+  // or (registered-read FIFO, the head not shown yet) the one beat pushed at the last
+  // edge. The slots' keys (KEY and, with XTS, TWEAK_KEY, masked to KEY_LEN; the widest
+  // key the core takes) are a memory without reset read asynchronously (distributed
+  // RAM), written when a LOAD_KEY is taken; their valid flags and lengths are registers.
+  // ------------------------------------------------------------------------------
+  // the key: unused low bits zero (core contract)
+  logic [255:0] key_mask;
+  assign key_mask = (key_len_q == 2'd0) ? {{128{1'b1}}, 128'h0} :
+                    (key_len_q == 2'd1) ? {{192{1'b1}}, 64'h0} : '1;
+
+  logic [SlotW-1:0] pkt_dest, push_dest_q;
+  assign pkt_dest   = (FifoRegRead && !fd_valid) ? push_dest_q : hd_dest;
+  assign key_direct = (KeySlots > 1) && key_ok_q && (ld_slot_q != core_slot_q);
+
+  logic [255:0] slot_key, slot_key2;   // the packet's slot: KEY, TWEAK_KEY (StKey)
+  logic [1:0]   slot_len;              // its length code
+  if (KeySlots > 1) begin : g_slots
+    // stored bits: the top KeyW of KEY (the low ones are zero for the sizes the core has),
+    // and as many of TWEAK_KEY when XTS is built
+    localparam int KeyW = KeyLens[2] ? 256 : KeyLens[1] ? 192 : 128;
+    localparam int EntW = Modes[8] ? 2 * KeyW : KeyW;
+    logic [EntW-1:0] slot_mem [KeySlots];
+    logic [EntW-1:0] slot_wdata, slot_rdata;
+    if (Modes[8]) begin : g_xts
+      assign slot_wdata = {key_regs[255 -: KeyW] & key_mask[255 -: KeyW],
+                           tkey_regs[255 -: KeyW] & key_mask[255 -: KeyW]};
+      assign slot_key2  = 256'(slot_rdata[KeyW-1:0]) << (256 - KeyW);
+    end else begin : g_no_xts
+      assign slot_wdata = key_regs[255 -: KeyW] & key_mask[255 -: KeyW];
+      assign slot_key2  = '0;
+    end
+    assign slot_key = 256'(slot_rdata[EntW-1 -: KeyW]) << (256 - KeyW);
+    always_ff @(posedge clk_i) begin : slot_store
+      if (slot_we) slot_mem[ld_slot_q] <= slot_wdata;
+    end
+    assign slot_rdata = slot_mem[pkt_slot_q];
+    assign slot_len   = slot_len_q[pkt_slot_q];
+    assign hd_len     = slot_len_q[pkt_dest];
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin : slot_regs
+      if (!rst_ni) begin
+        push_dest_q <= '0;
+        for (int i = 0; i < KeySlots; i++) slot_len_q[i] <= '0;
+      end else begin
+        if (push) push_dest_q <= s_axis_tdest;
+        for (int i = 0; i < KeySlots; i++) begin
+          if (slot_we && (ld_slot_q == SlotW'(i))) slot_len_q[i] <= key_len_q;
+        end
+      end
+    end
+  end else begin : g_one_slot
+    // one slot: the key goes from KEY straight into the core (as LOAD_KEY always did)
+    assign slot_key  = '0;
+    assign slot_key2 = '0;
+    assign slot_len  = '0;
+    assign hd_len    = slot_len_q[0];
+    assign push_dest_q = '0;
+    always_ff @(posedge clk_i or negedge rst_ni) begin : slot_regs
+      if (!rst_ni)      slot_len_q[0] <= '0;
+      else if (slot_we) slot_len_q[0] <= key_len_q;
+    end
+  end
+
   logic [6:0] err_set;  // KEEP, PARTIAL, MODE, NO_KEY, KEY_LEN, LENGTH, TAG (hwset pulses)
   logic [3:0] key_lens;
   assign key_lens = {1'b0, KeyLens};
@@ -565,28 +678,52 @@ module ak_axis_core
     h_drop      = 1'b0;
     e_sts_ready = 1'b0;
     pop         = 1'b0;
+    ld_slot_d   = hwif_out.CTRL.LOAD_KEY.value ? SlotW'(hwif_out.CTRL.KEY_SLOT.value)
+                                                : ld_slot_q;
+    slot_ok_d   = slot_ok_q;
+    core_slot_d = core_slot_q;
+    pkt_slot_d  = pkt_slot_q;
+    slot_we     = 1'b0;
+    // KeySlots > 1: a LOAD_KEY to a slot whose key is not in the core is stored at once,
+    // whatever the stream does (not while the core takes a slot's key); the core's own
+    // slot waits for the packet boundary below (its key goes into the core too)
+    if (key_direct && key_pend_q && (st_q != StKey) && !((st_q == StIdle) && !in_pkt_q)) begin
+      err_set[4] = !key_lens[key_len_q];
+      slot_we    = key_lens[key_len_q];
+      key_pend_d = hwif_out.CTRL.LOAD_KEY.value;
+    end
     unique case (st_q)
       StIdle: begin
         if (key_pend_q && !in_pkt_q) begin
           if (!key_lens[key_len_q]) begin
             err_set[4] = 1'b1;
             key_pend_d = hwif_out.CTRL.LOAD_KEY.value;
+          end else if (key_direct) begin
+            slot_we    = 1'b1;
+            key_pend_d = hwif_out.CTRL.LOAD_KEY.value;
           end else begin
+            // the core's slot (or none in the core yet): KEY into the core and the slot
             e_key_valid = 1'b1;
             if (e_key_ready) begin
-              key_ok_d   = 1'b1;
-              key_pend_d = hwif_out.CTRL.LOAD_KEY.value;
+              key_ok_d    = 1'b1;
+              key_pend_d  = hwif_out.CTRL.LOAD_KEY.value;
+              slot_we     = 1'b1;
+              core_slot_d = ld_slot_q;
             end
           end
         end else if ((fd_count != '0) && !(!in_pkt_q && empty_wait)) begin
           if (!in_pkt_q) begin
             // first beat of a packet: take MODE, DECRYPT, IV; a refused packet is
             // still a packet (STATUS.IN_PACKET) until StClose, after its tlast
-            in_pkt_d = 1'b1;
-            if (mode_bad || !key_ok_q) begin
+            in_pkt_d   = 1'b1;
+            pkt_slot_d = pkt_dest;
+            if (mode_bad || !slot_ok_q[pkt_dest]) begin
               err_set[2] = mode_bad;
               err_set[3] = !mode_bad;
               st_d       = StDrop;
+            end else if ((KeySlots > 1) && (pkt_dest != core_slot_q)) begin
+              // another slot's key: into the core first (StKey), then this beat again
+              st_d = StKey;
             end else if (r_aead) begin
               // GCM / CMAC: the whole packet is one message of the lengths in LEN
               mode_d   = r_mode;
@@ -763,6 +900,15 @@ module ak_axis_core
           st_d     = StIdle;
         end
       end
+      StKey: begin
+        // the packet's slot's key into the core; its first beat is then taken again
+        e_key_valid = 1'b1;
+        if (e_key_ready) begin
+          core_slot_d = pkt_slot_q;
+          in_pkt_d    = 1'b0;
+          st_d        = StIdle;
+        end
+      end
       StHRel: begin
         h_pop = h_valid && m_axis_tready;
         if (h_pop) begin
@@ -787,6 +933,10 @@ module ak_axis_core
       key_ok_q   <= 1'b0;
       key_pend_q <= 1'b0;
       key_len_q  <= '0;
+      ld_slot_q   <= '0;
+      slot_ok_q   <= '0;
+      core_slot_q <= '0;
+      pkt_slot_q  <= '0;
       k_q        <= '0;
       kn_q       <= '0;
       kl_q       <= 1'b0;
@@ -816,6 +966,10 @@ module ak_axis_core
       key_ok_q   <= key_ok_d;
       key_pend_q <= key_pend_d;
       key_len_q  <= key_len_d;
+      ld_slot_q   <= ld_slot_d;
+      slot_ok_q   <= slot_we ? (slot_ok_d | (KeySlots'(1) << ld_slot_q)) : slot_ok_d;
+      core_slot_q <= core_slot_d;
+      pkt_slot_q  <= pkt_slot_d;
       k_q        <= k_d;
       kn_q       <= kn_d;
       kl_q       <= kl_d;
@@ -844,10 +998,6 @@ module ak_axis_core
                      !aead_q ? ((32'(k_q) << 4) - 32'd16 + 32'(kn_q)) :
                      (mode_q == ModeXts) ? {13'd0, plen_q, 3'd0} : 32'(plen_q);
 
-  // the key: unused low bits zero (core contract)
-  logic [255:0] key_mask;
-  assign key_mask = (key_len_q == 2'd0) ? {{128{1'b1}}, 128'h0} :
-                    (key_len_q == 2'd1) ? {{192{1'b1}}, 64'h0} : '1;
 
   ak_mode_engine #(
     .AeadModes   (Modes[6] || Modes[7] || Modes[8]),  // GHASH, GCM/CMAC MAC, XTS if needed
@@ -864,9 +1014,10 @@ module ak_axis_core
     .rst_ni           (rst_ni),
     .key_valid_i      (e_key_valid),
     .key_ready_o      (e_key_ready),
-    .key_i            (key_regs & key_mask),
-    .key2_i           (tkey_regs & key_mask),  // XTS's K2, loaded with the key
-    .key_len_i        (key_len_q),
+    // LOAD_KEY: KEY, TWEAK_KEY (XTS's K2) as they are; a slot switch (StKey): the slot's
+    .key_i            ((KeySlots > 1 && st_q == StKey) ? slot_key : (key_regs & key_mask)),
+    .key2_i           ((KeySlots > 1 && st_q == StKey) ? slot_key2 : (tkey_regs & key_mask)),
+    .key_len_i        ((KeySlots > 1 && st_q == StKey) ? slot_len : key_len_q),
     .cmd_valid_i      (e_cmd_valid),
     .cmd_ready_o      (e_cmd_ready),
     .cmd_mode_i       (mode_q),
@@ -944,6 +1095,7 @@ module ak_axis_core
     m_axis_tkeep  = '1;
     m_axis_tlast  = 1'b0;
     m_axis_tuser  = 1'b0;
+    m_axis_tdest  = (KeySlots > 1) ? pkt_slot_q : '0;
     if (st_q == StRun) begin
       m_axis_tvalid = e_out_valid;
       m_axis_tdata  = lanes_swap(e_out_data);
@@ -995,6 +1147,8 @@ module ak_axis_core
   assign hwif_in.STATUS.KEY_VALID.next = key_ok_q;
   assign hwif_in.STATUS.KEY_BUSY.next  = key_pend_q;
   assign hwif_in.STATUS.IN_PACKET.next = in_pkt_q;
+  assign hwif_in.SLOTS.VALID.next      = 8'(slot_ok_q);
+  assign hwif_in.SLOTS.CORE.next       = 3'(core_slot_q);
   assign hwif_in.ERROR.KEEP.hwset      = err_set[0];
   assign hwif_in.ERROR.PARTIAL.hwset   = err_set[1];
   assign hwif_in.ERROR.MODE.hwset      = err_set[2];

@@ -15,6 +15,8 @@
 //   modes        ak_axis_core Modes: the modes built, a 9-bit mask (9'h0df: all it offers)
 //   hold_beats   ak_axis_core HoldBeats: 0, or the beats of a decryption held until its tag
 //   plain_stream ak_axis_core PlainStream: 1'b1 on a deep pipeline (a packet as one message)
+//   key_slots    ak_axis_core KeySlots: key slots selected per packet by s_axis_tdest (1, 2, 4, 8)
+//   slot_w       the tdest width: clog2(key_slots), 1 with one slot (then ignored, 0 out)
 // This header (up to the first empty line) is not rendered.
 
 // GENERATED from hw/systems/axis/ak_axis_sys.sv.tpl: ak_axis_core on core ${core}
@@ -34,8 +36,10 @@ module ak_axis_sys #(
   output logic [1:0] s_axil_rresp,
   input  logic s_axis_tvalid, output logic s_axis_tready, input logic [127:0] s_axis_tdata,
   input  logic [15:0] s_axis_tkeep, input logic s_axis_tlast,
+  input  logic [${slot_w}-1:0] s_axis_tdest,
   output logic m_axis_tvalid, input logic m_axis_tready, output logic [127:0] m_axis_tdata,
-  output logic [15:0] m_axis_tkeep, output logic m_axis_tlast, output logic m_axis_tuser
+  output logic [15:0] m_axis_tkeep, output logic m_axis_tlast, output logic m_axis_tuser,
+  output logic [${slot_w}-1:0] m_axis_tdest
 );
   logic ck_valid, ck_ready, ci_valid, ci_ready, ci_dec, co_valid, co_ready;
   logic [255:0] ck_key;
@@ -47,15 +51,17 @@ module ak_axis_sys #(
                  .InFlight(${in_flight}),
                  .CoreTagWidth(1), .KeyLens(${key_lens}),
                  .Decrypts(${decrypts}), .Modes(${modes}),
-                 .HoldBeats(${hold_beats}), .PlainStream(${plain_stream})) u_axis (
+                 .HoldBeats(${hold_beats}), .PlainStream(${plain_stream}),
+                 .KeySlots(${key_slots})) u_axis (
     .clk_i, .rst_ni,
     .s_axil_awready, .s_axil_awvalid, .s_axil_awaddr, .s_axil_awprot, .s_axil_wready,
     .s_axil_wvalid, .s_axil_wdata, .s_axil_wstrb, .s_axil_bready, .s_axil_bvalid,
     .s_axil_bresp, .s_axil_arready, .s_axil_arvalid, .s_axil_araddr, .s_axil_arprot,
     .s_axil_rready, .s_axil_rvalid, .s_axil_rdata, .s_axil_rresp,
     .s_axis_tvalid, .s_axis_tready, .s_axis_tdata, .s_axis_tkeep, .s_axis_tlast,
+    .s_axis_tdest,
     .m_axis_tvalid, .m_axis_tready, .m_axis_tdata, .m_axis_tkeep, .m_axis_tlast,
-    .m_axis_tuser,
+    .m_axis_tuser, .m_axis_tdest,
     .core_key_valid_o(ck_valid), .core_key_ready_i(ck_ready), .core_key_o(ck_key),
     .core_key_len_o(ck_len), .core_in_valid_o(ci_valid), .core_in_ready_i(ci_ready),
     .core_in_data_o(ci_data), .core_in_decrypt_o(ci_dec), .core_in_tag_o(ci_tag),

@@ -50,6 +50,9 @@ class StreamSource:
         self.data = getattr(dut, f"{prefix}_tdata")
         self.keep = getattr(dut, f"{prefix}_tkeep")
         self.last = getattr(dut, f"{prefix}_tlast")
+        # a key-slot build's tdest (ak_axis_core KeySlots > 1): slot 0, held still
+        if hasattr(dut, f"{prefix}_tdest"):
+            getattr(dut, f"{prefix}_tdest").value = 0
         self.lanes = lanes
         self.q: deque[Beat] = deque()
         self.gap = Stall()

@@ -31,6 +31,10 @@ extern "C" {
 #define AK_AXIS_CORE_REGS__CTRL__MODE_HI_bp 9
 #define AK_AXIS_CORE_REGS__CTRL__MODE_HI_bw 1
 #define AK_AXIS_CORE_REGS__CTRL__MODE_HI_reset 0x0
+#define AK_AXIS_CORE_REGS__CTRL__KEY_SLOT_bm 0x1c00
+#define AK_AXIS_CORE_REGS__CTRL__KEY_SLOT_bp 10
+#define AK_AXIS_CORE_REGS__CTRL__KEY_SLOT_bw 3
+#define AK_AXIS_CORE_REGS__CTRL__KEY_SLOT_reset 0x0
 
 // reg - ak_axis_core_regs::STATUS
 #define AK_AXIS_CORE_REGS__STATUS__KEY_VALID_bm 0x1
@@ -105,6 +109,14 @@ extern "C" {
 #define AK_AXIS_CORE_REGS__CCM__NONCE_LEN_bw 4
 #define AK_AXIS_CORE_REGS__CCM__NONCE_LEN_reset 0xd
 
+// reg - ak_axis_core_regs::SLOTS
+#define AK_AXIS_CORE_REGS__SLOTS__VALID_bm 0xff
+#define AK_AXIS_CORE_REGS__SLOTS__VALID_bp 0
+#define AK_AXIS_CORE_REGS__SLOTS__VALID_bw 8
+#define AK_AXIS_CORE_REGS__SLOTS__CORE_bm 0x700
+#define AK_AXIS_CORE_REGS__SLOTS__CORE_bp 8
+#define AK_AXIS_CORE_REGS__SLOTS__CORE_bw 3
+
 // reg - ak_axis_core_regs::tkey_r
 #define AK_AXIS_CORE_REGS__TKEY_R__W_bm 0xffffffff
 #define AK_AXIS_CORE_REGS__TKEY_R__W_bp 0
@@ -121,7 +133,8 @@ typedef struct __attribute__ ((__packed__)) {
     uint32_t KEY[8];
     uint32_t LEN;
     uint32_t CCM;
-    uint8_t RESERVED_48_5f[0x18];
+    uint32_t SLOTS;
+    uint8_t RESERVED_4c_5f[0x14];
     uint32_t TWEAK_KEY[8];
 } ak_axis_core_regs_t;
 

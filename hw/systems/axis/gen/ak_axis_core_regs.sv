@@ -232,6 +232,7 @@ module ak_axis_core_regs (
         logic KEY[8];
         logic LEN;
         logic CCM;
+        logic SLOTS;
         logic TWEAK_KEY[8];
     } decoded_reg_strb_t;
     decoded_reg_strb_t decoded_reg_strb;
@@ -265,6 +266,8 @@ module ak_axis_core_regs (
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h40);
         decoded_reg_strb.CCM = cpuif_req_masked & (cpuif_addr == 7'h44);
         is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h44);
+        decoded_reg_strb.SLOTS = cpuif_req_masked & (cpuif_addr == 7'h48) & !cpuif_req_is_wr;
+        is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h48);
         for(int i0=0; i0<8; i0++) begin
             decoded_reg_strb.TWEAK_KEY[i0] = cpuif_req_masked & (cpuif_addr == 7'h60 + (7)'(i0) * 7'h4) & cpuif_req_is_wr;
             is_valid_addr |= cpuif_req_masked & (cpuif_addr == 7'h60 + (7)'(i0) * 7'h4);
@@ -304,6 +307,10 @@ module ak_axis_core_regs (
                 logic next;
                 logic load_next;
             } MODE_HI;
+            struct {
+                logic [2:0] next;
+                logic load_next;
+            } KEY_SLOT;
         } CTRL;
         struct {
             struct {
@@ -393,6 +400,9 @@ module ak_axis_core_regs (
             struct {
                 logic value;
             } MODE_HI;
+            struct {
+                logic [2:0] value;
+            } KEY_SLOT;
         } CTRL;
         struct {
             struct {
@@ -569,6 +579,29 @@ module ak_axis_core_regs (
         end
     end
     assign hwif_out.CTRL.MODE_HI.value = field_storage.CTRL.MODE_HI.value;
+    // Field: ak_axis_core_regs.CTRL.KEY_SLOT
+    always_comb begin
+        automatic logic [2:0] next_c;
+        automatic logic load_next_c;
+        next_c = field_storage.CTRL.KEY_SLOT.value;
+        load_next_c = '0;
+        if(decoded_reg_strb.CTRL && decoded_req_is_wr) begin // SW write
+            next_c = (field_storage.CTRL.KEY_SLOT.value & ~decoded_wr_biten[12:10]) | (decoded_wr_data[12:10] & decoded_wr_biten[12:10]);
+            load_next_c = '1;
+        end
+        field_combo.CTRL.KEY_SLOT.next = next_c;
+        field_combo.CTRL.KEY_SLOT.load_next = load_next_c;
+    end
+    always_ff @(posedge clk or negedge arst_n) begin
+        if(~arst_n) begin
+            field_storage.CTRL.KEY_SLOT.value <= 3'h0;
+        end else begin
+            if(field_combo.CTRL.KEY_SLOT.load_next) begin
+                field_storage.CTRL.KEY_SLOT.value <= field_combo.CTRL.KEY_SLOT.next;
+            end
+        end
+    end
+    assign hwif_out.CTRL.KEY_SLOT.value = field_storage.CTRL.KEY_SLOT.value;
     // Field: ak_axis_core_regs.ERROR.KEEP
     always_comb begin
         automatic logic [0:0] next_c;
@@ -944,6 +977,7 @@ module ak_axis_core_regs (
             readback_data_var[3] = field_storage.CTRL.DECRYPT.value;
             readback_data_var[5:4] = field_storage.CTRL.KEY_LEN.value;
             readback_data_var[9] = field_storage.CTRL.MODE_HI.value;
+            readback_data_var[12:10] = field_storage.CTRL.KEY_SLOT.value;
         end
         if(rd_mux_addr == 7'h4) begin
             readback_data_var[0] = hwif_in.STATUS.KEY_VALID.next;
@@ -971,6 +1005,10 @@ module ak_axis_core_regs (
         end
         if(rd_mux_addr == 7'h44) begin
             readback_data_var[3:0] = field_storage.CCM.NONCE_LEN.value;
+        end
+        if(rd_mux_addr == 7'h48) begin
+            readback_data_var[7:0] = hwif_in.SLOTS.VALID.next;
+            readback_data_var[10:8] = hwif_in.SLOTS.CORE.next;
         end
         readback_data = readback_data_var;
         readback_done = decoded_req & ~decoded_req_is_wr;

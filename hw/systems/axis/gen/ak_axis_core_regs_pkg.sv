@@ -64,8 +64,22 @@ package ak_axis_core_regs_pkg;
     } ak_axis_core_regs__ERROR__in_t;
 
     typedef struct {
+        logic [7:0] next;
+    } ak_axis_core_regs__SLOTS__VALID__in_t;
+
+    typedef struct {
+        logic [2:0] next;
+    } ak_axis_core_regs__SLOTS__CORE__in_t;
+
+    typedef struct {
+        ak_axis_core_regs__SLOTS__VALID__in_t VALID;
+        ak_axis_core_regs__SLOTS__CORE__in_t CORE;
+    } ak_axis_core_regs__SLOTS__in_t;
+
+    typedef struct {
         ak_axis_core_regs__STATUS__in_t STATUS;
         ak_axis_core_regs__ERROR__in_t ERROR;
+        ak_axis_core_regs__SLOTS__in_t SLOTS;
     } ak_axis_core_regs__in_t;
 
     typedef struct {
@@ -89,11 +103,16 @@ package ak_axis_core_regs_pkg;
     } ak_axis_core_regs__CTRL__MODE_HI__out_t;
 
     typedef struct {
+        logic [2:0] value;
+    } ak_axis_core_regs__CTRL__KEY_SLOT__out_t;
+
+    typedef struct {
         ak_axis_core_regs__CTRL__MODE__out_t MODE;
         ak_axis_core_regs__CTRL__DECRYPT__out_t DECRYPT;
         ak_axis_core_regs__CTRL__KEY_LEN__out_t KEY_LEN;
         ak_axis_core_regs__CTRL__LOAD_KEY__out_t LOAD_KEY;
         ak_axis_core_regs__CTRL__MODE_HI__out_t MODE_HI;
+        ak_axis_core_regs__CTRL__KEY_SLOT__out_t KEY_SLOT;
     } ak_axis_core_regs__CTRL__out_t;
 
     typedef struct {

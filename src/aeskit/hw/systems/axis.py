@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the registry imports this module while it collects its systems
     from aeskit.hw.registry import CoreSpec
 
-__all__ = ["SYS", "SYS_TOP", "FIFO_DEPTH", "HOLD_BEATS", "MODES", "input_fifo_depth",
+__all__ = ["SYS", "SYS_TOP", "FIFO_DEPTH", "HOLD_BEATS", "KEY_SLOTS", "MODES", "input_fifo_depth",
            "plain_stream", "system_sv", "system_files", "wrapper_paths"]
 
 #: the manifest of the wrapper (its template, its sources, the mode engine)
@@ -34,6 +34,9 @@ CHUNK_OVERHEAD = 8
 MODES = 0x1FF
 #: ak_axis_core HoldBeats of the rendered system (the RTL default: no packet held)
 HOLD_BEATS = 0
+#: ak_axis_core KeySlots of the rendered system: key slots selected per packet by
+#: s_axis_tdest (docs/axis_core.md, "Key slots"); 1 is the wrapper of before
+KEY_SLOTS = 4
 #: the wrapper's core tag width (its mode engine has one stream: two lanes)
 CORE_TAG_WIDTH = 1
 
@@ -67,14 +70,18 @@ def input_fifo_depth(core: CoreSpec) -> int:
 
 
 def system_sv(core: CoreSpec, fifo_depth: int | None = None, modes: int = MODES,
-              hold_beats: int = HOLD_BEATS, stream: bool | None = None) -> str:
+              hold_beats: int = HOLD_BEATS, stream: bool | None = None,
+              key_slots: int = KEY_SLOTS) -> str:
     """SystemVerilog of ``ak_axis_sys``: ak_axis_core on ``core`` (registry parameters),
     its input FIFO ``fifo_depth`` beats deep (default: :func:`input_fifo_depth` of the core),
     the modes of the mask ``modes`` built (bit i: mode code i), CCM/GCM decryptions of
     up to ``hold_beats`` payload beats held until their tag passed (0: none), ECB..OFB
-    packets as one engine message when ``stream`` (default: :func:`plain_stream`)."""
+    packets as one engine message when ``stream`` (default: :func:`plain_stream`),
+    ``key_slots`` key slots (1, 2, 4, 8) picked per packet by ``s_axis_tdest``."""
     from aeskit.hw.registry import KEY_LEN_CODE
 
+    if key_slots not in (1, 2, 4, 8):
+        raise ValueError(f"key_slots must be 1, 2, 4 or 8, got {key_slots}")
     if fifo_depth is None:
         fifo_depth = input_fifo_depth(core)
     params = ", ".join(f".{k}({v})" for k, v in
@@ -86,13 +93,16 @@ def system_sv(core: CoreSpec, fifo_depth: int | None = None, modes: int = MODES,
                             decrypts="1'b1" if core.decrypt else "1'b0",
                             modes=f"9'h{modes:03x}", hold_beats=hold_beats,
                             plain_stream="1'b1" if (plain_stream(core) if stream is None
-                                                    else stream) else "1'b0")
+                                                    else stream) else "1'b0",
+                            key_slots=key_slots,
+                            slot_w=max(1, (key_slots - 1).bit_length()))
 
 
 def system_files(core: CoreSpec, out_dir: Path, fifo_depth: int | None = None,
                  modes: int = MODES, hold_beats: int = HOLD_BEATS,
-                 stream: bool | None = None) -> list[Path]:
+                 stream: bool | None = None, key_slots: int = KEY_SLOTS) -> list[Path]:
     """Write ``ak_axis_sys.sv`` for ``core`` into ``out_dir``; return every source."""
     top = templates.write_if_changed(out_dir / f"{SYS_TOP}.sv",
-                                     system_sv(core, fifo_depth, modes, hold_beats, stream))
+                                     system_sv(core, fifo_depth, modes, hold_beats, stream,
+                                               key_slots))
     return core.file_paths() + wrapper_paths() + [top]

@@ -3,8 +3,11 @@ default one): Verilator ``--lint-only -Wall`` and ``--cc -Wall`` (scheduling war
 with the one waiver file, zero warnings, for the streamed build of a deep pipeline
 (PlainStream, FifoDepth 128: the registered-read FIFO), the same without the AEAD
 modes and with FifoDepth 1024, a small odd depth (distributed RAM, the segment FIFO
-as deep as the FIFO) with HoldBeats, and a depth of one; and Yosys ``read_slang``
-(``hierarchy -check; proc; check -assert``, no warning) of the streamed build.
+as deep as the FIFO) with HoldBeats, a depth of one, and key slots (``KeySlots`` 4 as
+``ak_axis_sys`` builds it; 8 on the streamed build with 128-bit keys, the registered-read
+FIFO carrying tdest; 2 without the AEAD modes); and Yosys ``read_slang``
+(``hierarchy -check; proc; check -assert``, no warning) of the streamed build and of the
+8-slot one.
 """
 
 from __future__ import annotations
@@ -25,6 +28,10 @@ BUILDS = {
     "stream-d1024-ecb-ofb": {"FifoDepth": 1024, "PlainStream": 1, "Modes": "9'h01f"},
     "d7-hold4": {"FifoDepth": 7, "HoldBeats": 4},
     "d1": {"FifoDepth": 1},
+    "slots4": {"KeySlots": 4},
+    "slots8-stream-d128": {"KeySlots": 8, "FifoDepth": 128, "PlainStream": 1, "InFlight": 85,
+                           "KeyLens": "3'b001"},
+    "slots2-ecb-ofb": {"KeySlots": 2, "Modes": "9'h01f"},
 }
 BUILD_LINT = Path(__file__).resolve().parents[4] / "build" / "lint"
 
@@ -53,7 +60,15 @@ def test_verilator(build: str, mode: str, tmp_path: Path) -> None:
 
 
 def test_yosys_read_slang_stream() -> None:
-    params = " ".join(f"-G {k}={v}" for k, v in BUILDS["stream-d128"].items())
+    _read_slang("stream-d128")
+
+
+def test_yosys_read_slang_slots() -> None:
+    _read_slang("slots8-stream-d128")
+
+
+def _read_slang(build: str) -> None:
+    params = " ".join(f"-G {k}={v}" for k, v in BUILDS[build].items())
     script = (f"read_slang -j 1 --top {TOP} {params} {' '.join(_files())}; "
               f"hierarchy -check -top {TOP}; proc; check -assert")
     BUILD_LINT.mkdir(parents=True, exist_ok=True)
