@@ -7,7 +7,7 @@ What is particular to this endpoint:
 * address decode: the wrapper passes only the low 7 address bits (the map's width) to
   the register block, so an address above the map aliases the register at its low 7
   bits (docs/axis_core.md, "Parameters": "the interconnect decodes the rest"); the
-  unmapped offsets are the holes at 0x0C and 0x44..0x7C (SLVERR); an unaligned address is its aligned
+  unmapped offsets are the holes at 0x0C and 0x4C..0x5C (SLVERR); an unaligned address is its aligned
   register, WSTRB applied unshifted;
 * the KEY and TWEAK_KEY words (write-only) are compared with the wrapper's ``key_regs``
   and ``tkey_regs`` vectors;
