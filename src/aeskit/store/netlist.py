@@ -2,11 +2,12 @@
 hardware (:mod:`aeskit.store.rekey`).
 
 The design is read as the synthesis flow reads it (:func:`aeskit.synth.toolrun.read_slang_command`:
-the same staging, defines, include folders, parameter overrides and top), elaborated
-with ``hierarchy -top; proc; flatten; opt_clean`` and written as RTLIL. Every ``src``
-attribute line (``attribute \\src "file:line.col-line.col"``) is dropped and nothing else
-is normalised: two designs whose texts are equal byte for byte elaborate to the same
-netlist, whatever their comments and line numbers.
+the same staging, defines, include folders, parameter overrides and top) and written as
+RTLIL twice: as read (after ``hierarchy -top``: the design the flow's ``synth_ecp5``,
+``synth_ice40`` or ``synth_nexus`` starts from) and elaborated (``proc; flatten;
+opt_clean``). Every ``src`` attribute line (``attribute \\src "file:line.col-line.col"``)
+is dropped and nothing else is normalised: two designs whose texts are equal byte for
+byte are the same netlist, whatever their comments and line numbers.
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ VIEWS = ("synthesis", "simulation")
 
 
 def elaborate(design: SourceSet, work_dir: Path, view: str = "synthesis") -> str:
-    """The elaborated netlist of ``design`` as RTLIL text without ``src`` attributes.
+    """The netlist of ``design`` as read and as elaborated, RTLIL text without ``src``
+    attributes.
     ``work_dir`` (below ``/work``: YoWASP cannot see ``/tmp``) is emptied and used for
     the staged sources and the log. Raises :class:`aeskit.synth.SynthError` when Yosys
     fails (its log tail in the message)."""
@@ -70,6 +72,7 @@ def elaborate(design: SourceSet, work_dir: Path, view: str = "synthesis") -> str
     script = "\n".join([
         _read_line(design, work, view),
         f"hierarchy -top {design.top}",
+        "write_rtlil read.il",
         "proc",
         "flatten",
         "opt_clean",
@@ -78,7 +81,8 @@ def elaborate(design: SourceSet, work_dir: Path, view: str = "synthesis") -> str
     ])
     run_yosys(script, work / "elab.ys", work / "elab.log", cwd=work,
               what=f"yosys elaboration of {design.name}")
-    return strip_src((work / "netlist.il").read_text())
+    return (strip_src((work / "read.il").read_text()) + "\n# ---- elaborated ----\n"
+            + strip_src((work / "netlist.il").read_text()))
 
 
 def _read_line(design: SourceSet, work: Path, view: str) -> str:

@@ -94,8 +94,9 @@ class Summary:
                f"stale before (key is not the digest of its parts): "
                f"{sum(self.stale_before.values())} ({per_kind(self.stale_before)})",
                f"untouched (no value changed): {sum(self.untouched.values())}",
-               f"records with a hash no entry produces at {self.since} (stale or not "
-               f"enumerated): {sum(self.unaccounted.values())} ({per_kind(self.unaccounted)})"]
+               f"records holding a hash that no entry computes at either commit (stale at "
+               f"{self.since} already, or a design not enumerated): "
+               f"{sum(self.unaccounted.values())} ({per_kind(self.unaccounted)})"]
         for name, why in sorted(self.refused.items()):
             out.append(f"  refused design {name}: {why}")
         for name, why in sorted(self.keys_refused.items()):
@@ -210,37 +211,48 @@ def _views(d: Mapping[str, Any]) -> tuple[str, ...]:
     return ("synthesis",)
 
 
-def _netlist(d: Mapping[str, Any], view: str, cache: Path, progress: Progress) -> str:
+def _netlist(d: Mapping[str, Any], view: str, cache: Path, progress: Progress,
+             ) -> tuple[str, str | None]:
+    """SHA-256 of ``d``'s netlist text in ``view`` (cached in ``cache`` by what the
+    elaboration reads), and the text when it was elaborated now."""
     from aeskit.store.netlist import SourceSet, elaborate
 
     key = _content_key(d, view)
-    hit = cache / f"{key}.il"
+    hit = cache / f"{key}.sha256"
     if hit.is_file():
-        return hit.read_text()
+        return hit.read_text().strip(), None
     progress(f"elaborating {d['label']} ({view})")
     src = SourceSet(str(d["label"]), str(d["top"]), tuple(Path(p) for p in d["files"]),
                     tuple(Path(p) for p in d["include_dirs"]), dict(d["parameters"]))
     text = elaborate(src, cache / "work", view)
+    sha = hashlib.sha256(text.encode()).hexdigest()
     cache.mkdir(parents=True, exist_ok=True)
     tmp = hit.with_suffix(".tmp")
-    tmp.write_text(text)
+    tmp.write_text(sha + "\n")
     os.replace(tmp, hit)
-    return text
+    return sha, text
 
 
 def prove(old: Mapping[str, Any], new: Mapping[str, Any], cache: Path,
           progress: Progress) -> str | None:
-    """None when ``old`` and ``new`` (two trees' versions of one design) elaborate to
-    the same netlist in every view, else why not."""
+    """None when ``old`` and ``new`` (two trees' versions of one design) are the same
+    netlist, as read and as elaborated, in every view, else why not (the two texts of
+    a difference found now are kept in ``cache/differ/<design>/``)."""
     from aeskit.synth.result import SynthError
 
     for view in sorted(set(_views(old)) | set(_views(new)), reverse=True):
         try:
-            a = _netlist(old, view, cache, progress)
-            b = _netlist(new, view, cache, progress)
+            a, ta = _netlist(old, view, cache, progress)
+            b, tb = _netlist(new, view, cache, progress)
         except (SynthError, OSError, ValueError) as exc:
             return f"{view} view does not elaborate: {str(exc).splitlines()[0]}"
         if a != b:
+            where = cache / "differ" / str(new["label"])
+            if ta is not None and tb is not None:
+                where.mkdir(parents=True, exist_ok=True)
+                (where / f"old-{view}.il").write_text(ta)
+                (where / f"new-{view}.il").write_text(tb)
+                return f"{view} netlists differ (both in {where})"
             return f"{view} netlists differ"
     return None
 
@@ -289,6 +301,11 @@ def build_mapping(repo: Path, since: str, head: str, old: Mapping[str, Any],
         else:
             ok[ident] = False
             summary.refused[label] = why
+    for d in nd.values():
+        m.known.add(_canon(d["hash"]))
+    for e in new["entries"].values():
+        if e["error"] is None:
+            m.known.add(_canon(e["value"]))
     for ident, d in od.items():
         m.known.add(_canon(d["hash"]))
         if ok.get(ident) and d["hash"] != nd[ident]["hash"]:
@@ -486,7 +503,6 @@ def rekey(repo: Path, since: str, results: Path, scratch: Path, *, dry_run: bool
     scratch = Path(scratch).resolve()
     summary = Summary(since=since_full[:10], head=head[:10])
     if since_full == head:
-        summary.lines()
         return summary
     old_tree, new_tree = scratch / "old", scratch / "new"
     try:
