@@ -265,7 +265,7 @@ def _canon(v: Any) -> str:
 
 
 @dataclass
-class Mapping_:
+class ValueMap:
     """Old value (canonical JSON) -> new value; old values that may not be mapped."""
 
     to_new: dict[str, Any] = field(default_factory=dict)
@@ -279,9 +279,9 @@ def _changed_files(repo: Path, since: str, head: str) -> set[str]:
 
 def build_mapping(repo: Path, since: str, head: str, old: Mapping[str, Any],
                   new: Mapping[str, Any], rerun: Callable[[Mapping[str, Any]], Mapping[str, Any]],
-                  cache: Path, summary: Summary, progress: Progress) -> Mapping_:
+                  cache: Path, summary: Summary, progress: Progress) -> ValueMap:
     """Prove designs and keys (the module doc's steps 2 and 3)."""
-    m = Mapping_()
+    m = ValueMap()
     od, nd = old["designs"], new["designs"]
     summary.designs = len(set(od) | set(nd))
     ok: dict[str, bool] = {}  # identity -> unchanged or proven
@@ -375,7 +375,7 @@ def build_mapping(repo: Path, since: str, head: str, old: Mapping[str, Any],
     return m
 
 
-def _add(m: Mapping_, old: Any, new: Any) -> None:
+def _add(m: ValueMap, old: Any, new: Any) -> None:
     k = _canon(old)
     if k in m.to_new and _canon(m.to_new[k]) != _canon(new):
         m.blocked.add(k)  # one old value, two new ones: ambiguous
@@ -393,7 +393,7 @@ def _hashlike(v: Any) -> bool:
     return isinstance(v, str) and len(v) >= 16 and set(v) <= _HEX
 
 
-def _substitute(v: Any, m: Mapping_, seen: dict[str, int]) -> Any:
+def _substitute(v: Any, m: ValueMap, seen: dict[str, int]) -> Any:
     """``v`` with every mapped old value replaced; ``seen`` counts the old values met
     (``mapped``, ``blocked``, ``unknown``)."""
     k = _canon(v)
@@ -412,7 +412,7 @@ def _substitute(v: Any, m: Mapping_, seen: dict[str, int]) -> Any:
     return v
 
 
-def rekey_records(root: Path, m: Mapping_, since: str, head: str, summary: Summary, *,
+def rekey_records(root: Path, m: ValueMap, since: str, head: str, summary: Summary, *,
                   dry_run: bool) -> None:
     """Step 4 of the module doc, on every record below ``root``."""
     for path in sorted(Path(root).rglob("*.json")):
@@ -451,7 +451,7 @@ def rekey_records(root: Path, m: Mapping_, since: str, head: str, summary: Summa
             os.replace(tmp, path)
 
 
-def _substitute_strings(v: Any, m: Mapping_, seen: dict[str, int]) -> Any:
+def _substitute_strings(v: Any, m: ValueMap, seen: dict[str, int]) -> Any:
     """``data`` with every hash-like string that is a mapped old value replaced (a
     measurement's copy of its key: ``cache_key``, ``hash``, ``source_hash``)."""
     if isinstance(v, dict):

@@ -179,6 +179,8 @@ def test_bad_input_is_one_line(world: dict[str, Path]) -> None:
         _run(w, "no-such-commit")
     with pytest.raises(RekeyError, match="not a git checkout"):
         rekey(Path("/"), "HEAD", w["store"], w["scratch"])
+    with pytest.raises(RekeyError, match="no results folder"):
+        rekey(w["repo"], "HEAD", w["root"] / "nosuch", w["scratch"])
     proc = subprocess.run([sys.executable, "-m", "aeskit.cli", "store", "rekey", "--since",
                            "no-such-commit", "--repo", str(w["repo"]), "--results",
                            str(w["store"])], capture_output=True, text=True)
