@@ -93,9 +93,10 @@ class Summary:
                f"({per_kind(self.stale_kept)})",
                f"stale before (key is not the digest of its parts): "
                f"{sum(self.stale_before.values())} ({per_kind(self.stale_before)})",
-               f"untouched (no value changed): {sum(self.untouched.values())}",
-               f"records holding a hash that no entry computes at either commit (stale at "
-               f"{self.since} already, or a design not enumerated): "
+               f"untouched (no hash changed, or re-keyed already): "
+               f"{sum(self.untouched.values())}",
+               f"left alone, holding a hash that no entry computes at either commit "
+               f"(stale at {self.since} already, or a design not enumerated): "
                f"{sum(self.unaccounted.values())} ({per_kind(self.unaccounted)})"]
         for name, why in sorted(self.refused.items()):
             out.append(f"  refused design {name}: {why}")
@@ -437,8 +438,11 @@ def rekey_records(root: Path, m: ValueMap, since: str, head: str, summary: Summa
         kind = str(parts.get("kind", "?"))
         seen: dict[str, int] = Counter()
         new_parts = _substitute(parts, m, seen)
-        if seen["unknown"] and not seen["mapped"] and not seen["blocked"]:
+        if seen["unknown"]:
+            # a hash neither commit's code computes: stale at COMMIT already (or of a
+            # design no entry enumerates); never re-keyed
             summary.unaccounted[kind] += 1
+            continue
         if not seen["mapped"] and not seen["blocked"]:
             summary.untouched[kind] += 1
             continue

@@ -122,6 +122,10 @@ def test_comment_change_rekeyed_gate_change_refused_stale_kept_idempotent(
     stale = _record(w["store"], "synth/gate~seed2",
                     {"kind": "synth", "source_hash": h0, "seed": 2}, stale=True)
     stale_text = stale.read_text()
+    # a hash neither commit computes (measured on older sources): left alone
+    other = _record(w["store"], "synth/other",
+                    {"kind": "synth", "source_hash": "0123456789abcdef"})
+    other_text = other.read_text()
 
     # a comment-only change (and a longer header: every line moves) is re-keyed
     c1 = _commit(w["repo"], "// what and why\n//\n"
@@ -141,6 +145,7 @@ def test_comment_change_rekeyed_gate_change_refused_stale_kept_idempotent(
     srec = json.loads(sim.read_text())
     assert srec["parts"]["key"] == b1 and srec["key"] == digest(srec["parts"])
     assert stale.read_text() == stale_text  # stale before: left alone
+    assert s.unaccounted == {"synth": 1} and other.read_text() == other_text
 
     # a second run changes nothing
     before = {p: p.read_text() for p in w["store"].rglob("*.json")}
