@@ -63,7 +63,7 @@
 //                 the core's latency + 1 per block). For a system whose bus, not
 //                 the core, sets the block rate (cipher_ahb: >= 16 bus cycles per
 //                 block against 2*Nr + 1).
-//   Parts         0 (default): every GCM/GMAC and CMAC message whole, as before;
+//   Parts         0 (default): every GCM/GMAC and CMAC message whole;
 //                 cmd_part_i must be 0 (any other part is an illegal command) and
 //                 cmd_ctx_i is not used (tie both to 0). 1: messages in parts
 //                 (docs/modes.md "Messages in parts"): per stream a 32-bit counter

@@ -13,6 +13,7 @@ from typing import Any, Callable, NoReturn, Sequence
 
 from aeskit import BUILD_ROOT, __version__
 from aeskit.board import board_cli, uart_cli
+from aeskit.store import store_cli
 from aeskit.hw import CORES, SYSTEMS, UnknownCoreError, get_core
 from aeskit.hw.registry import CoreSpec, registry_json
 from aeskit.paths import (STDIO, OutputExists, OutputFile, PathError, check_input,
@@ -665,6 +666,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench_parser(sub)
     board_cli.add_parser(sub)
     uart_cli.add_parser(sub)
+    store_cli.add_parser(sub)
     return p
 
 

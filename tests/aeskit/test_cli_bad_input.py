@@ -238,6 +238,14 @@ OTHER_CASES: dict[str, tuple[list[str], tuple[str, ...]]] = {
                             ("too fast for the 12 MHz clock",)),
     "board out is a file": (["board", "icebreaker", "--out", "{IN}"],
                             ("is not a directory",)),
+    # aeskit store rekey (the rest: tests/aeskit/store/test_rekey.py)
+    "store no action": (["store"], ("the following arguments are required: ACTION",)),
+    "store rekey no commit": (["store", "rekey"],
+                              ("the following arguments are required: --since",)),
+    "store rekey unknown commit": (["store", "rekey", "--since", "nosuch", "--dry-run"],
+                                   ("unknown commit 'nosuch'",)),
+    "store rekey not a checkout": (["store", "rekey", "--since", "HEAD", "--repo", "{DIR}"],
+                                   ("is not a git checkout",)),
     # aeskit uart: the whole table is tests/aeskit/board/test_protocol.py
     "uart no port": (["uart", "encrypt", "--key", K16, "{IN}", "{OUT}"],
                      ("the following arguments are required: --port",)),

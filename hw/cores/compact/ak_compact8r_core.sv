@@ -1,6 +1,6 @@
 // ak_compact8r_core: a byte-serial AES core whose state, cipher key and round key live
 // in one small block RAM: encryption only, AES-128 only (Directions = 1, KeySizes = 1,
-// the build the compact targets of issue 50 name; CTR, GCM, CMAC and the XTS tweak use
+// the build the smallest FPGAs' targets name; CTR, GCM, CMAC and the XTS tweak use
 // only the forward cipher). One S-box, a 512 x 8 block-RAM ROM (port A of
 // ak_sbox_rom2, SubBytes half), serves the datapath and the key schedule. It speaks
 // the aeskit core contract (docs/core-contract.md); the design is described in

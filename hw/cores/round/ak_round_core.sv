@@ -19,29 +19,28 @@
 // The final round writes its result (SubBytes + AddRoundKey, or InvSubBytes +
 // AddRoundKey, by the direction of the block) into se_q, the output register.
 //
-// Why this structure (Fmax; the cycle behaviour is that of the one-register
-// design it replaces). The direction of a block is only known in the cycle that
-// accepts it (in_decrypt_i), and round 1 runs in that cycle; a single state
-// register fed by a 4:1 result multiplexer put in_decrypt_i and the key choices
-// into the select logic of every round, in front of and behind the S-boxes (16.5
-// LUT levels). With a state register per direction each datapath reads its own
+// Why this structure (Fmax; the cycle behaviour is that of a one-register design).
+// The direction of a block is only known in the cycle that accepts it
+// (in_decrypt_i), and round 1 runs in that cycle; a single state register fed by a
+// 4:1 result multiplexer would put in_decrypt_i and the key choices into the select
+// logic of every round, in front of and behind the S-boxes (16.5 LUT levels). With a state register per direction each datapath reads its own
 // register or in_data_i ^ its own round key 0 / Nr (a multiplexer whose select is
 // the start flip-flop and whose inputs are all registers or in_data_i), and its
 // round key is a choice of two registers by the same flip-flop (rk1_enc_o /
 // rk1_dec_o at a start, else rk_reg_o); in_decrypt_i reaches no datapath logic.
 // The only direction select left is blk_dec_o, a flip-flop, in the final round.
-// Registers added: sd_q (128); ak_round_ctrl adds windows 2 and Nr-2 from the key
-// setup and the SubWord input of each window's next step (rk_sub_q beside rk_q), so
-// its key step works on registers only, its S-box straight on a flip-flop, and is
-// off the critical path (see ak_round_ctrl). Later (issue 14, fifteenth session):
-// the key step's controls decoded a cycle ahead (ak_key_step_ctl), the key window
-// one round ahead of the round key register (ak_round_ctrl), and here one copy of
-// each datapath select (start, final, blk_dec) per state byte, 48 flip-flops
-// loaded from the control's next values (start_next_o, final_next_o,
-// blk_dec_next_o), so that no select is one flip-flop fanned out to 256-512 LUTs
-// across the die. Latency, interval, key setup and the handshakes are unchanged:
-// the same control, the same rounds in the same cycles; the extra registers only
-// hold copies of values the old design selected by logic.
+// The registers this costs: sd_q (128); ak_round_ctrl keeps windows 2 and Nr-2 from
+// the key setup and the SubWord input of each window's next step (rk_sub_q beside
+// rk_q), so its key step works on registers only, its S-box straight on a
+// flip-flop, and is off the critical path (see ak_round_ctrl). No select is one
+// flip-flop fanned out across the die either: the key step's controls are decoded a
+// cycle ahead (ak_key_step_ctl), the key window runs one round ahead of the round
+// key register (ak_round_ctrl), and here each datapath select (start, final,
+// blk_dec) has one copy per state byte, 48 flip-flops loaded from the control's
+// next values (start_next_o, final_next_o, blk_dec_next_o), instead of one
+// flip-flop driving 256-512 LUTs. Latency, interval, key setup and the handshakes
+// are those of the control alone: the copies only hold values that a one-register
+// design would select by logic.
 //
 // Control and key schedule: ak_round_ctrl (PreRound = 0), shared with the paper-002
 // cores. One key step (ak_key_step_split) works on a window of the last Nk expanded words that moves

@@ -20,8 +20,8 @@
 // One window ahead: each cycle of a block the step turns rk_q into the window after
 // it and rk_key_q takes rk_q's oldest four words, a register load without logic, so
 // the step's loop rk_q -> step -> rk_q is local to the key schedule and the datapath
-// sees only rk_key_q (before, rk_q was the round key itself and the step's loop ended
-// at the register that also fed 256 bits of AddRoundKey across the die). The setup
+// sees only rk_key_q (were rk_q the round key itself, the step's loop would end at
+// the register that also feeds 256 bits of AddRoundKey across the die). The setup
 // keeps its windows from rk_q a cycle after the step that made them (a register
 // load, not behind the step); round key Nr from the last step's output.
 // Round keys are AES-field words; a core that works over a tower field maps them.
@@ -43,7 +43,7 @@
 // that decode every cycle in simulation, `ifndef SYNTHESIS): a block never starts
 // with a step from a stored window -- the accepting cycle loads rk_q with the window
 // such a step would have produced, kept from the setup. No extra cycle: the setup
-// runs its Nr steps as before and captures windows on the way.
+// runs its Nr steps and captures windows on the way.
 // Windows past the schedule. One round ahead, the last round of a block steps rk_q
 // to window Nr+2 (encryption) or -2 (decryption); those words follow the same
 // recurrence and are never used.

@@ -1,4 +1,4 @@
-// ak_gcm_line: line-rate AES-GCM (issue 49, docs/gcm_line.md): ak_gcm_pipe (GCM at one
+// ak_gcm_line: line-rate AES-GCM (docs/gcm_line.md): ak_gcm_pipe (GCM at one
 // block per cycle, messages overlapping) behind an AXI4-Stream slave (packets in), an
 // AXI4-Stream master (packets out) and an AXI4-Lite register block (ak_gcm_line_regs,
 // generated from gcm_line.rdl: four key slots, counters, the last packet's verdict and

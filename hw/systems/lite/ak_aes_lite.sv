@@ -1,4 +1,4 @@
-// ak_aes_lite: the lean AES peripheral (issue 50, docs/aes_lite.md). An AXI4-Lite slave
+// ak_aes_lite: the lean AES peripheral (docs/aes_lite.md). An AXI4-Lite slave
 // (register block ak_aes_lite_regs, generated from aes_lite.rdl) through which the CPU
 // runs one block at a time on a core outside this module (core_* ports, the core
 // contract of docs/core-contract.md; ak_aes_lite_sys.sv.tpl wires a registry core):

@@ -1,4 +1,4 @@
-// ak_uart_demo: the UART demo's controller (issue 52, docs/uart_demo.md): bytes from a
+// ak_uart_demo: the UART demo's controller (docs/uart_demo.md): bytes from a
 // UART (ak_uart_rx, ak_uart_tx, 8N1) are parsed into request frames
 //   0xA5 CMD LEN PAYLOAD[LEN] CRC          (CRC-8, polynomial 0x07, init 0, over CMD..)
 // each of which a command sequencer runs as a few AXI4-Lite accesses on the lean AES

@@ -1,4 +1,4 @@
-// ak_uart_demo_sys.sv.tpl: template of ak_uart_demo_sys, the UART demo of issue 52
+// ak_uart_demo_sys.sv.tpl: template of ak_uart_demo_sys, the UART demo
 // (docs/uart_demo.md): ak_uart_demo (UART, frame parser, command sequencer, AXI4-Lite
 // master) driving ak_aes_lite on one core of the registry (compact32_bram_e128 by
 // default). Rendered by aeskit.hw.systems.uart_demo (system_sv, system_files) through
