@@ -43,6 +43,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aeskit.hw.codes import Mode
+from aeskit.verif.axil_regs import AxilRegs
 
 ROOT = Path(__file__).resolve().parents[4]
 HERE = Path(__file__).resolve().parent
@@ -117,7 +118,7 @@ def _pauses(rng: random.Random, pct: float):
         yield rng.random() < pct
 
 
-class Bench:
+class Bench(AxilRegs):
     """cocotbext-axi BFMs on ak_axis_sys plus a beat monitor on both streams."""
 
     def __init__(self, dut, seed: int, pct: float) -> None:
@@ -184,34 +185,6 @@ class Bench:
         self.dut.rst_ni.value = 1
         await ClockCycles(self.dut.clk_i, 2)
         self.in_pkts, self.out_pkts = [[]], [[]]
-
-    def f(self, name: str, value: int = 1) -> int:
-        lsb, width = self.bits[name]
-        assert 0 <= value < (1 << width), name
-        return value << lsb
-
-    def field(self, reg_value: int, name: str) -> int:
-        lsb, width = self.bits[name]
-        return (reg_value >> lsb) & ((1 << width) - 1)
-
-    async def write(self, reg: str, value: int) -> None:
-        from cocotbext.axi import AxiResp
-
-        r = await with_timeout(self.axil.write(self.addr[reg], value.to_bytes(4, "little")),
-                               20, "us")
-        assert r.resp == AxiResp.OKAY, (reg, r.resp)
-
-    async def read(self, reg: str) -> int:
-        from cocotbext.axi import AxiResp
-
-        r = await with_timeout(self.axil.read(self.addr[reg], 4), 20, "us")
-        assert r.resp == AxiResp.OKAY, (reg, r.resp)
-        return int.from_bytes(r.data, "little")
-
-    async def write_block(self, base: str, data: bytes) -> None:
-        """Register array ``base`` words from ``data``: byte 0 in [7:0] of word 0."""
-        for i in range(len(data) // 4):
-            await self.write(f"{base}{i}", int.from_bytes(data[4 * i:4 * i + 4], "little"))
 
     async def load_key(self, key: bytes) -> None:
         """KEY, then CTRL.KEY_LEN and LOAD_KEY (read-modify-write: MODE, DECRYPT kept)."""

@@ -34,6 +34,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aeskit.hw.codes import Mode
+from aeskit.verif.axil_regs import AxilRegs
 
 HERE = Path(__file__).resolve().parent
 RDL = HERE.parents[3] / "hw" / "systems" / "axis" / "axis_core.rdl"
@@ -104,8 +105,10 @@ class Slot:
 # ----------------------------------------------------------------------------------
 # bench
 # ----------------------------------------------------------------------------------
-class Bench:
+class Bench(AxilRegs):
     """cocotbext-axi BFMs on ak_axis_sys, a beat monitor on both streams, the slots."""
+
+    ACCESS_TIMEOUT_US = 50
 
     def __init__(self, dut: Any, seed: int, pct: int) -> None:
         from cocotbext.axi import (AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamSink,
@@ -195,33 +198,6 @@ class Bench:
         await ClockCycles(self.dut.clk_i, 2)
         self.slots = {}
         self.in_beats, self.out_beats = [], []
-
-    def f(self, name: str, value: int = 1) -> int:
-        lsb, width = self.bits[name]
-        assert 0 <= value < (1 << width), name
-        return value << lsb
-
-    def field(self, reg_value: int, name: str) -> int:
-        lsb, width = self.bits[name]
-        return (reg_value >> lsb) & ((1 << width) - 1)
-
-    async def write(self, reg: str, value: int) -> None:
-        from cocotbext.axi import AxiResp
-
-        r = await with_timeout(self.axil.write(self.addr[reg], value.to_bytes(4, "little")),
-                               50, "us")
-        assert r.resp == AxiResp.OKAY, (reg, r.resp)
-
-    async def read(self, reg: str) -> int:
-        from cocotbext.axi import AxiResp
-
-        r = await with_timeout(self.axil.read(self.addr[reg], 4), 50, "us")
-        assert r.resp == AxiResp.OKAY, (reg, r.resp)
-        return int.from_bytes(r.data, "little")
-
-    async def write_block(self, base: str, data: bytes) -> None:
-        for i in range(len(data) // 4):
-            await self.write(f"{base}{i}", int.from_bytes(data[4 * i:4 * i + 4], "little"))
 
     async def wait_key(self) -> None:
         for _ in range(2000):
