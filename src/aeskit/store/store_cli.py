@@ -54,5 +54,5 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--repo", metavar="DIR", help="the git checkout (default: this aeskit's)")
     r.add_argument("--results", metavar="DIR", help="the store (default: REPO/results)")
     r.add_argument("--scratch", metavar="DIR",
-                   help="worktrees and netlist cache, below /work (default: build/rekey)")
+                   help="worktrees and netlist cache, not under /tmp, which YoWASP cannot read (default: build/rekey)")
     r.set_defaults(func=cmd_rekey)
