@@ -60,7 +60,7 @@ def _git(repo: Path, *args: str) -> str:
 def _commit(repo: Path, gate: str, harness: str = "// harness\n") -> str:
     (repo / "hw").mkdir(exist_ok=True)
     (repo / "bench").mkdir(exist_ok=True)
-    (repo / "hw" / "gate.sv").write_text(gate)
+    (repo / "hw/gate.sv").write_text(gate)  # the tiny repository's own RTL, not aeskit's
     (repo / "bench" / "harness.sv").write_text(harness)
     _git(repo, "add", "hw/gate.sv", "bench/harness.sv")
     _git(repo, "commit", "-q", "-m", "change")
