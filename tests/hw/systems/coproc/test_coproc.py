@@ -204,6 +204,14 @@ class Bench:
         r = await self.axil.write(RM.addr[reg], value.to_bytes(4, "little"))
         return int(r.resp)
 
+    async def clear(self, polls: int = 1000) -> None:
+        """CTRL.CLEAR, then STATUS polled until BUSY falls (at most ``polls`` reads)."""
+        await self.wr("CTRL", RM.value(CTRL__CLEAR=1))
+        for _ in range(polls):
+            if RM.get(await self.rd("STATUS"), "STATUS.BUSY") == 0:
+                return
+        raise AssertionError("CLEAR does not end")
+
     async def rd(self, reg: str) -> int:
         r = await self.axil.read(RM.addr[reg], 4)
         return int.from_bytes(r.data, "little")
@@ -1009,12 +1017,7 @@ async def cocotb_core_caps(dut) -> None:
     code, _ = await tb.crypt("ctr", False, key, rng.randbytes(16), rng.randbytes(40))
     assert code == 0
     assert scan(dut, words) - baseline, "the key is not in the core (nothing to wipe)"
-    await tb.wr("CTRL", RM.value(CTRL__CLEAR=1))
-    for _ in range(1000):
-        if RM.get(await tb.rd("STATUS"), "STATUS.BUSY") == 0:
-            break
-    else:
-        raise AssertionError("CLEAR does not end")
+    await tb.clear()
     left = scan(dut, words) - baseline
     assert not left, f"key material left after CLEAR: {sorted(left)[:5]}"
     await _one_random(tb, "ctr", False, 16, 40)

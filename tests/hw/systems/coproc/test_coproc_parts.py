@@ -451,12 +451,7 @@ async def cocotb_parts_clear(dut) -> None:
                             aad_len=16) == 0
     assert (await read_ctx(tb))[:16] == state
     assert scan(dut, words) - baseline, "the state is not found before CLEAR"
-    await tb.wr("CTRL", RM.value(CTRL__CLEAR=1))
-    for _ in range(1000):
-        if RM.get(await tb.rd("STATUS"), "STATUS.BUSY") == 0:
-            break
-    else:
-        raise AssertionError("CLEAR does not end")
+    await tb.clear()
     assert await read_ctx(tb) == bytes(32), "CTX after CLEAR"
     assert int(dut.u_coproc.ctx_q.value) == 0
     left = sorted(scan(dut, words | key_words(key)) - baseline)
