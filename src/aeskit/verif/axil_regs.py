@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["AxilRegs"]
+__all__ = ["AxilRegs", "stream_bfms"]
 
 
 class AxilRegs:
@@ -52,3 +52,23 @@ class AxilRegs:
         """Register array ``base`` words from ``data``: byte 0 in [7:0] of word 0."""
         for i in range(len(data) // 4):
             await self.write(f"{base}{i}", int.from_bytes(data[4 * i:4 * i + 4], "little"))
+
+
+def stream_bfms(dut: Any) -> tuple[Any, Any, Any]:
+    """cocotbext-axi BFMs of a stream top with a register block: ``s_axis`` source,
+    ``m_axis`` sink and ``s_axil`` master on ``clk_i`` / ``rst_ni`` (active low), their
+    logs at WARNING."""
+    import logging
+
+    from cocotbext.axi import (AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamSink,
+                               AxiStreamSource)
+
+    src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk_i, dut.rst_ni,
+                          reset_active_level=False)
+    sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk_i, dut.rst_ni,
+                         reset_active_level=False)
+    axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk_i, dut.rst_ni,
+                         reset_active_level=False)
+    for bfm in (src, sink, axil.write_if, axil.read_if):
+        bfm.log.setLevel(logging.WARNING)
+    return src, sink, axil

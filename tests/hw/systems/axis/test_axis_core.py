@@ -32,7 +32,6 @@ from the RTL. The file is both the pytest module and the cocotb test module.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import random
 from pathlib import Path
@@ -43,7 +42,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aeskit.hw.codes import Mode
-from aeskit.verif.axil_regs import AxilRegs
+from aeskit.verif.axil_regs import AxilRegs, stream_bfms
 
 ROOT = Path(__file__).resolve().parents[4]
 HERE = Path(__file__).resolve().parent
@@ -122,21 +121,11 @@ class Bench(AxilRegs):
     """cocotbext-axi BFMs on ak_axis_sys plus a beat monitor on both streams."""
 
     def __init__(self, dut, seed: int, pct: float) -> None:
-        from cocotbext.axi import (AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamSink,
-                                   AxiStreamSource)
-
         self.dut = dut
         self.rng = random.Random(seed)
         self.addr, self.bits = regmap()
         cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
-        self.src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk_i,
-                                   dut.rst_ni, reset_active_level=False)
-        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk_i,
-                                  dut.rst_ni, reset_active_level=False)
-        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk_i,
-                                  dut.rst_ni, reset_active_level=False)
-        for bfm in (self.src, self.sink, self.axil.write_if, self.axil.read_if):
-            bfm.log.setLevel(logging.WARNING)
+        self.src, self.sink, self.axil = stream_bfms(dut)
         self.set_pauses(pct)
         # monitor: beats per packet on each side, and stall violations
         self.in_pkts: list[list[tuple[int, int, int]]] = [[]]   # (tkeep, cycle, tdata)

@@ -22,7 +22,6 @@ The file is both the pytest module and the cocotb test module.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import random
 from pathlib import Path
@@ -34,7 +33,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 
 from aeskit.hw.codes import Mode
-from aeskit.verif.axil_regs import AxilRegs
+from aeskit.verif.axil_regs import AxilRegs, stream_bfms
 
 HERE = Path(__file__).resolve().parent
 RDL = HERE.parents[3] / "hw" / "systems" / "axis" / "axis_core.rdl"
@@ -111,9 +110,6 @@ class Bench(AxilRegs):
     ACCESS_TIMEOUT_US = 50
 
     def __init__(self, dut: Any, seed: int, pct: int) -> None:
-        from cocotbext.axi import (AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamSink,
-                                   AxiStreamSource)
-
         from aeskit.gen.regs import layout
 
         self.dut = dut
@@ -121,14 +117,7 @@ class Bench(AxilRegs):
         lay = layout(RDL)
         self.addr, self.bits = lay.addr, lay.field
         cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
-        self.src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk_i,
-                                   dut.rst_ni, reset_active_level=False)
-        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk_i,
-                                  dut.rst_ni, reset_active_level=False)
-        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk_i,
-                                  dut.rst_ni, reset_active_level=False)
-        for bfm in (self.src, self.sink, self.axil.write_if, self.axil.read_if):
-            bfm.log.setLevel(logging.WARNING)
+        self.src, self.sink, self.axil = stream_bfms(dut)
         self.set_pauses(pct)
         self.slots: dict[int, Slot] = {}
         self.cycle = 0

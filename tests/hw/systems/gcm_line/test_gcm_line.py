@@ -25,7 +25,6 @@ The file is both the pytest module and the cocotb test module.
 
 from __future__ import annotations
 
-import logging
 import os
 import random
 from pathlib import Path
@@ -50,23 +49,14 @@ def gcm(key: bytes, iv: bytes, pt: bytes, aad: bytes, t: int) -> tuple[bytes, by
 
 class Bench:
     def __init__(self, dut, seed: int) -> None:
-        from cocotbext.axi import (AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamSink,
-                                   AxiStreamSource)
-
         from aeskit.hw.systems.gcm_line import regmap
+        from aeskit.verif.axil_regs import stream_bfms
 
         self.dut = dut
         self.rng = random.Random(seed)
         self.map = regmap()
         cocotb.start_soon(Clock(dut.clk_i, 10, unit="ns").start())
-        self.src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.clk_i,
-                                   dut.rst_ni, reset_active_level=False)
-        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.clk_i,
-                                  dut.rst_ni, reset_active_level=False)
-        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk_i,
-                                  dut.rst_ni, reset_active_level=False)
-        for bfm in (self.src, self.sink, self.axil.write_if, self.axil.read_if):
-            bfm.log.setLevel(logging.WARNING)
+        self.src, self.sink, self.axil = stream_bfms(dut)
         self.cycle = 0
         self.in_beats: list[int] = []                      # cycles of s_axis beats
         self.out: list[list[tuple[int, bytes, int, int]]] = [[]]  # (cycle, bytes, last, user)
